@@ -1,0 +1,94 @@
+/**
+ * Assay's configuration: one schema-validated, frozen object with defaults.
+ * Built from (in increasing priority) defaults, environment variables and CLI flags.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+export const ConfigSchema = z.object({
+  /** Directory holding the durable store (snapshot + journal). */
+  dataDir: z.string().min(1),
+  /** Base under which Assay mints IRIs; must end with '/'. */
+  baseIri: z.string().url().refine((s) => s.endsWith('/'), 'baseIri must end with "/"'),
+  host: z.string().min(1),
+  /** TCP port; 0 picks a free one. */
+  port: z.number().int().min(0).max(65535),
+  sparql: z.object({
+    /** Wall-clock limit for one query, milliseconds. */
+    timeoutMs: z.number().int().positive(),
+    /** Result rows (or triples) returned before the result is cut and flagged truncated. */
+    maxRows: z.number().int().positive(),
+    /** Largest query text accepted, bytes. */
+    maxQueryBytes: z.number().int().positive(),
+    /** Deepest bracket/brace nesting accepted before parsing. */
+    maxNesting: z.number().int().positive(),
+    /** Largest request body, bytes (413 above). */
+    maxBodyBytes: z.number().int().positive(),
+    /** Longest request URL, bytes (414 above). */
+    maxUrlBytes: z.number().int().positive(),
+    /** Bearer token that enables SPARQL Update; updates are refused when unset. */
+    updateToken: z.string().min(16).optional(),
+    /** Hosts that SERVICE, LOAD and FROM may reach; empty = none. */
+    allowedRemoteHosts: z.array(z.string()),
+  }),
+});
+
+export type Config = Readonly<z.infer<typeof ConfigSchema>>;
+
+export type ConfigInput = {
+  dataDir?: string;
+  baseIri?: string;
+  host?: string;
+  port?: number;
+  sparql?: Partial<Config['sparql']>;
+};
+
+export const DEFAULTS = {
+  dataDir: '.assay-data',
+  host: '127.0.0.1',
+  port: 8080,
+  sparql: {
+    timeoutMs: 10_000,
+    maxRows: 10_000,
+    maxQueryBytes: 64 * 1024,
+    maxNesting: 64,
+    maxBodyBytes: 1024 * 1024,
+    maxUrlBytes: 16 * 1024,
+    allowedRemoteHosts: [] as string[],
+  },
+} as const;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/** Read configuration from the environment (ASSAY_*, PORT) and explicit overrides. */
+export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const port = input.port ?? (env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : DEFAULTS.port);
+  const host = input.host ?? env.ASSAY_HOST ?? DEFAULTS.host;
+  const baseIri = input.baseIri ?? env.ASSAY_BASE_IRI ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  const raw = {
+    dataDir: resolve(input.dataDir ?? env.ASSAY_DATA_DIR ?? DEFAULTS.dataDir),
+    baseIri,
+    host,
+    port,
+    sparql: {
+      ...DEFAULTS.sparql,
+      allowedRemoteHosts: (env.ASSAY_SPARQL_REMOTE_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+      ...(env.ASSAY_SPARQL_TIMEOUT_MS ? { timeoutMs: Number(env.ASSAY_SPARQL_TIMEOUT_MS) } : {}),
+      ...(env.ASSAY_SPARQL_MAX_ROWS ? { maxRows: Number(env.ASSAY_SPARQL_MAX_ROWS) } : {}),
+      ...(env.ASSAY_UPDATE_TOKEN ? { updateToken: env.ASSAY_UPDATE_TOKEN } : {}),
+      ...input.sparql,
+    },
+  };
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+    throw new Error(`invalid configuration:\n${problems}\nFix the flag or environment variable named above.`);
+  }
+  return deepFreeze(parsed.data);
+}

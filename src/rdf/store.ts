@@ -1,0 +1,225 @@
+/**
+ * RdfStore: the one typed facade over the embedded oxigraph store.
+ *
+ * oxigraph's `query()` returns an untagged `boolean | Map[] | Quad[] | string` and takes
+ * snake_case options; this module is the only place that sees that. Callers get
+ * `select` / `ask` / `construct` / `update` / `load` / `dump` with camelCase options and a
+ * clear error when the result kind does not match the call.
+ *
+ * Trust: these methods run synchronously inside WebAssembly on the calling thread. They are
+ * for Assay's own queries. Untrusted SPARQL from the network goes through the query sandbox
+ * in src/server/, never straight here.
+ */
+import * as ox from 'oxigraph';
+
+export type Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.DefaultGraph | ox.Quad | ox.Variable;
+export type Quad = ox.Quad;
+export type NamedNode = ox.NamedNode;
+export type GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph;
+/** One SELECT solution: variable name (without `?`) → bound term. Unbound variables are absent. */
+export type Bindings = ReadonlyMap<string, Term>;
+
+export const factory = {
+  namedNode: ox.namedNode,
+  blankNode: ox.blankNode,
+  literal: ox.literal,
+  defaultGraph: ox.defaultGraph,
+  quad: ox.quad,
+  variable: ox.variable,
+};
+
+/** RDF syntaxes Assay reads and writes, by short name. */
+export const RDF_FORMATS = {
+  turtle: 'text/turtle',
+  ntriples: 'application/n-triples',
+  nquads: 'application/n-quads',
+  trig: 'application/trig',
+  rdfxml: 'application/rdf+xml',
+  n3: 'text/n3',
+} as const;
+export type RdfMediaType = (typeof RDF_FORMATS)[keyof typeof RDF_FORMATS];
+
+/** Guess an RDF media type from a file name. Returns undefined for unknown extensions. */
+export function mediaTypeForFile(path: string): RdfMediaType | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith('.ttl') || lower.endsWith('.turtle')) return RDF_FORMATS.turtle;
+  if (lower.endsWith('.nt') || lower.endsWith('.ntriples')) return RDF_FORMATS.ntriples;
+  if (lower.endsWith('.nq') || lower.endsWith('.nquads')) return RDF_FORMATS.nquads;
+  if (lower.endsWith('.trig')) return RDF_FORMATS.trig;
+  if (lower.endsWith('.rdf') || lower.endsWith('.owl') || lower.endsWith('.xml')) return RDF_FORMATS.rdfxml;
+  if (lower.endsWith('.n3')) return RDF_FORMATS.n3;
+  return undefined;
+}
+
+/** Formats whose documents carry their own graph names. */
+export function isQuadFormat(mediaType: string): boolean {
+  return mediaType === RDF_FORMATS.nquads || mediaType === RDF_FORMATS.trig;
+}
+
+export interface QueryOptions {
+  /** Graphs that form the default graph for this query (SPARQL protocol `default-graph-uri`). */
+  defaultGraphs?: readonly string[];
+  /** Graphs visible through GRAPH (SPARQL protocol `named-graph-uri`). */
+  namedGraphs?: readonly string[];
+  /** Treat the union of all graphs as the default graph (Assay's endpoint default). */
+  unionDefaultGraph?: boolean;
+  baseIri?: string;
+}
+
+export interface LoadOptions {
+  /** Media type, e.g. `text/turtle`; see RDF_FORMATS. */
+  format: string;
+  /** Target graph IRI for triple formats. Ignored for quad formats, which keep their names. */
+  graph?: string;
+  baseIri?: string;
+  /** Skip some validation for speed; only for trusted, machine-written input. */
+  lenient?: boolean;
+}
+
+/** Raised when a query returns a different kind of result than the method promised. */
+export class QueryKindError extends Error {
+  constructor(expected: string, got: string) {
+    super(`expected a ${expected} query but the query produced ${got}; use RdfStore.${methodFor(got)}() for this query`);
+    this.name = 'QueryKindError';
+  }
+}
+
+function methodFor(kind: string): string {
+  if (kind === 'a boolean (ASK)') return 'ask';
+  if (kind === 'solutions (SELECT)') return 'select';
+  if (kind === 'triples (CONSTRUCT/DESCRIBE)') return 'construct';
+  return 'query';
+}
+
+function describeResult(r: unknown): string {
+  if (typeof r === 'boolean') return 'a boolean (ASK)';
+  if (typeof r === 'string') return 'a serialized string';
+  if (Array.isArray(r)) {
+    if (r.length === 0) return 'an empty result';
+    return r[0] instanceof Map ? 'solutions (SELECT)' : 'triples (CONSTRUCT/DESCRIBE)';
+  }
+  return typeof r;
+}
+
+function toGraph(iri: string): GraphName {
+  return iri === '' ? ox.defaultGraph() : ox.namedNode(iri);
+}
+
+function queryOptions(o: QueryOptions | undefined, resultsFormat?: string): Parameters<ox.Store['query']>[1] {
+  const opts: NonNullable<Parameters<ox.Store['query']>[1]> = {};
+  if (!o) return resultsFormat ? { results_format: resultsFormat } : undefined;
+  if (o.baseIri) opts.base_iri = o.baseIri;
+  if (o.defaultGraphs && o.defaultGraphs.length > 0) opts.default_graph = o.defaultGraphs.map(toGraph);
+  else if (o.unionDefaultGraph) opts.use_default_graph_as_union = true;
+  if (o.namedGraphs && o.namedGraphs.length > 0) opts.named_graphs = o.namedGraphs.map((g) => ox.namedNode(g));
+  if (resultsFormat) opts.results_format = resultsFormat;
+  return opts;
+}
+
+export class RdfStore {
+  readonly #store: ox.Store;
+
+  constructor(store: ox.Store = new ox.Store()) {
+    this.#store = store;
+  }
+
+  /** Number of quads in all graphs. */
+  get size(): number {
+    return this.#store.size;
+  }
+
+  select(query: string, options?: QueryOptions): Bindings[] {
+    const r = this.#store.query(query, queryOptions(options));
+    if (Array.isArray(r) && (r.length === 0 || r[0] instanceof Map)) return r as Map<string, Term>[];
+    throw new QueryKindError('SELECT', describeResult(r));
+  }
+
+  ask(query: string, options?: QueryOptions): boolean {
+    const r = this.#store.query(query, queryOptions(options));
+    if (typeof r === 'boolean') return r;
+    throw new QueryKindError('ASK', describeResult(r));
+  }
+
+  /** CONSTRUCT or DESCRIBE. */
+  construct(query: string, options?: QueryOptions): Quad[] {
+    const r = this.#store.query(query, queryOptions(options));
+    if (Array.isArray(r) && (r.length === 0 || !(r[0] instanceof Map))) return r as Quad[];
+    throw new QueryKindError('CONSTRUCT or DESCRIBE', describeResult(r));
+  }
+
+  /**
+   * Run any query and let oxigraph serialize the result directly (fast path for the endpoint).
+   * `resultsFormat` is a media type: SPARQL results JSON/XML/CSV/TSV for SELECT/ASK, an RDF
+   * syntax for CONSTRUCT/DESCRIBE.
+   */
+  querySerialized(query: string, resultsFormat: string, options?: QueryOptions): string {
+    const r = this.#store.query(query, queryOptions(options, resultsFormat));
+    if (typeof r === 'string') return r;
+    throw new QueryKindError('serializable', describeResult(r));
+  }
+
+  update(update: string, options?: { baseIri?: string }): void {
+    this.#store.update(update, options?.baseIri ? { base_iri: options.baseIri } : undefined);
+  }
+
+  /** Parse and add RDF. Returns the number of quads the store grew by. */
+  load(data: string | Uint8Array | Iterable<string | Uint8Array>, options: LoadOptions): number {
+    const before = this.#store.size;
+    const opts: Parameters<ox.Store['load']>[1] = { format: options.format };
+    if (options.baseIri) opts.base_iri = options.baseIri;
+    if (options.graph !== undefined && !isQuadFormat(options.format)) opts.to_graph_name = toGraph(options.graph);
+    if (options.lenient) opts.lenient = true;
+    this.#store.load(data as string, opts);
+    return this.#store.size - before;
+  }
+
+  /** Serialize one graph (triple formats) or the whole dataset (quad formats). */
+  dump(options: { format: string; graph?: string }): string {
+    if (options.graph !== undefined) {
+      return this.#store.dump({ format: options.format, from_graph_name: toGraph(options.graph) });
+    }
+    if (!isQuadFormat(options.format)) {
+      throw new Error(`dumping the whole dataset needs a quad format (application/n-quads or application/trig), not ${options.format}; pass a graph to dump a single graph as ${options.format}`);
+    }
+    return this.#store.dump({ format: options.format });
+  }
+
+  match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): Quad[] {
+    return this.#store.match(subject ?? null, predicate ?? null, object ?? null, graph ?? null);
+  }
+
+  has(quad: Quad): boolean {
+    return this.#store.has(quad);
+  }
+
+  add(quads: Iterable<Quad>): void {
+    for (const q of quads) this.#store.add(q);
+  }
+
+  delete(quads: Iterable<Quad>): void {
+    for (const q of quads) this.#store.delete(q);
+  }
+
+  /** IRIs of the named graphs that hold at least one quad. */
+  graphs(): string[] {
+    const rows = this.select('SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g');
+    return rows.map((r) => r.get('g')?.value ?? '').filter((g) => g !== '');
+  }
+
+  /** Number of quads in one graph ('' = default graph). */
+  graphSize(graph: string): number {
+    return this.#store.match(null, null, null, toGraph(graph)).length;
+  }
+
+  clearGraph(graph: string): void {
+    for (const q of this.#store.match(null, null, null, toGraph(graph))) this.#store.delete(q);
+  }
+}
+
+/** Parse RDF text into quads without touching a store. */
+export function parseRdf(data: string, options: { format: string; graph?: string; baseIri?: string }): Quad[] {
+  const opts: { format: string; base_iri?: string; to_graph_name?: GraphName } = { format: options.format };
+  if (options.baseIri) opts.base_iri = options.baseIri;
+  if (options.graph !== undefined && !isQuadFormat(options.format)) opts.to_graph_name = toGraph(options.graph);
+  return (ox as unknown as { parse(d: string, o: typeof opts): Quad[] }).parse(data, opts);
+}

@@ -1,0 +1,159 @@
+/**
+ * Every IRI Assay uses, in one place. A typo in a term is a compile error here,
+ * not a silent empty result somewhere else.
+ *
+ * Standard vocabularies come first; Assay's own terms (documented in
+ * shapes/assay-vocab.ttl) are under ASSAY. Add a term here before using it.
+ */
+
+function ns<const T extends readonly string[]>(base: string, terms: T): { readonly [K in T[number]]: string } & { readonly ns: string } {
+  const out: Record<string, string> = { ns: base };
+  for (const t of terms) out[t] = base + t;
+  return Object.freeze(out) as { readonly [K in T[number]]: string } & { readonly ns: string };
+}
+
+export const RDF = ns('http://www.w3.org/1999/02/22-rdf-syntax-ns#', [
+  'type', 'Property', 'first', 'rest', 'nil', 'langString', 'value',
+] as const);
+
+export const RDFS = ns('http://www.w3.org/2000/01/rdf-schema#', [
+  'label', 'comment', 'domain', 'range', 'subClassOf', 'subPropertyOf', 'Class', 'Resource',
+  'Literal', 'seeAlso', 'isDefinedBy', 'Datatype',
+] as const);
+
+export const OWL = ns('http://www.w3.org/2002/07/owl#', [
+  'Ontology', 'Class', 'ObjectProperty', 'DatatypeProperty', 'sameAs', 'versionInfo',
+] as const);
+
+export const XSD = ns('http://www.w3.org/2001/XMLSchema#', [
+  'string', 'boolean', 'integer', 'decimal', 'double', 'float', 'date', 'dateTime', 'gYear',
+  'anyURI', 'nonNegativeInteger', 'long', 'int', 'duration',
+] as const);
+
+export const DCAT = ns('http://www.w3.org/ns/dcat#', [
+  'Catalog', 'Dataset', 'DataService', 'Distribution', 'Resource', 'CatalogRecord',
+  'dataset', 'service', 'distribution', 'endpointURL', 'endpointDescription', 'servesDataset',
+  'keyword', 'theme', 'themeTaxonomy', 'landingPage', 'contactPoint', 'accessURL', 'downloadURL',
+  'mediaType', 'accessService', 'record', 'catalog', 'version', 'temporalResolution',
+  'spatialResolutionInMeters',
+] as const);
+
+export const DCT = ns('http://purl.org/dc/terms/', [
+  'title', 'description', 'publisher', 'creator', 'license', 'accessRights', 'conformsTo',
+  'identifier', 'issued', 'modified', 'created', 'language', 'spatial', 'temporal', 'source',
+  'format', 'type', 'rights', 'subject', 'hasPart', 'isPartOf', 'requires', 'references',
+  'LicenseDocument', 'RightsStatement', 'Standard', 'MediaType', 'Location', 'PeriodOfTime',
+  'Frequency', 'accrualPeriodicity', 'provenance', 'ProvenanceStatement',
+] as const);
+
+export const FOAF = ns('http://xmlns.com/foaf/0.1/', [
+  'Agent', 'Organization', 'Person', 'name', 'homepage', 'mbox', 'page', 'Document',
+] as const);
+
+export const VCARD = ns('http://www.w3.org/2006/vcard/ns#', [
+  'Kind', 'Organization', 'Individual', 'fn', 'hasEmail', 'hasURL', 'organization-name',
+] as const);
+
+export const SKOS = ns('http://www.w3.org/2004/02/skos/core#', [
+  'Concept', 'ConceptScheme', 'prefLabel', 'altLabel', 'definition', 'inScheme', 'notation',
+  'hasTopConcept', 'topConceptOf', 'exactMatch',
+] as const);
+
+export const VOID = ns('http://rdfs.org/ns/void#', [
+  'Dataset', 'DatasetDescription', 'Linkset', 'sparqlEndpoint', 'triples', 'entities', 'classes',
+  'properties', 'distinctSubjects', 'distinctObjects', 'documents', 'classPartition',
+  'propertyPartition', 'class', 'property', 'vocabulary', 'uriSpace', 'subset', 'rootResource',
+  'dataDump', 'feature', 'exampleResource', 'uriRegexPattern', 'inDataset',
+] as const);
+
+export const PROV = ns('http://www.w3.org/ns/prov#', [
+  'Entity', 'Activity', 'Agent', 'SoftwareAgent', 'Organization', 'wasGeneratedBy', 'used',
+  'wasAssociatedWith', 'wasAttributedTo', 'wasDerivedFrom', 'startedAtTime', 'endedAtTime',
+  'generatedAtTime', 'atLocation', 'value', 'wasInformedBy', 'hadPrimarySource', 'Plan',
+  'qualifiedAssociation', 'hadPlan', 'invalidatedAtTime',
+] as const);
+
+export const SH = ns('http://www.w3.org/ns/shacl#', [
+  'NodeShape', 'PropertyShape', 'targetClass', 'targetNode', 'targetSubjectsOf', 'property',
+  'path', 'minCount', 'maxCount', 'datatype', 'class', 'nodeKind', 'IRI', 'Literal', 'BlankNode',
+  'BlankNodeOrIRI', 'IRIOrLiteral', 'in', 'pattern', 'minInclusive', 'maxInclusive', 'message',
+  'severity', 'Violation', 'Warning', 'Info', 'or', 'and', 'node', 'name', 'description',
+  'ValidationReport', 'conforms', 'result', 'focusNode', 'resultPath', 'resultMessage',
+  'sourceConstraintComponent', 'sourceShape', 'value', 'resultSeverity', 'hasValue',
+  'minLength', 'maxLength', 'closed', 'ignoredProperties',
+] as const);
+
+export const SCHEMA = ns('https://schema.org/', [
+  'Organization', 'Corporation', 'GovernmentOrganization', 'CollegeOrUniversity', 'Place',
+  'AdministrativeArea', 'State', 'Person', 'name', 'identifier', 'url', 'sameAs', 'unitText',
+  'unitCode', 'PropertyValue', 'propertyID', 'value', 'Dataset', 'WebAPI', 'Question',
+  'alternateName', 'description',
+] as const);
+
+/** SPARQL 1.1 Service Description. */
+export const SD = ns('http://www.w3.org/ns/sparql-service-description#', [
+  'Service', 'endpoint', 'supportedLanguage', 'SPARQL11Query', 'SPARQL11Update', 'resultFormat',
+  'feature', 'UnionDefaultGraph', 'BasicFederatedQuery', 'RequiresDataset', 'defaultDataset',
+  'Dataset', 'defaultGraph', 'namedGraph', 'NamedGraph', 'Graph', 'name', 'graph',
+  'extensionFunction', 'inputFormat', 'defaultEntailmentRegime', 'EmptyGraphs',
+] as const);
+
+/** W3C formats registry (used for result and input formats). */
+export const FORMATS = ns('http://www.w3.org/ns/formats/', [
+  'SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV',
+  'Turtle', 'N-Triples', 'N-Quads', 'JSON-LD', 'TriG', 'RDF_XML',
+] as const);
+
+export const ADMS = ns('http://www.w3.org/ns/adms#', ['Identifier', 'identifier', 'status'] as const);
+
+export const EUVOC_FILETYPE = 'http://publications.europa.eu/resource/authority/file-type/';
+export const EUVOC_ACCESS_RIGHT = 'http://publications.europa.eu/resource/authority/access-right/';
+export const EUVOC_DATA_THEME = 'http://publications.europa.eu/resource/authority/data-theme/';
+export const EUVOC_LICENCE = 'http://publications.europa.eu/resource/authority/licence/';
+export const IANA_MEDIA = 'http://www.iana.org/assignments/media-types/';
+
+/**
+ * Assay's own vocabulary: only what the standard vocabularies do not say.
+ * Each term is labelled and explained in shapes/assay-vocab.ttl.
+ */
+export const ASSAY_NS = 'https://w3id.org/assay/ns#';
+export const ASSAY = ns(ASSAY_NS, [
+  // classes
+  'Publisher', 'AccessPath', 'Measure', 'Source', 'IdentifierType', 'Coverage', 'RateLimit',
+  'Credential', 'Pagination', 'AccessPathKind', 'OkfConcept',
+  // access paths
+  'accessPath', 'accessPathKind', 'urlTemplate', 'acceptsIdentifier', 'grain', 'coverage',
+  'coverageScope', 'coverageNote', 'paginated', 'pageSizeParam', 'maxPageSize', 'maxRows',
+  'rateLimit', 'requestsPerSecond', 'requestsPerDay', 'requiresCredential', 'credentialEnv',
+  'credentialNote', 'operationId', 'httpMethod', 'responseFormat', 'servedBy', 'servesMeasure',
+  'pagination', 'userAgentRequired',
+  // access path kinds (individuals)
+  'KeyedRead', 'Search', 'RecordsByEntity', 'OrderedTopN', 'PopulationScan', 'ServerAggregate',
+  'PeriodRead', 'JoinKey', 'EdgesForward', 'EdgesReverse',
+  // coverage values
+  'CompleteCoverage', 'PartialCoverage', 'complete',
+  // measures
+  'measure', 'measureId', 'unit', 'representativeQuestion', 'valueType', 'generatedFrom',
+  'taxonomy', 'concept',
+  // OKF lifecycle
+  'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
+  'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
+  // store / server
+  'truncated', 'rowLimit',
+] as const);
+
+/** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */
+export function graphIri(base: string, role: 'catalog' | 'evidence' | 'runs' | string): string {
+  return new URL(`graph/${role}`, ensureSlash(base)).toString();
+}
+
+export function ensureSlash(base: string): string {
+  return base.endsWith('/') ? base : base + '/';
+}
+
+/** Prefixes used when Assay writes Turtle. */
+export const PREFIXES: Readonly<Record<string, string>> = Object.freeze({
+  rdf: RDF.ns, rdfs: RDFS.ns, owl: OWL.ns, xsd: XSD.ns, dcat: DCAT.ns, dct: DCT.ns, foaf: FOAF.ns,
+  vcard: VCARD.ns, skos: SKOS.ns, void: VOID.ns, prov: PROV.ns, sh: SH.ns, schema: SCHEMA.ns,
+  sd: SD.ns, adms: ADMS.ns, assay: ASSAY_NS,
+});

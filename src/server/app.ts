@@ -1,0 +1,38 @@
+/**
+ * The gateway as a fastify app. `build()` wires shared services and registers one plugin
+ * per surface; it never listens (src/server/listen.ts does). Tests call `app.inject()`.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import type { Config } from '../config.ts';
+import type { DurableStore } from '../rdf/durable.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export interface AppDeps {
+  config: Config;
+  /** The durable store holding every graph. */
+  store: DurableStore;
+  /** Log requests (off in tests). */
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    assay: AppDeps;
+  }
+}
+
+export async function build(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.sparql.maxBodyBytes,
+    maxParamLength: 2048,
+    // Clients of a public endpoint send all sorts of things; keep the server's own limits explicit.
+    return503OnClosing: true,
+  });
+  app.decorate('assay', deps);
+  // Browser clients may query from any origin, never with credentials.
+  await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
+  await app.register(healthRoutes);
+  return app;
+}

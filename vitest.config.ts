@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'introspect/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // Tests must never reach the network; see test/setup.ts.
+    setupFiles: ['test/setup.ts'],
+  },
+});

@@ -44,6 +44,11 @@ export interface DurableOptions {
   /** Compact once the journal passes this many bytes (default 64 MiB). */
   compactAfterBytes?: number;
   /**
+   * Open without taking the lock or touching any file: for reading a directory another
+   * process owns (e.g. `assay sparql` beside a running gateway). Writes are refused.
+   */
+  readOnly?: boolean;
+  /**
    * Refuse writes that would take the store past this many quads. The WebAssembly store
    * aborts irrecoverably near 13.1 M triples (ARCHITECTURE.md); the default leaves headroom.
    */
@@ -146,6 +151,7 @@ export class DurableStore {
   #listeners = new Set<Listener>();
   #failed: Error | null = null;
   #closed = false;
+  readonly #readOnly: boolean;
 
   private constructor(args: {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
@@ -157,7 +163,9 @@ export class DurableStore {
     this.#journalBytes = args.journalBytes;
     this.#manifest = args.manifest;
     this.recovery = args.recovery;
+    this.#readOnly = args.opts.readOnly === true;
     this.#opts = {
+      readOnly: this.#readOnly,
       compactAfterBytes: args.opts.compactAfterBytes ?? 64 * 1024 * 1024,
       maxQuads: args.opts.maxQuads ?? DEFAULT_MAX_QUADS,
     };
@@ -173,8 +181,17 @@ export class DurableStore {
 
   /** Open (creating if needed) the data directory, load the snapshot and replay the journal. */
   static async open(dir: string, opts: DurableOptions = {}): Promise<DurableStore> {
-    await mkdir(dir, { recursive: true });
-    await acquireLock(dir);
+    const readOnly = opts.readOnly === true;
+    if (readOnly) {
+      try {
+        await stat(join(dir, MANIFEST));
+      } catch {
+        throw new StoreCorruptError(`${dir} is not an Assay data directory (no ${MANIFEST}); start \`assay serve --data ${dir}\` or \`assay load\` once to create it`);
+      }
+    } else {
+      await mkdir(dir, { recursive: true });
+      await acquireLock(dir);
+    }
     try {
       const manifest = await readManifest(dir);
       const rdf = new RdfStore();
@@ -199,6 +216,9 @@ export class DurableStore {
       const { replayed, goodBytes, tornTail } = await replayJournal(journalPath, rdf);
       recovery.replayed = replayed;
       if (tornTail) recovery.tornTail = tornTail;
+      if (readOnly) {
+        return new DurableStore({ rdf, dir, journal: null, journalBytes: goodBytes, manifest, recovery, opts });
+      }
       const journal = await open(journalPath, 'a+');
       if (tornTail) {
         await journal.truncate(goodBytes);
@@ -206,7 +226,7 @@ export class DurableStore {
       }
       return new DurableStore({ rdf, dir, journal, journalBytes: goodBytes, manifest, recovery, opts });
     } catch (e) {
-      await releaseLock(dir);
+      if (!readOnly) await releaseLock(dir);
       throw e;
     }
   }
@@ -226,6 +246,7 @@ export class DurableStore {
 
   async #applyNow(op: WriteOp): Promise<void> {
     if (this.#closed) throw new Error('the store is closed; open it again before writing');
+    if (this.#readOnly) throw new Error(`the store at ${this.dir} was opened read-only; stop the process that owns it, or send the write to its endpoint`);
     if (this.#failed) throw new Error(`the store refused writes after an earlier fault: ${this.#failed.message}; restart Assay`);
     const estimate = estimateQuads(op);
     if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
@@ -290,7 +311,7 @@ export class DurableStore {
       await this.#journal.close();
       this.#journal = null;
     }
-    if (this.dir) await releaseLock(this.dir);
+    if (this.dir && !this.#readOnly) await releaseLock(this.dir);
   }
 }
 

@@ -1,0 +1,38 @@
+/** `assay serve`: run the gateway until SIGINT/SIGTERM. */
+import { loadConfig } from '../../config.ts';
+import { startGateway } from '../../server/listen.ts';
+
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+  data?: string;
+  base?: string;
+}
+
+export async function serveCommand(opts: ServeOptions): Promise<void> {
+  const config = loadConfig({ port: opts.port, host: opts.host, dataDir: opts.data, baseIri: opts.base });
+  const running = await startGateway(config);
+  const { recovery } = running.store;
+  const lines = [
+    `Assay gateway listening on ${running.url}`,
+    `  data directory: ${config.dataDir} (${running.store.rdf.size} quads; snapshot ${recovery.snapshot ?? 'none'}, ${recovery.replayed} journal records replayed)`,
+  ];
+  if (recovery.tornTail) {
+    lines.push(`  recovered: cut off a torn journal tail of ${recovery.tornTail.bytes} bytes at byte ${recovery.tornTail.offset} (${recovery.tornTail.reason}); it was never acknowledged`);
+  }
+  lines.push(`  SPARQL endpoint: ${config.baseIri}sparql   VoID: ${config.baseIri}.well-known/void   catalog: ${config.baseIri}catalog`);
+  lines.push('  offline default: no model and no live publisher traffic are configured. Stop with Ctrl-C.');
+  process.stdout.write(lines.join('\n') + '\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      running.close().then(resolve, (e: Error) => {
+        process.stderr.write(`assay: error while stopping: ${e.message}\n`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

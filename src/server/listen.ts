@@ -1,0 +1,36 @@
+/**
+ * Start the gateway: open the durable store, bring the catalog graph up to date, build the
+ * app and listen. Returns a handle that closes everything in order.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import { DurableStore } from '../rdf/durable.ts';
+import { build } from './app.ts';
+
+export interface Running {
+  app: FastifyInstance;
+  store: DurableStore;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: DurableStore) => Promise<void> } = {}): Promise<Running> {
+  const store = await DurableStore.open(config.dataDir);
+  try {
+    if (options.prepare) await options.prepare(store);
+    const app = await build({ config, store, logger: options.logger });
+    const address = await app.listen({ port: config.port, host: config.host });
+    return {
+      app,
+      store,
+      url: address,
+      async close() {
+        await app.close();
+        await store.close();
+      },
+    };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}

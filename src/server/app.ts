@@ -7,6 +7,7 @@ import cors from '@fastify/cors';
 import type { Config } from '../config.ts';
 import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
+import { voidRoutes } from './routes/void.ts';
 
 export interface AppDeps {
   config: Config;
@@ -34,5 +35,6 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(healthRoutes);
+  await app.register(voidRoutes);
   return app;
 }

@@ -176,11 +176,9 @@ function parseAccept(header: string): MediaRange[] {
     if (slash <= 0 || slash === range.length - 1) return; // not a media range: ignore it
     let q = 1;
     for (const p of params) {
-      const m = /^q\s*=\s*([0-9.]+)$/i.exec(p);
-      if (m) {
-        const v = Number(m[1]);
-        q = Number.isFinite(v) ? Math.min(Math.max(v, 0), 1) : 0;
-      }
+      const m = /^q\s*=\s*(.*)$/i.exec(p);
+      // A malformed qvalue (RFC 9110 §12.4.2) makes the range count for nothing.
+      if (m) q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(m[1]!) ? Number(m[1]) : 0;
     }
     ranges.push({ type: range.slice(0, slash).toLowerCase(), subtype: range.slice(slash + 1).toLowerCase(), q, order });
   });

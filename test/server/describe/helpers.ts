@@ -3,7 +3,7 @@
  * with N3.js (always) and rapper (when installed), and canonical comparison of graphs.
  */
 import { spawnSync } from 'node:child_process';
-import { Parser, Writer } from 'n3';
+import { DataFactory, Parser, Writer } from 'n3';
 import type * as RDFJS from '@rdfjs/types';
 import jsonld from 'jsonld';
 import type { FastifyInstance } from 'fastify';
@@ -35,7 +35,7 @@ export async function parseJsonLd(text: string): Promise<RDFJS.Quad[]> {
 /** Canonical N-Quads (RDFC-1.0): two graphs are isomorphic iff these strings are equal. */
 export async function canonical(quads: readonly RDFJS.Quad[], dropGraphs = false): Promise<string> {
   const input = dropGraphs
-    ? quads.map((q) => ({ ...q, graph: { termType: 'DefaultGraph', value: '', equals: (o: RDFJS.Term) => o.termType === 'DefaultGraph' } }))
+    ? quads.map((q) => DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.defaultGraph()))
     : quads;
   const nq = await new Promise<string>((resolve, reject) => {
     const w = new Writer({ format: 'N-Quads' });

@@ -30,6 +30,10 @@ export const ConfigSchema = z.object({
     updateToken: z.string().min(16).optional(),
     /** Hosts that SERVICE, LOAD and FROM may reach; empty = none. */
     allowedRemoteHosts: z.array(z.string()),
+    /** Query worker threads for /sparql; each holds a full replica of the store. */
+    workers: z.number().int().min(1).max(16),
+    /** Queries allowed to wait for a free worker before new ones get 503. */
+    maxQueue: z.number().int().min(0),
   }),
 });
 
@@ -55,6 +59,8 @@ export const DEFAULTS = {
     maxBodyBytes: 1024 * 1024,
     maxUrlBytes: 16 * 1024,
     allowedRemoteHosts: [] as string[],
+    workers: 2,
+    maxQueue: 64,
   },
 } as const;
 
@@ -82,6 +88,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_SPARQL_TIMEOUT_MS ? { timeoutMs: Number(env.ASSAY_SPARQL_TIMEOUT_MS) } : {}),
       ...(env.ASSAY_SPARQL_MAX_ROWS ? { maxRows: Number(env.ASSAY_SPARQL_MAX_ROWS) } : {}),
       ...(env.ASSAY_UPDATE_TOKEN ? { updateToken: env.ASSAY_UPDATE_TOKEN } : {}),
+      ...(env.ASSAY_SPARQL_WORKERS ? { workers: Number(env.ASSAY_SPARQL_WORKERS) } : {}),
       ...input.sparql,
     },
   };

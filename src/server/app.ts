@@ -7,6 +7,7 @@ import cors from '@fastify/cors';
 import type { Config } from '../config.ts';
 import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sparqlRoutes } from './routes/sparql.ts';
 import { voidRoutes } from './routes/void.ts';
 
 export interface AppDeps {
@@ -35,6 +36,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(healthRoutes);
+  await app.register(sparqlRoutes);
   await app.register(voidRoutes);
   return app;
 }

@@ -1,0 +1,156 @@
+/**
+ * `/sparql`: the SPARQL 1.1 Protocol endpoint (query, update, service description).
+ *
+ * Contract: requests are decoded strictly (protocol.ts), untrusted text is size- and
+ * depth-checked before any parser (precheck.ts), then parsed, classified and evaluated in
+ * the query sandbox (pool.ts) — never on this thread. Updates are refused unless the operator
+ * set sparql.updateToken and the request carries it as a Bearer token; an accepted update is
+ * checked in the sandbox and then applied through DurableStore.apply, so it is journaled and
+ * forwarded to every replica. Every refusal is a SparqlError with a protocol-correct status
+ * and a JSON body `{ error, message, fix }` (errors.ts).
+ *
+ * Truncation: a result cut at sparql.maxRows carries `Assay-Truncated: true` (and a marker
+ * in JSON/XML results, see results.ts).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RDF_FORMATS } from '../../rdf/store.ts';
+import { ASSAY } from '../../rdf/vocab.ts';
+import { SparqlError, fromReply } from '../sparql/errors.ts';
+import type { Job, QueryReply } from '../sparql/evaluate.ts';
+import { RDF_OFFERS, negotiate, offered } from '../sparql/negotiate.ts';
+import { QueryPool } from '../sparql/pool.ts';
+import { precheck } from '../sparql/precheck.ts';
+import { decodeRequest, type Operation } from '../sparql/protocol.ts';
+import { serializeDescription } from '../sparql/service-description.ts';
+
+const PATHS = ['/sparql', '/sparql/'];
+
+export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
+  const { config, store } = app.assay;
+  const limits = config.sparql;
+  const endpoint = new URL('sparql', config.baseIri).href;
+  const policy = { baseIri: endpoint, localBase: config.baseIri, allowedRemoteHosts: limits.allowedRemoteHosts };
+
+  const pool = new QueryPool({
+    size: limits.workers,
+    maxQueue: limits.maxQueue,
+    seed: () => store.rdf.dump({ format: RDF_FORMATS.nquads }),
+    onReplace: (reason) => app.log.warn({ reason }, 'sparql: query worker replaced'),
+  });
+  const unsubscribe = store.onWrite((op) => pool.forward(op));
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    await pool.close();
+  });
+
+  // Bodies are read raw and decoded by protocol.ts, which knows the protocol's media types.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req) => {
+    if (Buffer.byteLength(req.raw.url ?? '') > limits.maxUrlBytes) {
+      throw new SparqlError('url-too-long', `the request URL is longer than ${limits.maxUrlBytes} bytes`);
+    }
+  });
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    const e = asSparqlError(err);
+    if (!e) {
+      req.log.error({ err }, 'sparql: unexpected failure');
+      return reply.code(500).type('application/json').send({ error: 'internal', message: 'the endpoint failed unexpectedly; this is a bug in Assay', fix: 'report it with the request that caused it' });
+    }
+    for (const [k, v] of Object.entries(e.headers)) reply.header(k, v);
+    return reply.code(e.status).type('application/json').send(e.toJSON());
+  });
+
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const op = decodeRequest({
+      method: req.method,
+      url: req.raw.url ?? req.url,
+      contentType: req.headers['content-type'],
+      body: Buffer.isBuffer(req.body) ? req.body : undefined,
+    });
+    return dispatch(op, req, reply);
+  };
+
+  async function dispatch(op: Operation, req: FastifyRequest, reply: FastifyReply) {
+    const accept = req.headers.accept;
+    if (op.kind === 'service-description') {
+      const offer = negotiate(accept, RDF_OFFERS);
+      if (!offer) throw new SparqlError('not-acceptable', `the service description is available as ${offered(RDF_OFFERS)}`);
+      const body = serializeDescription({
+        endpoint,
+        voidUrl: new URL('.well-known/void', config.baseIri).href,
+        updatesEnabled: limits.updateToken !== undefined,
+        maxRows: limits.maxRows,
+      }, offer.mediaType);
+      return reply.type(contentType(offer.mediaType)).header('Vary', 'Accept').send(body);
+    }
+    if (op.kind === 'update') {
+      authorize(req.headers.authorization, limits.updateToken);
+      precheck(op.text, limits);
+      const checked = await runInSandbox({ kind: 'update-check', text: op.text, usingGraphs: op.usingGraphs, usingNamedGraphs: op.usingNamedGraphs, ...policy });
+      if (checked.kind !== 'update-check') throw new Error('sandbox answered an update check with a query result');
+      try {
+        await store.apply({ kind: 'update', sparql: checked.sparql, baseIri: endpoint });
+      } catch (e) {
+        throw new SparqlError('update-failed', `the update was not applied: ${(e as Error).message}`);
+      }
+      return reply.code(204).send();
+    }
+    precheck(op.text, limits);
+    const result = await runInSandbox({
+      kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
+      accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, ...policy,
+    });
+    if (result.kind !== 'query') throw new Error('sandbox answered a query with an update check');
+    reply.header('Vary', 'Accept');
+    if (result.truncated) reply.header('Assay-Truncated', 'true');
+    return reply.type(contentType(result.contentType)).send(result.body);
+  }
+
+  async function runInSandbox(job: Job): Promise<QueryReply | Extract<Awaited<ReturnType<QueryPool['run']>>['reply'], { kind: 'update-check' }>> {
+    const { reply } = await pool.run(job, limits.timeoutMs);
+    if (!reply.ok) throw fromReply(reply);
+    return reply;
+  }
+
+  for (const url of PATHS) {
+    app.route({ method: ['GET', 'POST'], url, bodyLimit: limits.maxBodyBytes, handler });
+    app.route({
+      method: ['PUT', 'DELETE', 'PATCH'], url, handler: async (req) => {
+        throw new SparqlError('method-not-allowed', `${req.method} is not a SPARQL protocol method`, { Allow: 'GET, POST, OPTIONS' });
+      },
+    });
+  }
+}
+
+/** Text media types get an explicit charset so clients never guess. */
+function contentType(mediaType: string): string {
+  return mediaType.startsWith('text/') || mediaType.endsWith('+json') || mediaType.endsWith('+xml') || mediaType.endsWith('json')
+    ? `${mediaType}; charset=utf-8` : mediaType;
+}
+
+function authorize(header: string | undefined, token: string | undefined): void {
+  if (token === undefined) {
+    throw new SparqlError('updates-disabled', 'SPARQL Update is disabled on this endpoint');
+  }
+  const presented = Buffer.from(/^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? '');
+  const expected = Buffer.from(token);
+  const ok = presented.length === expected.length && timingSafeEqual(presented, expected);
+  if (!ok) {
+    throw new SparqlError('unauthorized', header ? 'the bearer token does not match' : 'SPARQL Update needs a bearer token',
+      { 'WWW-Authenticate': 'Bearer realm="assay-sparql"' });
+  }
+}
+
+/** Map fastify's own request errors (body limit, content type) into the endpoint's catalogue. */
+function asSparqlError(err: unknown): SparqlError | undefined {
+  if (err instanceof SparqlError) return err;
+  const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new SparqlError('body-too-large', e.message ?? 'the request body is too large');
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) return new SparqlError('unsupported-media-type', e.message ?? 'unsupported media type');
+  if (e.statusCode === 400 || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new SparqlError('bad-encoding', e.message ?? 'the request could not be read');
+  return undefined;
+}

@@ -1,0 +1,193 @@
+/**
+ * One endpoint job against one store: parse, classify, negotiate, cap, evaluate, serialize.
+ * Runs inside a query worker (src/server/sparql/worker.ts) against that worker's replica, so
+ * anything here may be slow or fault: the pool stops it from outside. Pure otherwise: the
+ * job carries every limit and policy; nothing is read from module state.
+ *
+ * Dataset: with no FROM / FROM NAMED in the query and no default-graph-uri / named-graph-uri
+ * in the request, the default graph is the union of all graphs (Assay keeps its data in
+ * named graphs; the service description says sd:UnionDefaultGraph). Protocol graphs replace
+ * the query's own dataset, as the protocol requires.
+ *
+ * Row cap: SELECT/CONSTRUCT/DESCRIBE without a LIMIT at or under maxRows get LIMIT maxRows+1.
+ * SELECT then materialises SPARQL-JSON, keeps maxRows rows and flags the cut; a query whose
+ * own LIMIT is within the cap cannot be cut, so oxigraph serializes it directly (fast path).
+ * CONSTRUCT/DESCRIBE count triples (cut at maxRows) and, when the injected LIMIT could have
+ * cut solutions without the triple count showing it, probe for a solution past the cap.
+ */
+import type { Query, Update, Pattern } from 'sparqljs';
+import sparqljs from 'sparqljs';
+import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
+import { SparqlError, toReply, type ErrorReply } from './errors.ts';
+import { capRows, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
+import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
+import { serializeResults, type JsonResults } from './results.ts';
+
+export interface Policy {
+  /** Base for relative IRIs in requests (the endpoint's own URL). */
+  baseIri: string;
+  /** Assay's IRI base: graphs under it are local even when empty. */
+  localBase: string;
+  allowedRemoteHosts: readonly string[];
+}
+
+export interface QueryJob extends Policy {
+  kind: 'query';
+  text: string;
+  defaultGraphs: string[];
+  namedGraphs: string[];
+  accept: string | undefined;
+  maxRows: number;
+  /** IRI put in the results head when a result was cut. */
+  truncationLink: string;
+}
+
+export interface UpdateCheckJob extends Policy {
+  kind: 'update-check';
+  text: string;
+  usingGraphs: string[];
+  usingNamedGraphs: string[];
+}
+
+export type Job = QueryJob | UpdateCheckJob;
+
+export interface QueryReply {
+  ok: true;
+  kind: 'query';
+  contentType: string;
+  body: string;
+  truncated: boolean;
+  /** SELECT rows or CONSTRUCT/DESCRIBE triples returned. */
+  count?: number;
+}
+
+export interface UpdateCheckReply {
+  ok: true;
+  kind: 'update-check';
+  /** The checked update, regenerated from its syntax tree (what the store must run). */
+  sparql: string;
+}
+
+/** `poisoned`: the engine trapped; the worker that ran this must be thrown away. */
+export type Reply = QueryReply | UpdateCheckReply | (ErrorReply & { poisoned?: boolean });
+
+export function runJob(store: RdfStore, job: Job): Reply {
+  try {
+    return job.kind === 'query' ? runQuery(store, job) : checkUpdate(store, job);
+  } catch (e) {
+    if (e instanceof SparqlError) return toReply(e);
+    if (isEngineTrap(e)) {
+      return { ok: false, code: 'engine-fault', message: `the query engine trapped (${(e as Error).message}); it is being restarted`, poisoned: true };
+    }
+    return { ok: false, code: 'query-failed', message: `the store could not evaluate the request: ${(e as Error).message ?? String(e)}` };
+  }
+}
+
+/** A WebAssembly trap or stack overflow can leave the oxigraph instance unusable. */
+export function isEngineTrap(e: unknown): boolean {
+  return e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
+}
+
+function parse(text: string, baseIri: string): Parsed {
+  try {
+    return parseOperation(text, baseIri);
+  } catch (e) {
+    if (e instanceof RangeError) throw new SparqlError('too-deeply-nested', 'the request is too deeply nested for the parser');
+    throw e;
+  }
+}
+
+function policyFor(store: RdfStore, p: Policy) {
+  return {
+    allowedHosts: p.allowedRemoteHosts,
+    isLocalGraph: (iri: string) => iri.startsWith(p.localBase) || graphExists(store, iri),
+  };
+}
+
+function graphExists(store: RdfStore, iri: string): boolean {
+  const ask = {
+    type: 'query', queryType: 'ASK', prefixes: {},
+    where: [{
+      type: 'graph', name: { termType: 'NamedNode', value: iri },
+      patterns: [{ type: 'bgp', triples: [{ subject: v('s'), predicate: v('p'), object: v('o') }] }],
+    }],
+  } as unknown as Query;
+  return store.ask(generate(ask));
+}
+
+function v(name: string) {
+  return { termType: 'Variable', value: name } as const;
+}
+
+function runQuery(store: RdfStore, job: QueryJob): QueryReply {
+  const parsed = parse(job.text, job.baseIri);
+  if (parsed.kind !== 'query') {
+    throw new SparqlError('syntax-error', 'the `query` parameter holds a SPARQL Update; send it as `update` with POST');
+  }
+  refuseRemote(parsed, policyFor(store, job));
+  const ast = parsed.ast;
+  const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
+  const offer = negotiate(job.accept, offers);
+  if (!offer) {
+    throw new SparqlError('not-acceptable', `a ${ast.queryType} result can be sent as ${offered(offers)}; the request's Accept (${job.accept}) allows none of them`);
+  }
+  const injected = capRows(ast, job.maxRows);
+  const text = generate(ast);
+  const options = datasetOptions(ast, job);
+  const mediaType = offer.mediaType;
+
+  if (ast.queryType === 'ASK' || (ast.queryType === 'SELECT' && !injected)) {
+    return { ok: true, kind: 'query', contentType: mediaType, body: store.querySerialized(text, mediaType, options), truncated: false };
+  }
+  if (ast.queryType === 'SELECT') {
+    const r = JSON.parse(store.querySerialized(text, RESULTS_JSON, options)) as JsonResults;
+    const truncated = r.results.bindings.length > job.maxRows;
+    if (truncated) {
+      r.results.bindings.length = job.maxRows;
+      r.truncated = true;
+    }
+    return { ok: true, kind: 'query', contentType: mediaType, body: serializeResults(r, mediaType, job.truncationLink), truncated, count: r.results.bindings.length };
+  }
+  const quads = store.construct(text, options);
+  let truncated = quads.length > job.maxRows;
+  if (truncated) quads.length = job.maxRows;
+  else if (injected) truncated = solutionPastCap(store, ast, job.maxRows, options);
+  const scratch = new RdfStore();
+  scratch.add(quads);
+  return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length };
+}
+
+/** Is there a solution after the first maxRows? (Only asked when the triple count cannot tell.) */
+function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: QueryOptions): boolean {
+  if (!('where' in ast) || !ast.where) return false;
+  const group = 'group' in ast ? ast.group : undefined;
+  const variables = group
+    ? group.map((g) => g.expression).filter((e) => typeof e === 'object' && e !== null && 'termType' in e && e.termType === 'Variable')
+    : [new sparqljs.Wildcard()];
+  if (variables.length === 0) return false;
+  const probe = {
+    type: 'query', queryType: 'SELECT', prefixes: ast.prefixes, base: ast.base, from: ast.from,
+    variables, where: ast.where as Pattern[], group, having: 'having' in ast ? ast.having : undefined,
+    offset: ((ast as { offset?: number }).offset ?? 0) + maxRows, limit: 1,
+  } as unknown as Query;
+  return store.select(generate(probe), options).length > 0;
+}
+
+function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
+  if (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0) {
+    return { defaultGraphs: job.defaultGraphs, namedGraphs: job.namedGraphs };
+  }
+  const hasFrom = (ast.from?.default.length ?? 0) + (ast.from?.named.length ?? 0) > 0;
+  return hasFrom ? {} : { unionDefaultGraph: true };
+}
+
+function checkUpdate(store: RdfStore, job: UpdateCheckJob): UpdateCheckReply {
+  const parsed = parse(job.text, job.baseIri);
+  if (parsed.kind !== 'update') {
+    throw new SparqlError('syntax-error', 'the `update` parameter holds a query; send it as `query`');
+  }
+  const ast: Update = parsed.ast;
+  withUsingGraphs(ast, job.usingGraphs, job.usingNamedGraphs);
+  refuseRemote(parsed, policyFor(store, job));
+  return { ok: true, kind: 'update-check', sparql: generate(ast) };
+}

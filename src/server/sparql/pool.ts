@@ -1,0 +1,217 @@
+/**
+ * The query sandbox: a small pool of worker threads, each holding a replica of the store,
+ * that runs untrusted SPARQL where it can be stopped and thrown away.
+ *
+ * Why: oxigraph's JS query is synchronous WebAssembly with no timeout; run on the main thread
+ * a heavy query stalls every request, and a trap can corrupt the instance (and the data) for
+ * the whole isolate. Here each job has a deadline; past it, or on any engine fault, the worker
+ * is terminated and a fresh one is seeded from the main store's N-Quads dump. The main store
+ * is never touched by untrusted text, so nothing acknowledged is lost.
+ *
+ * Consistency: a replica is seeded from a dump taken synchronously at spawn and then receives
+ * every later acknowledged write (`forward`) through the same ordered port as its jobs, so a
+ * query dispatched after a write was acknowledged sees it.
+ *
+ * Limits: a job waits at most `timeoutMs` for a free worker (then 503 busy) and runs at most
+ * `timeoutMs` (then 503 timeout); at most `maxQueue` jobs wait. Cost of a replacement: one
+ * dump of the main store on the main thread (proportional to its size) plus the load in the
+ * new worker, which happens off the main thread.
+ */
+import { Worker } from 'node:worker_threads';
+import type { WriteOp } from '../../rdf/durable.ts';
+import { SparqlError } from './errors.ts';
+import type { Job, Reply } from './evaluate.ts';
+import type { FromWorker, ToWorker } from './worker.ts';
+
+export interface PoolOptions {
+  /** Number of workers (each holds a full replica). */
+  size: number;
+  /** The main store as N-Quads, read when a worker is (re)started. */
+  seed: () => string;
+  /** Jobs allowed to wait for a worker before new ones get 503 busy. */
+  maxQueue: number;
+  /** Told when a worker is replaced (for logs). */
+  onReplace?: (reason: string) => void;
+}
+
+export interface JobOutcome {
+  reply: Reply;
+  /** Milliseconds the job ran in its worker. */
+  runMs: number;
+}
+
+interface Pending {
+  id: number;
+  job: Job;
+  timeoutMs: number;
+  resolve: (o: JobOutcome) => void;
+  reject: (e: SparqlError) => void;
+  timer?: NodeJS.Timeout;
+  startedAt?: number;
+}
+
+interface Slot {
+  worker: Worker;
+  state: 'starting' | 'idle' | 'busy' | 'dead';
+  current?: Pending;
+}
+
+const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+
+export class QueryPool {
+  readonly #opts: PoolOptions;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Pending[] = [];
+  #nextId = 1;
+  #closed = false;
+  #startupFailures = 0;
+  #replacements = 0;
+
+  constructor(opts: PoolOptions) {
+    this.#opts = opts;
+    for (let i = 0; i < opts.size; i++) this.#slots.push(this.#spawn(i));
+  }
+
+  /** Workers replaced since start (after timeouts or faults). */
+  get replacements(): number {
+    return this.#replacements;
+  }
+
+  /** Resolves when every worker has its replica loaded (useful before benchmarks and tests). */
+  async ready(): Promise<void> {
+    while (!this.#closed && this.#slots.some((s) => s.state === 'starting')) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /** Run a job under a deadline. Rejects with SparqlError busy / timeout / engine-fault. */
+  run(job: Job, timeoutMs: number): Promise<JobOutcome> {
+    if (this.#closed) return Promise.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
+    if (this.#queue.length >= this.#opts.maxQueue) {
+      return Promise.reject(new SparqlError('busy', `${this.#queue.length} queries are already waiting for a worker`, { 'Retry-After': '1' }));
+    }
+    return new Promise<JobOutcome>((resolve, reject) => {
+      const p: Pending = { id: this.#nextId++, job, timeoutMs, resolve, reject };
+      p.timer = setTimeout(() => {
+        const at = this.#queue.indexOf(p);
+        if (at !== -1) {
+          this.#queue.splice(at, 1);
+          reject(new SparqlError('busy', `no query worker became free within ${timeoutMs} ms`, { 'Retry-After': '1' }));
+        }
+      }, timeoutMs);
+      this.#queue.push(p);
+      this.#pump();
+    });
+  }
+
+  /** Send an acknowledged write to every replica (DurableStore.onWrite listener). */
+  forward(op: WriteOp): void {
+    for (const slot of this.#slots) if (slot.state !== 'dead') this.#post(slot, { type: 'write', op });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const p of this.#queue.splice(0)) {
+      clearTimeout(p.timer);
+      p.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
+    }
+    await Promise.all(this.#slots.map((s) => {
+      s.state = 'dead';
+      if (s.current) {
+        clearTimeout(s.current.timer);
+        s.current.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
+        s.current = undefined;
+      }
+      return s.worker.terminate();
+    }));
+  }
+
+  #post(slot: Slot, m: ToWorker): void {
+    slot.worker.postMessage(m);
+  }
+
+  #spawn(index: number): Slot {
+    const worker = new Worker(BOOTSTRAP);
+    worker.unref();
+    const slot: Slot = { worker, state: 'starting' };
+    worker.on('message', (m: FromWorker) => this.#onMessage(slot, m));
+    worker.on('error', (e) => this.#replace(index, slot, `worker error: ${e.message}`));
+    worker.on('exit', (code) => this.#replace(index, slot, `worker exited with code ${code}`));
+    // Dump and first message in one synchronous step: every write after this is forwarded.
+    this.#post(slot, { type: 'seed', nquads: this.#opts.seed() });
+    return slot;
+  }
+
+  #onMessage(slot: Slot, m: FromWorker): void {
+    if (slot.state === 'dead') return;
+    const index = this.#slots.indexOf(slot);
+    if (m.type === 'ready') {
+      slot.state = 'idle';
+      this.#startupFailures = 0;
+      this.#pump();
+    } else if (m.type === 'failed') {
+      this.#replace(index, slot, m.message);
+    } else if (m.type === 'result') {
+      const p = slot.current;
+      if (!p || p.id !== m.id) return;
+      clearTimeout(p.timer);
+      slot.current = undefined;
+      slot.state = 'idle';
+      const runMs = performance.now() - (p.startedAt ?? performance.now());
+      if ('poisoned' in m.reply && m.reply.poisoned) this.#replace(index, slot, m.reply.message);
+      p.resolve({ reply: m.reply, runMs });
+      this.#pump();
+    }
+  }
+
+  #pump(): void {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) return;
+      if (slot.state !== 'idle') continue;
+      const p = this.#queue.shift()!;
+      clearTimeout(p.timer);
+      slot.state = 'busy';
+      slot.current = p;
+      p.startedAt = performance.now();
+      const index = this.#slots.indexOf(slot);
+      p.timer = setTimeout(() => {
+        if (slot.current !== p) return;
+        slot.current = undefined;
+        p.reject(new SparqlError('timeout', `the query was stopped after ${p.timeoutMs} ms (the limit is sparql.timeoutMs = ${p.timeoutMs})`));
+        this.#replace(index, slot, `query ran past ${p.timeoutMs} ms`);
+      }, p.timeoutMs);
+      this.#post(slot, { type: 'job', id: p.id, job: p.job });
+    }
+  }
+
+  /** Throw a worker away and start a fresh one in its place (with backoff if starts keep failing). */
+  #replace(index: number, slot: Slot, reason: string): void {
+    if (slot.state === 'dead' || this.#slots[index] !== slot) return;
+    const wasStarting = slot.state === 'starting';
+    slot.state = 'dead';
+    slot.worker.removeAllListeners('exit');
+    void slot.worker.terminate();
+    if (slot.current) {
+      clearTimeout(slot.current.timer);
+      slot.current.reject(new SparqlError('engine-fault', `the query worker failed (${reason}); it was replaced and the data is intact`, { 'Retry-After': '1' }));
+      slot.current = undefined;
+    }
+    if (this.#closed) return;
+    this.#replacements++;
+    this.#opts.onReplace?.(reason);
+    if (wasStarting) this.#startupFailures++;
+    const delay = this.#startupFailures === 0 ? 0 : Math.min(5000, 100 * 2 ** this.#startupFailures);
+    const restart = () => {
+      if (this.#closed || this.#slots[index] !== slot) return;
+      try {
+        this.#slots[index] = this.#spawn(index);
+      } catch (e) {
+        this.#opts.onReplace?.(`could not start a query worker: ${(e as Error).message}`);
+        this.#startupFailures++;
+        setTimeout(restart, Math.min(5000, 100 * 2 ** this.#startupFailures)).unref();
+      }
+    };
+    if (delay === 0) restart();
+    else setTimeout(restart, delay).unref();
+  }
+}

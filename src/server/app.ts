@@ -9,6 +9,10 @@ import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
 import { voidRoutes } from './routes/void.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { aiCatalogRoutes } from './routes/ai-catalog.ts';
+import { shapesRoutes } from './routes/shapes.ts';
+import { derefRoutes } from './routes/deref.ts';
 
 export interface AppDeps {
   config: Config;
@@ -38,5 +42,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);
   await app.register(voidRoutes);
+  await app.register(catalogRoutes);
+  await app.register(aiCatalogRoutes);
+  await app.register(shapesRoutes);
+  // Last and a wildcard: dereferences minted IRIs; static routes above always win.
+  await app.register(derefRoutes);
   return app;
 }

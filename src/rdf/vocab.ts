@@ -35,7 +35,7 @@ export const DCAT = ns('http://www.w3.org/ns/dcat#', [
   'dataset', 'service', 'distribution', 'endpointURL', 'endpointDescription', 'servesDataset',
   'keyword', 'theme', 'themeTaxonomy', 'landingPage', 'contactPoint', 'accessURL', 'downloadURL',
   'mediaType', 'accessService', 'record', 'catalog', 'version', 'temporalResolution',
-  'spatialResolutionInMeters',
+  'spatialResolutionInMeters', 'startDate', 'endDate', 'bbox', 'centroid',
 ] as const);
 
 export const DCT = ns('http://purl.org/dc/terms/', [
@@ -43,7 +43,8 @@ export const DCT = ns('http://purl.org/dc/terms/', [
   'identifier', 'issued', 'modified', 'created', 'language', 'spatial', 'temporal', 'source',
   'format', 'type', 'rights', 'subject', 'hasPart', 'isPartOf', 'requires', 'references',
   'LicenseDocument', 'RightsStatement', 'Standard', 'MediaType', 'Location', 'PeriodOfTime',
-  'Frequency', 'accrualPeriodicity', 'provenance', 'ProvenanceStatement',
+  'Frequency', 'accrualPeriodicity', 'provenance', 'ProvenanceStatement', 'LinguisticSystem',
+  'MediaTypeOrExtent',
 ] as const);
 
 export const FOAF = ns('http://xmlns.com/foaf/0.1/', [
@@ -106,6 +107,18 @@ export const FORMATS = ns('http://www.w3.org/ns/formats/', [
 
 export const ADMS = ns('http://www.w3.org/ns/adms#', ['Identifier', 'identifier', 'status'] as const);
 
+/** DCAT-AP's own terms (used for the recommended distribution availability). */
+export const DCATAP = ns('http://data.europa.eu/r5r/', ['availability'] as const);
+
+export const GEOSPARQL = ns('http://www.opengis.net/ont/geosparql#', ['wktLiteral'] as const);
+/** The licence Assay's own catalog metadata is published under (the project's licence). */
+export const APACHE_2_LICENCE = 'https://www.apache.org/licenses/LICENSE-2.0';
+
+export const EUVOC_LANGUAGE = 'http://publications.europa.eu/resource/authority/language/';
+export const EUVOC_COUNTRY = 'http://publications.europa.eu/resource/authority/country/';
+export const EUVOC_PLANNED_AVAILABILITY = 'http://publications.europa.eu/resource/authority/planned-availability/';
+export const ADMS_PUBLISHER_TYPE = 'http://purl.org/adms/publishertype/';
+export const ADMS_LICENCE_TYPE = 'http://purl.org/adms/licencetype/';
 export const EUVOC_FILETYPE = 'http://publications.europa.eu/resource/authority/file-type/';
 export const EUVOC_ACCESS_RIGHT = 'http://publications.europa.eu/resource/authority/access-right/';
 export const EUVOC_DATA_THEME = 'http://publications.europa.eu/resource/authority/data-theme/';
@@ -126,7 +139,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'coverageScope', 'coverageNote', 'paginated', 'pageSizeParam', 'maxPageSize', 'maxRows',
   'rateLimit', 'requestsPerSecond', 'requestsPerDay', 'requiresCredential', 'credentialEnv',
   'credentialNote', 'operationId', 'httpMethod', 'responseFormat', 'servedBy', 'servesMeasure',
-  'pagination', 'userAgentRequired',
+  'pagination', 'userAgentRequired', 'credential', 'dataset', 'paginationStyle', 'pageParam',
   // access path kinds (individuals)
   'KeyedRead', 'Search', 'RecordsByEntity', 'OrderedTopN', 'PopulationScan', 'ServerAggregate',
   'PeriodRead', 'JoinKey', 'EdgesForward', 'EdgesReverse',
@@ -134,7 +147,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'CompleteCoverage', 'PartialCoverage', 'complete',
   // measures
   'measure', 'measureId', 'unit', 'representativeQuestion', 'valueType', 'generatedFrom',
-  'taxonomy', 'concept',
+  'taxonomy',
   // OKF lifecycle
   'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',

@@ -1,0 +1,51 @@
+/**
+ * Layer 1 of catalog validation: a descriptor file must be an ARD v0.9 ai-catalog manifest, checked
+ * against the vendored upstream JSON Schema (src/ard/schemas/ai-catalog.schema.json, draft 2020-12).
+ * The schema is compiled once, when this module loads.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Problem } from './problems.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** Compiled once when the module loads; immutable afterwards. */
+const validateManifest: ValidateFunction = (() => {
+  const schema = JSON.parse(readFileSync(new URL('./schemas/ai-catalog.schema.json', import.meta.url), 'utf8')) as object;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+})();
+
+export function validateArdManifest(json: unknown, file: string): Problem[] {
+  if (validateManifest(json)) return [];
+  return (validateManifest.errors ?? []).filter(notNoise).map((e) => ({
+    file,
+    layer: 'ard-schema' as const,
+    path: e.instancePath || '/',
+    rule: e.keyword,
+    message: `${e.instancePath || 'the manifest'} ${e.message ?? 'is invalid'}${e.keyword === 'additionalProperties' ? `: ${String((e.params as { additionalProperty?: string }).additionalProperty)}` : ''}`,
+    fix: fixFor(e),
+  }));
+}
+
+/** ajv reports the failing branches of a oneOf as well as the oneOf itself; keep the summary. */
+function notNoise(e: ErrorObject): boolean {
+  return !(e.keyword === 'required' && /\/entries\/\d+$/.test(e.instancePath) && ['url', 'data'].includes(String((e.params as { missingProperty?: string }).missingProperty)))
+    && e.keyword !== 'not';
+}
+
+function fixFor(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required': return `add the required property ${String((e.params as { missingProperty?: string }).missingProperty)}`;
+    case 'pattern': return e.instancePath.endsWith('/identifier') ? 'use a URN of the form urn:air:assay:<publisher>:<kind>:<name> (letters, digits, dot, underscore, hyphen)' : `match the pattern ${String((e.params as { pattern?: string }).pattern)}`;
+    case 'enum': return `use one of: ${((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'additionalProperties': return 'remove the property: the ai-catalog manifest allows none beyond specVersion, host and entries (put Assay fields inside an entry\'s data)';
+    case 'oneOf': return 'give the entry exactly one of data (inline) or url';
+    case 'minItems': case 'maxItems': return 'representativeQueries holds 2 to 5 questions';
+    case 'type': return `use a value of type ${String((e.params as { type?: string }).type)}`;
+    case 'format': return `use a valid ${String((e.params as { format?: string }).format)}`;
+    default: return 'see src/ard/schemas/ai-catalog.schema.json';
+  }
+}

@@ -14,6 +14,9 @@
  * - `capRows` puts a LIMIT of maxRows+1 on the outer query so the engine stops early and the
  *   extra row proves the result was cut.
  * - `withUsingGraphs` applies protocol using-graph-uri / using-named-graph-uri to an update.
+ * - `clearIsSilent`: Assay's store does not record empty graphs (a graph exists while it has
+ *   quads), so CLEAR of a graph with no quads is clearing an empty graph and succeeds, as
+ *   SPARQL 1.1 Update allows for such stores; DROP keeps its strict meaning.
  *
  * Whatever is evaluated is the text the sparqljs Generator writes from the checked tree, so
  * the engine runs exactly what was classified.
@@ -136,4 +139,8 @@ export function withUsingGraphs(update: Update, usingGraphs: readonly string[], 
     }
     op.using = { default: usingGraphs.map(iri), named: usingNamedGraphs.map(iri) };
   }
+}
+
+export function clearIsSilent(update: Update): void {
+  for (const op of update.updates) if ('type' in op && op.type === 'clear') op.silent = true;
 }

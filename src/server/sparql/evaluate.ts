@@ -19,7 +19,7 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 
@@ -188,6 +188,7 @@ function checkUpdate(store: RdfStore, job: UpdateCheckJob): UpdateCheckReply {
   }
   const ast: Update = parsed.ast;
   withUsingGraphs(ast, job.usingGraphs, job.usingNamedGraphs);
+  clearIsSilent(ast);
   refuseRemote(parsed, policyFor(store, job));
   return { ok: true, kind: 'update-check', sparql: generate(ast) };
 }

@@ -87,7 +87,8 @@ export function negotiate(accept: string | undefined, offers: readonly Offer[]):
   let chosenQ = 0;
   for (const offer of offers) {
     for (const name of offer.accepts) {
-      const q = qualityOf(name, ranges);
+      // Aliases answer only when named exactly; wildcards pick canonical types (text/* is CSV, not text/xml).
+      const q = qualityOf(name, name === offer.mediaType ? ranges : ranges.filter((r) => r.type !== '*' && r.subtype !== '*'));
       if (q > chosenQ) {
         chosen = offer;
         chosenQ = q;

@@ -99,7 +99,17 @@ export function iriCandidates(baseIri: string, rawPath: string): string[] {
   } catch {
     // A malformed escape: only the path as sent can match.
   }
-  return [...out];
+  return [...out].filter(isValidIri);
+}
+
+/** oxigraph refuses to build a term from an invalid IRI; such a path names nothing in the store. */
+function isValidIri(iri: string): boolean {
+  try {
+    factory.namedNode(iri);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function derefRoutes(app: FastifyInstance): Promise<void> {
@@ -124,6 +134,6 @@ export async function derefRoutes(app: FastifyInstance): Promise<void> {
         return sendRdf(request, reply, quads, ALL_RDF_OUTPUT, { dropGraphs: type === RDF_OUTPUT.jsonld });
       }
     }
-    return notFound(reply, `nothing is known about <${candidates[0]}>: no statement in any graph has it as subject. Browse ${ensureSlash(config.baseIri)}catalog, or ask ${ensureSlash(config.baseIri)}sparql.`);
+    return notFound(reply, `nothing is known about <${ensureSlash(config.baseIri)}${path.replace(/^\/+/, '')}>: no statement in any graph has it as subject. Browse ${ensureSlash(config.baseIri)}catalog, or ask ${ensureSlash(config.baseIri)}sparql.`);
   });
 }

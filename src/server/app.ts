@@ -35,6 +35,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     maxParamLength: 2048,
     // Clients of a public endpoint send all sorts of things; keep the server's own limits explicit.
     return503OnClosing: true,
+    // Node answers 431 before any route runs once headers pass its limit (16 KiB); leave room
+    // above the configured URL limit so an over-long query URL gets the protocol's 414 instead.
+    http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
   });
   app.decorate('assay', deps);
   // Browser clients may query from any origin, never with credentials.

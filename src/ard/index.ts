@@ -2,7 +2,7 @@
  * Public surface of the ARD/OKF catalog module (what the CLI and the server import).
  */
 export { loadCatalog, catalogFiles } from './load.ts';
-export { validateDescriptorFiles, validateAndBuild } from './validate.ts';
+export { validateDescriptorFiles, validateAndBuild, type ValidateOptions } from './validate.ts';
 export { formatReport, formatProblems, CatalogValidationError, type Problem, type ValidationReport } from './problems.ts';
 export { catalogToQuads } from './rdf/to-rdf.ts';
 export { catalogDcatQuads } from './rdf/dcat.ts';

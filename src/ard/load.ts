@@ -7,8 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogValidationError } from './problems.ts';
 import type { Catalog } from './catalog.ts';
-import type { CompiledShapes } from './shacl.ts';
-import { validateAndBuild } from './validate.ts';
+import { validateAndBuild, type ValidateOptions } from './validate.ts';
 
 export async function catalogFiles(dir: string): Promise<string[]> {
   const top = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
@@ -21,7 +20,7 @@ export async function catalogFiles(dir: string): Promise<string[]> {
   return [...top, ...generated];
 }
 
-export async function loadCatalog(dir = 'ard-okf', options: { shapes?: CompiledShapes; baseIri?: string } = {}): Promise<Catalog> {
+export async function loadCatalog(dir = 'ard-okf', options: ValidateOptions = {}): Promise<Catalog> {
   let files: string[];
   try {
     files = await catalogFiles(dir);

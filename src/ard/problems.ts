@@ -26,7 +26,7 @@ export interface ValidationReport {
   ok: boolean;
   files: string[];
   problems: Problem[];
-  /** Counts of what was validated, for the summary line. */
+  /** Counts of what was validated, for the summary line (triples: the graph SHACL checked). */
   counts: { publishers: number; accessPaths: number; measures: number; triples: number };
 }
 

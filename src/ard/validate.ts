@@ -38,12 +38,20 @@ export interface ValidationOutcome {
 
 interface LoadedFile { file: string; manifest: ArdManifest }
 
-export async function validateDescriptorFiles(paths: readonly string[], options: { shapes?: CompiledShapes; baseIri?: string } = {}): Promise<ValidationReport> {
+export interface ValidateOptions {
+  /** Precompiled shapes (tests, servers that validate repeatedly); default: shapes/catalog-shapes.ttl. */
+  shapes?: CompiledShapes;
+  baseIri?: string;
+  /** Also run SHACL over generated measures (slow: about 9 ms per measure). */
+  shaclGenerated?: boolean;
+}
+
+export async function validateDescriptorFiles(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidationReport> {
   return (await validateAndBuild(paths, options)).report;
 }
 
 /** Reads, validates and assembles; `loadCatalog` and `validateDescriptorFiles` both go through here. */
-export async function validateAndBuild(paths: readonly string[], options: { shapes?: CompiledShapes; baseIri?: string } = {}): Promise<ValidationOutcome> {
+export async function validateAndBuild(paths: readonly string[], options: ValidateOptions = {}): Promise<ValidationOutcome> {
   const files = withPublisherDescriptors(paths);
   const problems: Problem[] = [];
   const loaded: LoadedFile[] = [];
@@ -75,7 +83,11 @@ export async function validateAndBuild(paths: readonly string[], options: { shap
   let triples = 0;
   if (publishers.length > 0) {
     const baseIri = options.baseIri ?? VALIDATION_BASE;
-    const quads = catalogToQuads(catalog, baseIri);
+    // rdf-validate-shacl costs ~9 ms per focus node, so the ~17,500 generated measures (built by
+    // code, checked entry by entry in layers 1-2) are left out of layer 3 unless asked for:
+    // everything hand-written is always validated as a graph.
+    const shaclMeasures = options.shaclGenerated ? measures : measures.filter((m) => m.data.generatedFrom === undefined);
+    const quads = catalogToQuads(buildCatalog(files, publishers, accessPaths, shaclMeasures), baseIri);
     triples = quads.length;
     const shapes = options.shapes ?? await loadShapeFiles(CATALOG_SHAPE_FILES);
     const results = await shapes.validate(quads);

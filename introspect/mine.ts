@@ -427,7 +427,8 @@ function namespaceTable(predRows: PredicateProfile[], classRows: ClassProfile[])
     const known = WELL_KNOWN.get(iri);
     let prefix = known?.prefix;
     if (!prefix) {
-      const guess = /([A-Za-z][A-Za-z0-9]{0,9})[^A-Za-z0-9]*$/.exec(iri.replace(/^[a-z]+:\/\/[^/]+\/?$/, ''))?.[1]?.toLowerCase();
+      const hostOnly = /^[a-z]+:\/\/(?:www\.)?([A-Za-z][A-Za-z0-9]{0,9})[^/]*\/?$/.exec(iri)?.[1];
+      const guess = (hostOnly ?? /([A-Za-z][A-Za-z0-9]{0,9})[^A-Za-z0-9]*$/.exec(iri)?.[1])?.toLowerCase();
       prefix = guess && !used.has(guess) && !['http', 'https', 'www'].includes(guess) ? guess : `ns${++n}`;
       while (used.has(prefix)) prefix = `ns${++n}`;
       used.add(prefix);

@@ -93,8 +93,14 @@ function writePublisher(w: QuadWriter, p: Publisher, iris: CatalogIris, cat: str
   const contact = iris.contact(p.id);
   w.link(contact, RDF.type, VCARD.Kind, VCARD.Organization);
   w.add(contact, VCARD.fn, w.str(d.contactPoint.name));
-  if (d.contactPoint.url) w.link(contact, VCARD.hasURL, d.contactPoint.url);
-  if (d.contactPoint.email) w.link(contact, VCARD.hasEmail, `mailto:${d.contactPoint.email}`);
+  if (d.contactPoint.url) {
+    w.link(contact, VCARD.hasURL, d.contactPoint.url);
+    w.link(d.contactPoint.url, RDF.type, FOAF.Document);
+  }
+  if (d.contactPoint.email) {
+    w.link(contact, VCARD.hasEmail, `mailto:${d.contactPoint.email}`);
+    w.link(`mailto:${d.contactPoint.email}`, RDF.type, RDFS.Resource);
+  }
 
   const rights = iris.accessRights(p.id);
   w.link(rights, RDF.type, DCT.RightsStatement);

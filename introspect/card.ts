@@ -27,10 +27,10 @@ interface Line {
 
 type Section = 'classes' | 'joins' | 'predicates' | 'sets';
 const SECTION_TITLE: Record<Section, string> = {
-  classes: 'Classes (instances; predicates with share of instances using them, → range, e.g. samples):',
-  joins: 'Joins (subject class, predicate, object class: triples):',
-  predicates: 'Predicates (triples, subjects; domain → range):',
-  sets: 'Characteristic sets (subjects: exact predicate set):',
+  classes: 'Classes (instances): predicate share → range e.g. values',
+  joins: 'Joins (class predicate class: triples):',
+  predicates: 'Predicates (triples, subjects): domain → range',
+  sets: 'Characteristic sets (subjects classes: predicates):',
 };
 
 export interface CardOptions {

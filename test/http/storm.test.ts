@@ -8,7 +8,7 @@ import { HttpClient, type RawResponse } from '../../src/http/client.ts';
 import { PublisherError } from '../../src/http/errors.ts';
 import type { CallContext } from '../../src/http/context.ts';
 import { VirtualClock } from './virtual-clock.ts';
-import { fakeFetch } from './fake-publisher.ts';
+import { fakeFetch, type Behaviour } from './fake-publisher.ts';
 
 /** Deterministic PRNG (mulberry32) so the storm is the same on every run. */
 function prng(seed: number): () => number {
@@ -25,8 +25,8 @@ describe('storm', () => {
   it('200 requests, half answered 429: paced, all end by their deadline as data or a typed block', async () => {
     const clock = new VirtualClock();
     const coin = prng(42);
-    const { fetch, calls } = fakeFetch(clock, () => (coin() < 0.5
-      ? { status: 429, headers: coin() < 0.5 ? { 'retry-after': String(1 + Math.floor(coin() * 3)) } : {} }
+    const { fetch, calls } = fakeFetch(clock, (): Behaviour => (coin() < 0.5
+      ? { status: 429, headers: coin() < 0.5 ? { 'retry-after': String(1 + Math.floor(coin() * 3)) } : ({} as Record<string, string>) }
       : { status: 200, body: '{"ok":true}' }));
     const client = new HttpClient({ mode: 'live', fetch, userAgent: 'Assay-test ops@example.org', retry: { maxAttempts: 6, random: prng(7) } });
     const rps = 10;

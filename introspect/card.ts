@@ -115,7 +115,7 @@ function compactor(ix: Introspection) {
     // Datatypes and other well-known terms outside the table still read better compacted.
     const space = namespaceOf(iri);
     const known = space ? WELL_KNOWN.get(space) : undefined;
-    if (space && known && !ns.has(known.prefix) && /^[A-Za-z_][\w.-]*$/.test(iri.slice(space.length))) {
+    if (space && known && (ns.get(known.prefix) ?? space) === space && /^[A-Za-z_][\w.-]*$/.test(iri.slice(space.length))) {
       ns.set(known.prefix, space);
       return `${known.prefix}:${iri.slice(space.length)}`;
     }

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { serveCommand } from './commands/serve.ts';
 import { sparqlCommand } from './commands/sparql.ts';
 import { loadCommand } from './commands/load.ts';
+import { registerIntrospect } from './commands/introspect.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -40,6 +41,7 @@ export function program(): Command {
     .addOption(dataOption())
     .action(async (file: string, opts) => loadCommand(file, opts));
 
+  registerIntrospect(cli);
   return cli;
 }
 

@@ -9,6 +9,7 @@ import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
 import { voidRoutes } from './routes/void.ts';
+import { schemaCardRoutes } from './routes/schema-card.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { aiCatalogRoutes } from './routes/ai-catalog.ts';
 import { shapesRoutes } from './routes/shapes.ts';
@@ -45,6 +46,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);
   await app.register(voidRoutes);
+  await app.register(schemaCardRoutes);
   await app.register(catalogRoutes);
   await app.register(aiCatalogRoutes);
   await app.register(shapesRoutes);

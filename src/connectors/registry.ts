@@ -1,0 +1,23 @@
+/**
+ * The connector registry: a Map from source id to connector, and `runOperation`, the one entry point
+ * that checks an operation is both declared in the catalog and implemented before running it.
+ */
+import { secEdgar } from './sec-edgar.ts';
+import type { Connector, ConnectorContext } from './types.ts';
+import { ConnectorInputError } from './types.ts';
+import type { OperationResult } from './records.ts';
+
+export function connectorRegistry(): ReadonlyMap<string, Connector> {
+  const list: Connector[] = [secEdgar];
+  return new Map(list.map((c) => [c.source, c]));
+}
+
+export async function runOperation(registry: ReadonlyMap<string, Connector>, source: string, operation: string, args: Readonly<Record<string, string>>, ctx: ConnectorContext): Promise<OperationResult> {
+  const connector = registry.get(source);
+  if (!connector) throw new ConnectorInputError(`no connector for source "${source}"; known: ${[...registry.keys()].join(', ')}`);
+  const impl = connector.operations[operation];
+  const decl = ctx.declarations.operation(source, operation);
+  if (!decl) throw new ConnectorInputError(`the catalog declares no operation "${operation}" for ${source}; declared: ${ctx.declarations.all().filter((d) => d.publisherId === source).map((d) => d.id).join(', ')}`);
+  if (!impl) throw new ConnectorInputError(`${source} declares "${operation}" but the connector does not implement it yet; implemented: ${Object.keys(connector.operations).join(', ')}`);
+  return impl.run(args, ctx, decl);
+}

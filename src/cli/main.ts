@@ -8,6 +8,7 @@ import { serveCommand } from './commands/serve.ts';
 import { sparqlCommand } from './commands/sparql.ts';
 import { loadCommand } from './commands/load.ts';
 import { registerIntrospect } from './commands/introspect.ts';
+import { registerFetch } from './commands/fetch.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -42,6 +43,7 @@ export function program(): Command {
     .action(async (file: string, opts) => loadCommand(file, opts));
 
   registerIntrospect(cli);
+  registerFetch(cli);
   return cli;
 }
 

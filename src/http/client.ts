@@ -193,7 +193,7 @@ export class HttpClient {
     const hit = await this.options.cassettes?.lookup(key);
     if (!hit) {
       if (this.options.missingCassette === 'throw') throw new MissingCassetteError(key);
-      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot — no recorded response for ${key}`, at);
+      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, at);
     }
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
     const failure = statusFailure(hit.status, hit.text, at, []);

@@ -1,0 +1,101 @@
+/**
+ * Named-entity mentions found from the surface of the question: capitalised spans ("Cook County",
+ * "University of Michigan", "Apple's"), record numbers ("opportunity 362478") and currencies.
+ *
+ * Deterministic and deliberately modest: it finds the names a question spells out and does not
+ * decide which real-world entity they denote (that needs knowledge this module does not have, so
+ * it reports names as given). It knows nothing about any data source; a capitalised word directly
+ * qualifying a record or money noun ("XYZ awards", "ABC-funded") is treated as a qualifier, not
+ * as the subject, by grammar alone.
+ */
+
+export interface EntityMention {
+  text: string;
+  start: number;
+  end: number;
+  possessive: boolean;
+}
+
+/** Words that start a question or command and are capitalised for that reason only. */
+const OPENERS = new Set([
+  'what', 'which', 'who', 'whom', 'whose', 'how', 'is', 'are', 'was', 'were', 'did', 'does', 'do', 'show', 'list',
+  'find', 'search', 'look', 'compare', 'rank', 'top', 'tell', 'give', 'name', 'where', 'when', 'the', 'track',
+  'has', 'have', 'can', 'could', 'should', 'please', 'in', 'for', 'between', 'from', 'get',
+]);
+/** Acronyms that name a measure, not an entity. */
+const MEASURE_ACRONYMS = new Set(['EPS', 'GDP', 'R&D', 'CEO', 'SAT', 'IPO', 'ROI', 'NTEE']);
+/** Nouns after which a preceding capitalised word is a qualifier ("XYZ awards"). */
+const QUALIFIED_NOUNS = new Set([
+  'award', 'awards', 'grant', 'grants', 'project', 'projects', 'filing', 'filings', 'funding', 'funded', 'spending',
+  'securities', 'security', 'debt', 'reporting', 'opportunity', 'opportunities', 'contracts', 'data', 'studies',
+  'research', 'records', 'returns', 'return',
+]);
+/** Names of the whole country: scope, not an entity. */
+const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.|usa|america|nation|country)$/i;
+/** Common words that are capitalised only because they open the sentence ("Median income in X"). */
+const COMMON_OPENERS = new Set([
+  'median', 'per', 'share', 'housing', 'total', 'average', 'number', 'percent', 'percentage', 'population', 'net',
+  'gross', 'annual', 'cash', 'debt', 'national', 'federal', 'adult', 'adults', 'unemployment', 'poverty', 'income',
+  'revenue', 'obesity', 'diabetes', 'smoking', 'tuition', 'admission', 'grants', 'awards', 'public',
+]);
+const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
+const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
+const CURRENCY = /\b((?:[A-Z][a-z]+\s+)?(?:euro|yen|peso|pound|franc|won|yuan|rupee|real|rand|krona|dollar))s?\b/;
+
+interface Token { text: string; start: number; end: number }
+
+function tokenize(q: string): Token[] {
+  const out: Token[] = [];
+  const re = /[A-Za-z0-9][A-Za-z0-9.&'’()\-]*[A-Za-z0-9)]|[A-Za-z0-9]|[,:;?!]/g;
+  for (const m of q.matchAll(re)) out.push({ text: m[0], start: m.index!, end: m.index! + m[0].length });
+  return out;
+}
+
+const isCap = (t: string) => /^[A-Z0-9]/.test(t) && /[A-Za-z]/.test(t) && !/^\d{4}$/.test(t);
+
+export function findEntities(question: string): EntityMention[] {
+  const toks = tokenize(question);
+  const mentions: EntityMention[] = [];
+
+  // Record numbers: "opportunity 362478", "award 1547580".
+  for (const m of question.matchAll(/\b(opportunity|award|project|grant)\s+(?:number\s+|no\.\s*|#)?(\d{4,})\b/gi)) {
+    mentions.push({ text: `${m[1]!.toLowerCase()} ${m[2]}`, start: m.index!, end: m.index! + m[0].length, possessive: false });
+  }
+  const cur = question.match(CURRENCY);
+  if (cur) mentions.push({ text: cur[1]!, start: cur.index!, end: cur.index! + cur[0].length, possessive: false });
+
+  let i = 0;
+  while (i < toks.length) {
+    const t = toks[i]!;
+    const atStart = i === 0 || [':', ','].includes(toks[i - 1]!.text);
+    if (MONTH.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i++; continue; }
+    if (/^(Form|Schedule|Part)$/.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i += 2; continue; }
+    if (i === 0 && COMMON_OPENERS.has(t.text.toLowerCase())) { i++; continue; }
+    if (!isCap(t.text) || (atStart && OPENERS.has(t.text.toLowerCase())) || MEASURE_ACRONYMS.has(t.text.replace(/('s|’s)$/, ''))) { i++; continue; }
+    // Grow the span over capitalised words and inner connectors.
+    let j = i;
+    while (j + 1 < toks.length) {
+      const nx = toks[j + 1]!;
+      if (isCap(nx.text) && !/'s$|’s$/.test(toks[j]!.text)) { j++; continue; }
+      if (CONNECTORS.has(nx.text.toLowerCase()) && nx.text !== 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text)) { j += 2; continue; }
+      if (nx.text.toLowerCase() === 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text) && /^(Foundation|Company|Co|Sons|Services)$/.test(toks[j + 3]?.text ?? '')) { j += 2; continue; }
+      break;
+    }
+    // "Jefferson County, Alabama": county, state.
+    if (/^(County|Parish)$/.test(toks[j]!.text) && toks[j + 1]?.text === ',' && toks[j + 2] && isCap(toks[j + 2]!.text)) j += 2;
+    const start = t.start;
+    const end = toks[j]!.end;
+    let text = question.slice(start, end);
+    const next = toks[j + 1]?.text ?? '';
+    i = j + 1;
+    const possessive = /('s|’s|s')$/.test(text);
+    text = text.replace(/('s|’s|')$/, '');
+    if (MEASURE_ACRONYMS.has(text)) continue;
+    if (/-(funded|backed|sponsored)$/i.test(text)) continue;
+    if (!possessive && QUALIFIED_NOUNS.has(next.toLowerCase())) continue;
+    if (NATIONAL.test(text) || /^(US|U\.S\.)$/.test(text)) continue;
+    if (mentions.some((m) => start < m.end && end > m.start)) continue;
+    mentions.push({ text, start, end, possessive });
+  }
+  return mentions.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,145 @@
+/**
+ * The offline interpreter: question → Intent, deterministically, from the question alone.
+ *
+ * Used when no model is configured. It reads periods, thresholds, limits, named entities and a
+ * shape from the surface of the text, then the attribute as what is left once those are removed.
+ * It never reads the catalog and names no source (a test enforces both). When it cannot tell —
+ * no shape cue and no measure it can read — it returns `cannot_tell` with the reason, because a
+ * wrong shape routes the question to the wrong access path and a refusal is the better outcome.
+ */
+import { intentSchema, toIssues, type Intent } from '../intent.ts';
+import type { Understanding } from '../understanding.ts';
+import { findEntities } from './entities.ts';
+import { findPeriods } from './periods.ts';
+import { decideShape } from './shape.ts';
+import { findLimit, findThreshold } from './thresholds.ts';
+
+const FRAME = [
+  /^(?:what|which|who|how)\s+(?:is|was|were|are|had|has|have|did|does|do)\s+(?:the\s+)?/,
+  /^how\s+(?:much|many)\s+/, /^how\s+high\s+is\s+(?:the\s+)?/, /^tell\s+me\s+/, /^(?:please\s+)?(?:show|list|find|give)\s+(?:me\s+)?(?:the\s+)?/,
+  /^compare\s+(?:the\s+)?/, /^rank\s+(?:the\s+)?/, /^(?:is|are|was|did|does)\s+/,
+];
+const STOP = new Set([
+  'the', 'a', 'an', 'of', 'in', 'for', 'at', 'on', 'to', 'by', 'with', 'and', 'or', 'vs', 'versus', 'me', 'is', 'was',
+  'were', 'are', 'it', 'its', 'their', 'what', 'which', 'who', 'how', 'much', 'many', 'did', 'does', 'do', 'report',
+  'reported', 'had', 'has', 'have', 'more', 'higher', 'lower', 'less', 'greater', 'larger', 'bigger', 'common', 'spend',
+  'spent', 'compare', 'between', 'from', 'than', 'there', 'that', 'this', 'year', 'show', 'list', 'tell', 'be',
+  'highest', 'lowest', 'most', 'least', 'largest', 'biggest', 'smallest', 'top', 'rank', 'get', 'gets', 'got', 'came',
+  'went', 'over', 'time', 'change', 'changed', 'trend', 'grown', 'evolve', 'track', 'through', 'since', 'each', 'by',
+  'expensive', 'recorded', 'reported', 'levels', 'level', 'still', 'some', 'few', 'any', 'give', 'name', 'find',
+  'correlated', 'associated', 'relationship', 'related', 'correlation', 'whose', 'than', 'combined', 'all', 'across',
+]);
+const POPULATION_NOUN = /^\s*(?:which|what\s+are(?:\s+the)?|what\s+were(?:\s+the)?|rank\s+the|top\s+\d+)\s+(?:\d+\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:have|has|had|with|by|reported|received|produce|is|are|gets?|paid|employs|in)\b/i;
+
+export function interpretOffline(question: string): Understanding {
+  const q = question.trim().replace(/\s+/g, ' ');
+  if (q.length < 3 || !/[a-z]{2}/i.test(q)) return cannot(q, 'the question has no words to read');
+
+  const per = findPeriods(q);
+  const thr = findThreshold(q);
+  const lim = findLimit(q);
+  const mentions = findEntities(q);
+  const names = mentions.map((m) => m.text);
+  const scoped = mentions.filter((m) => /\bin\s+(?:the\s+)?$/i.test(q.slice(0, m.start))).length;
+  const decided = decideShape({ q, entities: names, threshold: thr.threshold !== null, span: per.span, periodsCount: per.periods.length, limit: lim.limit !== null, scoped });
+
+  const typeMatch = decided && ['ranking', 'filtered_subset', 'aggregate'].includes(decided.shape) ? q.match(POPULATION_NOUN) : null;
+  const population = typeMatch ? typeMatch[1]!.toLowerCase() : null;
+  let attribute = readAttribute(q, [...per.consumed, ...thr.consumed, ...lim.consumed], mentions.map((m) => m.text), population);
+  let shape = decided?.shape;
+  if (!shape) {
+    if (!attribute) return cannot(q, 'no shape cue (comparison, ranking, count, span, threshold, search, funding) and no measure could be read from the question');
+    const asks = /^\s*(what|how|who|which|when|where|tell|show|give)\b/i.test(q) || q.endsWith('?');
+    if (mentions.length === 0 && !(asks && per.period !== null)) {
+      return cannot(q, 'no shape cue (comparison, ranking, count, span, threshold, search, funding), and no named entity or period to read it as a point question');
+    }
+    shape = 'point';
+  }
+
+  const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(q) && shape !== 'status' ? 'state'
+    : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
+  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset') ? (mentions.find((m) => /\bin\s+$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+
+  const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
+  let entity: string | null = null;
+  if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names[0] ?? null;
+  if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
+  const entities = isList ? names : [];
+
+  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents(names.reduce((acc, n) => acc.split(n).join(' '), q), attribute) : [];
+  if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
+  if (shape === 'status') {
+    const cue = q.match(/501\(c\)\(\d+\)|tax[- ]exempt|public charity|private foundation|accelerated filer|active|open/i);
+    if (cue) attribute = `${cue[0].toLowerCase()} status`;
+  }
+  const candidate: unknown = {
+    question: q,
+    shape,
+    entity,
+    canonical_entity: entity,
+    entity_status: entity ? 'resolved' : 'none',
+    entity_candidates: [],
+    entities,
+    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : null,
+    direction: decided?.direction ?? null,
+    geography: geoLevel || within ? { level: geoLevel, within } : null,
+    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? 'grants' : attribute),
+    attributes,
+    interpretations: [],
+    period: per.period,
+    periods: per.periods,
+    quantifier: decided?.quantifier ?? null,
+    threshold: thr.threshold,
+    order: decided?.order ?? null,
+    limit: lim.limit,
+  };
+  const parsed = intentSchema.safeParse(candidate);
+  if (!parsed.success) {
+    return cannot(q, `the reading does not hold together: ${toIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+  return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: decided ? [`shape rule: ${decided.rule}`] : ['no shape cue: a single named measure read as a point question'] };
+}
+
+function cannot(question: string, reason: string): Understanding {
+  return { status: 'cannot_tell', question, reason, interpreter: 'offline' };
+}
+
+function readAttribute(q: string, consumed: string[], entityTexts: string[], population: string | null): string | null {
+  let s = ` ${q} `;
+  for (const frag of [...consumed, ...entityTexts].filter(Boolean).sort((a, b) => b.length - a.length)) {
+    s = s.split(frag).join(' ');
+  }
+  s = s.toLowerCase().replace(/['’]s\b/g, ' ').replace(/[?!.,:;"]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (population) s = s.replace(POPULATION_NOUN, ' ');
+  for (const re of FRAME) s = s.replace(re, '');
+  const popWords = new Set(population ? population.split(' ') : []);
+  const words = s.split(' ').filter((w) => w && !STOP.has(w) && !/^\d+$/.test(w) && !popWords.has(w));
+  const out = words.join(' ').trim();
+  return out.length >= 2 ? out : null;
+}
+
+/** "A vs B", "share of X's revenue came from government grants" → component measures, in order. */
+function splitComponents(q: string, attribute: string | null): string[] {
+  const lower = q.toLowerCase().replace(/[?.]/g, '');
+  const between = lower.match(/\bbetween\s+(.+?)\s+and\s+(.+?)(?:\s+(?:across|by|in|among)\b|$)/);
+  if (between) return [between[1]!, between[2]!].map(clean);
+  const assoc = lower.match(/^(?:is|are|do|does)\s+(.+?)\s+(?:associated\s+with|correlated\s+with|related\s+to)\s+(.+?)$/)
+    ?? lower.match(/^(?:are|do)\s+(.+?)\s+and\s+(.+?)\s+correlated$/)
+    ?? lower.match(/with\s+more\s+(.+?)\s+have\s+more\s+(.+?)$/);
+  if (assoc) return [assoc[1]!, assoc[2]!].map(clean);
+  const share = lower.match(/(?:share|fraction|percentage|proportion)\s+of\s+(.+?)\s+(?:came\s+from|went\s+to|is|are|were|was)\s+(.+?)$/);
+  if (share) return [share[2]!, share[1]!].map(clean);
+  const ratio = lower.match(/ratio\s+of\s+(.+?)\s+to\s+(.+?)$/);
+  if (ratio) return [ratio[1]!, ratio[2]!].map(clean);
+  return attribute ? [attribute] : [];
+}
+
+function clean(s: string): string {
+  return s.replace(/\b[a-z]+(?:'s|’s)\s+/g, '').replace(/(?:^|\s)(?:'s|’s)\b/g, ' ').replace(/\b(the|a|an|its|their|county|state|across counties)\b/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+function singular(w: string): string {
+  if (/ies$/.test(w)) return w.replace(/ies$/, 'y');
+  if (/(ss|us)$/.test(w)) return w;
+  return w.replace(/s$/, '');
+}

@@ -1,0 +1,86 @@
+/**
+ * Period mentions in a question → `period` / `periods`, keeping fiscal and calendar years apart.
+ *
+ * Input: the question text. Output: the single period asked about, or the span a timeseries
+ * covers (each year expanded), plus the character ranges consumed so the attribute extractor can
+ * remove them. Relative spans with no year ("over the last five years") give no periods: the
+ * executor chooses them from what the publisher has, rather than this module guessing a calendar.
+ */
+import type { Period } from '../intent.ts';
+
+export interface PeriodMatch {
+  period: Period | null;
+  periods: Period[];
+  /** Text fragments that expressed time, removed before the attribute is read. */
+  consumed: string[];
+  /** A span was asked for (range, "since", relative span): a timeseries cue. */
+  span: boolean;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const QUARTER_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, '1st': 1, '2nd': 2, '3rd': 3, '4th': 4 };
+
+function period(text: string, basis: Period['basis'], year: number | null, extra: Partial<Period> = {}): Period {
+  return { text, basis, year, quarter: null, date: null, latest: false, ...extra };
+}
+
+function yearsBetween(a: number, b: number, basis: Period['basis']): Period[] {
+  const out: Period[] = [];
+  for (let y = a; y <= b && out.length < 60; y++) out.push(period(String(y), basis, y));
+  return out;
+}
+
+export function findPeriods(question: string): PeriodMatch {
+  const q = question;
+  const consumed: string[] = [];
+  const take = (m: RegExpMatchArray | null): RegExpMatchArray | null => { if (m) consumed.push(m[0]); return m; };
+
+  // A day: "March 31, 2024" or "2024-03-31".
+  let m = take(q.match(new RegExp(`\\b(?:on\\s+)?(${MONTHS.join('|')})\\s+(\\d{1,2}),?\\s+(\\d{4})\\b`, 'i')));
+  if (m) {
+    const mm = String(MONTHS.indexOf(m[1]!.toLowerCase()) + 1).padStart(2, '0');
+    const dd = m[2]!.padStart(2, '0');
+    return { period: period(m[0].replace(/^on\s+/i, ''), 'calendar', Number(m[3]), { date: `${m[3]}-${mm}-${dd}` }), periods: [], consumed, span: false };
+  }
+  m = take(q.match(/\b(\d{4})-(\d{2})-(\d{2})\b/));
+  if (m) return { period: period(m[0], 'calendar', Number(m[1]), { date: m[0] }), periods: [], consumed, span: false };
+
+  // A quarter: "second quarter of 2023", "Q2 2023".
+  m = take(q.match(/\b(?:in\s+)?(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?(\d{4})\b/i));
+  if (m) return { period: period(m[0].replace(/^in\s+/i, ''), 'unspecified', Number(m[2]), { quarter: QUARTER_WORDS[m[1]!.toLowerCase()] ?? null }), periods: [], consumed, span: false };
+  m = take(q.match(/\bQ([1-4])\s*(?:of\s+)?(\d{4})\b/));
+  if (m) return { period: period(m[0], 'unspecified', Number(m[2]), { quarter: Number(m[1]) }), periods: [], consumed, span: false };
+
+  // A range: "from 2019 to 2024", "between fiscal 2019 and fiscal 2023", "2018-2023".
+  m = take(q.match(/\b(?:each\s+year\s+|by\s+year\s+)?(?:from|between)\s+(fiscal\s+(?:year\s+)?|FY\s?)?(\d{4})\s+(?:to|through|until|and|-)\s+(fiscal\s+(?:year\s+)?|FY\s?)?(\d{4})\b/i));
+  if (!m) m = take(q.match(/\b()(\d{4})\s*[-–]\s*()(\d{4})\b/));
+  if (m) {
+    const basis = m[1] || m[3] ? 'fiscal' : 'unspecified';
+    const a = Number(m[2]); const b = Number(m[4]);
+    const periods = yearsBetween(Math.min(a, b), Math.max(a, b), basis);
+    if (basis === 'fiscal') for (const p of periods) p.text = `FY${p.year}`;
+    return { period: null, periods, consumed, span: true };
+  }
+  // "since 2020": that year through the latest.
+  m = take(q.match(/\bsince\s+(fiscal\s+)?(\d{4})\b/i));
+  if (m) {
+    return { period: null, periods: [period(m[2]!, m[1] ? 'fiscal' : 'unspecified', Number(m[2])), period('latest', 'unspecified', null, { latest: true })], consumed, span: true };
+  }
+  // Relative spans: no years to name.
+  m = take(q.match(/\b(?:over|in|during)\s+the\s+(?:last|past)\s+(?:\w+\s+)?(?:years?|quarters?|months?|decades?)\b|\bover\s+time\b|\bby\s+year\b|\beach\s+year\b/i));
+  const span = m !== null;
+
+  // Fiscal year: "fiscal 2022", "fiscal year 2022", "FY2023", "FY 2023".
+  m = take(q.match(/\b(?:for\s+|in\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i));
+  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'fiscal', Number(m[1])), periods: [], consumed, span };
+  // Calendar year named as such.
+  m = take(q.match(/\b(?:in\s+|for\s+)?calendar\s+(?:year\s+)?(\d{4})\b/i));
+  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'calendar', Number(m[1])), periods: [], consumed, span };
+  // "latest", "most recent", "right now", "today".
+  m = take(q.match(/\b(?:the\s+)?(?:latest|most\s+recent|right\s+now|today)\b/i));
+  if (m) return { period: period(m[0], 'unspecified', null, { latest: true }), periods: [], consumed, span };
+  // A bare year: "in 2023", "at the end of 2023", "2021".
+  m = take(q.match(/\b(?:(?:in|for|during|at\s+the\s+end\s+of|as\s+of)\s+)?((?:19|20)\d{2})\b/i));
+  if (m) return { period: period(m[1]!, 'unspecified', Number(m[1])), periods: [], consumed, span };
+  return { period: null, periods: [], consumed, span };
+}

@@ -1,0 +1,99 @@
+/**
+ * Shape from the question's surface: an ordered list of cue rules, first match wins.
+ *
+ * The order encodes the operational distinctions the model prompt states in words: grant
+ * direction before anything else (it decides the traversal); two or more *named* entities make a
+ * comparison, while a population the engine must find makes a ranking or filtered subset; a ratio
+ * combines different measures; a span of periods makes a timeseries. When no rule fires and no
+ * measure can be read, the interpreter says it cannot tell rather than defaulting to a shape.
+ */
+import type { Intent, Shape } from '../intent.ts';
+
+export interface ShapeCues {
+  q: string;
+  entities: string[];
+  threshold: boolean;
+  span: boolean;
+  periodsCount: number;
+  limit: boolean;
+  /** Named entities that only bound the population ("in Texas"). */
+  scoped: number;
+}
+
+export interface ShapeDecision {
+  shape: Shape;
+  direction?: Intent['direction'];
+  quantifier?: Intent['quantifier'];
+  order?: Intent['order'];
+  rule: string;
+}
+
+const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\s+(?:money|grants)\\s+to|donates?\\s+to|grants?\\s+to)';
+const SUPERLATIVE = /\b(highest|lowest|most|least|largest|biggest|smallest|fewest|best|worst|top|richest|poorest|greatest|leading)\b/i;
+const ASC = /\b(lowest|least|smallest|fewest|worst|poorest)\b/i;
+const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
+const MEASURE_WORDS = /\b(total|amount|ceiling|floor|how\s+much|paid|value|rate)\b/i;
+
+export function decideShape(c: ShapeCues): ShapeDecision | null {
+  const q = c.q;
+  const lower = q.toLowerCase();
+  const named = c.entities.length;
+  const subjects = named - c.scoped;
+
+  // Topical search verbs come first: "find awards related to X" is a search, not a correlation.
+  if (/^\s*(find|search|look\s+up)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'search-verb' };
+
+  // Grant graph: who funds whom. Direction first, because it decides the traversal.
+  if (new RegExp(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'intersection', quantifier: 'exhaustive', rule: 'both-fund' };
+  if (/\b(largest|biggest|top|leading)\s+(grant\s?makers|funders|donors|philanthrop\w+)\b/i.test(q)) return { shape: 'grant_graph', direction: 'population', quantifier: 'exhaustive', rule: 'largest-funders' };
+  if (new RegExp(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organizations?))\\s+${FUND}\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'reverse', quantifier: 'exhaustive', rule: 'who-funds' };
+  if (/\b(grants?|money)\s+(?:did|does|do)\s+.+\b(make|give|award|pay)\b/i.test(q)
+    || /\b(which|what)\s+\w+\s+(?:does|do|did)\s+.+\b(fund|support)\b/i.test(q)
+    || /\b(got|received|receive|get)\s+grants?\s+from\b/i.test(q)
+    || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given)\s+by\b/i.test(q)) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', rule: 'grants-made-by' };
+
+  // Correlation: association between two measures across a population.
+  if (/\b(correlat\w*|associated\s+with|association\s+between|relationship\s+between|related\s+to)\b/i.test(q)
+    || /\bwith\s+more\s+\w+.*\bhave\s+more\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
+
+  // Comparison: the same measure across entities the question names.
+  if (named >= 2 && (/\b(compare|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
+  if (/\bcompare\b/i.test(q) && named >= 1) return { shape: 'comparison', rule: 'compare-verb' };
+
+  // Ratio: different measures combined, usually of one entity.
+  if (/\b(share|fraction|percentage|proportion|percent)\s+of\b.*\b(came|come|comes|went|go|goes|is|are|was|were)\b/i.test(q)
+    || /\bratio\b|\bmargin\b|\bpayout\b/i.test(q)) return { shape: 'ratio', rule: 'share-of' };
+
+  // Timeseries: one measure over a span of periods.
+  if (c.periodsCount >= 2 || c.span
+    || /\b(trend|over\s+time)\b/i.test(q)) return { shape: 'timeseries', rule: 'span' };
+
+  // Filtered subset: a population tested against a threshold.
+  if (c.threshold && (/^\s*(which|what|give|name|find|list|show)\b/i.test(q) || named === 0)) {
+    const existential = /\b(some|a\s+few|any|examples?|several|a\s+couple)\b/i.test(q);
+    return { shape: 'filtered_subset', quantifier: existential ? 'existential' : 'exhaustive', rule: 'threshold' };
+  }
+
+  // Ranking: the engine must find the population and order it.
+  if (/^\s*rank\b/i.test(q) || (/^\s*top\s+\d+/i.test(q))
+    || (/^\s*(which|what|who)\b/i.test(q) && SUPERLATIVE.test(q) && subjects === 0)
+    || (/^\s*(which|what)\s+(?:are|were)\s+the\b/i.test(q) && SUPERLATIVE.test(q))) {
+    return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
+  }
+
+  // Aggregate: a count or total over a population.
+  if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
+  if (/\b(total|average|sum|combined)\b.*\b(all|across|combined|in\s+total)\b|\bin\s+total\b/i.test(q) && !/\bcompare\b/i.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'total-over-all' };
+
+  // Status: a yes/no question about a classification or state.
+  if (/^\s*(is|are|was|does|do)\b/i.test(q) && named >= 1 && /501\(c\)|\b(tax[- ]exempt|charity|foundation|active|filer|open|closed|registered|still|exempt|status|accelerated)\b/i.test(q)) return { shape: 'status', rule: 'yes-no-status' };
+
+  // Topical: search for records by subject, no named subject entity.
+  if (/^\s*(find|search|look\s+up|are\s+there\s+any)\b/i.test(q) || /^\s*show\s+me\s+\w+(\s+\w+)?\s+(opportunities|projects|awards|grants)\b/i.test(q)
+    || /\b(named\s+after|in\s+their\s+name)\b/i.test(q)) return { shape: 'topical', quantifier: 'existential', rule: 'search' };
+
+  // Entity list: the records of one named entity.
+  if (named >= 1 && RECORD_NOUNS.test(q) && !MEASURE_WORDS.test(q) && (/^\s*(list|show|what|which)\b/i.test(q))) return { shape: 'entity_list', quantifier: 'exhaustive', rule: 'records-of' };
+
+  return null;
+}

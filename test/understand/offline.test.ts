@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { interpretOffline } from '../../src/understand/offline/interpret.ts';
+import { periodLabel, type Intent } from '../../src/understand/intent.ts';
+import { goldIntent, loadCorpus } from '../../src/understand/corpus.ts';
+import { SHAPES } from '../../src/understand/intent.ts';
+
+function understood(q: string): Intent {
+  const u = interpretOffline(q);
+  if (u.status !== 'understood') throw new Error(`expected an intent for "${q}", got: ${u.reason}`);
+  return u.intent;
+}
+
+describe('offline interpreter', () => {
+  it.each([
+    ["What was Apple's total revenue in 2023?", 'point', 'Apple', 'total revenue', '2023'],
+    ['How much revenue did Microsoft report for fiscal 2020?', 'point', 'Microsoft', 'revenue', 'FY2020'],
+    ["What was Apple's revenue in calendar year 2022?", 'point', 'Apple', 'revenue', 'CY2022'],
+    ['What was the national debt on March 31, 2024?', 'point', null, 'national debt', '2024-03-31'],
+    ['What is the latest total public debt outstanding?', 'point', null, 'total public debt outstanding', 'latest'],
+    ['Is the Sierra Club a 501(c)(3)?', 'status', 'Sierra Club', '501(c)(3) status', null],
+    ['Show NSF awards received by MIT.', 'entity_list', 'MIT', null, null],
+    ['Find education grant opportunities.', 'topical', null, null, null],
+  ])('%s → %s', (q, shape, entity, attribute, period) => {
+    const i = understood(q);
+    expect(i.shape).toBe(shape);
+    expect(i.entity).toBe(entity);
+    if (attribute) expect(i.attribute).toBe(attribute);
+    expect(periodLabel(i.period)).toBe(period);
+  });
+
+  it('reads comparisons as named entities with one measure', () => {
+    const i = understood('Which had more revenue in 2023, Apple or Microsoft?');
+    expect(i.shape).toBe('comparison');
+    expect(i.entities).toEqual(['Apple', 'Microsoft']);
+    expect(i.attribute).toBe('revenue');
+  });
+
+  it('reads a population with a superlative as a ranking, and "top N"', () => {
+    const i = understood('What are the 10 counties with the highest diabetes prevalence?');
+    expect(i).toMatchObject({ shape: 'ranking', limit: 10, order: 'desc', entity: null, attribute: 'diabetes prevalence' });
+    expect(i.geography?.level).toBe('county');
+    expect(understood('Which state has the lowest median household income?').order).toBe('asc');
+  });
+
+  it('reads thresholds with units and the quantifier', () => {
+    const i = understood('Which nonprofits granted more than $100 million?');
+    expect(i.shape).toBe('filtered_subset');
+    expect(i.threshold).toEqual({ op: '>', value: 100_000_000, unit: 'USD', text: 'more than $100 million' });
+    expect(i.quantifier).toBe('exhaustive');
+    expect(understood('Give me some companies with revenue over $50 billion in 2023.').quantifier).toBe('existential');
+    expect(understood('Which counties have a poverty rate above 30%?').threshold).toMatchObject({ op: '>', value: 30, unit: '%' });
+  });
+
+  it('expands ranges into periods, fiscal kept fiscal', () => {
+    expect(understood("How did Apple's revenue change from 2019 to 2024?").periods.map(periodLabel)).toEqual(['2019', '2020', '2021', '2022', '2023', '2024']);
+    const i = understood("How did Intel's total assets evolve between fiscal 2019 and fiscal 2021?");
+    expect(i.shape).toBe('timeseries');
+    expect(i.periods.map(periodLabel)).toEqual(['FY2019', 'FY2020', 'FY2021']);
+  });
+
+  it('reads ratios and correlations as component measures', () => {
+    const r = understood("What share of the Red Cross's revenue came from government grants?");
+    expect(r.shape).toBe('ratio');
+    expect(r.attributes).toEqual(['government grants', 'revenue']);
+    const c = understood('Is county poverty associated with diabetes prevalence?');
+    expect(c.shape).toBe('correlation');
+    expect(c.attributes).toEqual(['poverty', 'diabetes prevalence']);
+  });
+
+  it.each([
+    ['Which foundations fund Stanford?', 'reverse', 'Stanford'],
+    ['What grants did the Ford Foundation make?', 'forward', 'Ford Foundation'],
+    ['Whom do Ford and Gates both fund?', 'intersection', null],
+    ['Who are the largest grant makers in the country?', 'population', null],
+  ])('grant direction: %s → %s', (q, direction, entity) => {
+    const i = understood(q);
+    expect(i.shape).toBe('grant_graph');
+    expect(i.direction).toBe(direction);
+    expect(i.entity).toBe(entity);
+  });
+
+  it.each(['', '???', 'hello there', 'asdf qwer'])('says it cannot tell for %j, with a reason', (q) => {
+    const u = interpretOffline(q);
+    expect(u.status).toBe('cannot_tell');
+    if (u.status === 'cannot_tell') expect(u.reason).toMatch(/no (shape cue|words)/);
+  });
+
+  it('is deterministic', () => {
+    const q = 'Compare Walmart, Target and Costco revenue for fiscal 2023.';
+    expect(interpretOffline(q)).toEqual(interpretOffline(q));
+  });
+});
+
+describe('offline interpreter over the corpus', () => {
+  it('reaches at least 90% shape accuracy, every shape represented, and never a schema-invalid intent', async () => {
+    const corpus = await loadCorpus();
+    expect(corpus.length).toBeGreaterThanOrEqual(250);
+    expect(new Set(corpus.map((r) => r.shape))).toEqual(new Set(SHAPES));
+    let right = 0;
+    for (const r of corpus) {
+      goldIntent(r); // gold labels must themselves be valid intents
+      const u = interpretOffline(r.question);
+      if (u.status === 'understood' && u.intent.shape === r.shape) right++;
+    }
+    expect(right / corpus.length).toBeGreaterThanOrEqual(0.9);
+  });
+});

@@ -2,13 +2,14 @@
  * The connector registry: a Map from source id to connector, and `runOperation`, the one entry point
  * that checks an operation is both declared in the catalog and implemented before running it.
  */
+import { censusAcs } from './census-acs.ts';
 import { secEdgar } from './sec-edgar.ts';
 import type { Connector, ConnectorContext } from './types.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
-  const list: Connector[] = [secEdgar];
+  const list: Connector[] = [secEdgar, censusAcs];
   return new Map(list.map((c) => [c.source, c]));
 }
 

@@ -1,0 +1,31 @@
+/**
+ * understand: question (or a caller's intent) → Understanding. Picks the interpreter: the model
+ * when one is configured and asked for, else the offline interpreter. A caller-sent intent is
+ * validated by the same schema as the others.
+ */
+import type { ModelClient } from '../llm/types.ts';
+import { parseIntent } from './intent.ts';
+import { interpretWithModel } from './model/interpret.ts';
+import { interpretOffline } from './offline/interpret.ts';
+import type { Understanding } from './understanding.ts';
+
+export type { Understanding, Interpreter } from './understanding.ts';
+export * from './intent.ts';
+export { interpretOffline } from './offline/interpret.ts';
+export { interpretWithModel } from './model/interpret.ts';
+
+export async function understand(question: string, options: { interpreter?: 'offline' | 'model'; model?: ModelClient; signal?: AbortSignal } = {}): Promise<Understanding> {
+  if (options.interpreter === 'model') {
+    if (!options.model) throw new Error('the model interpreter needs a model client (configure ASSAY_LLM_URL and ASSAY_LLM_MODEL)');
+    return interpretWithModel(question, options.model, { ...(options.signal ? { signal: options.signal } : {}) });
+  }
+  return interpretOffline(question);
+}
+
+/** A caller's own intent: validated exactly like the interpreters' output. */
+export function fromCaller(value: unknown): Understanding {
+  const r = parseIntent(value);
+  if (r.ok) return { status: 'understood', intent: r.intent, interpreter: 'caller' };
+  const question = typeof (value as { question?: unknown })?.question === 'string' ? (value as { question: string }).question : '';
+  return { status: 'cannot_tell', question, interpreter: 'caller', issues: r.issues, reason: `the intent is invalid: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` };
+}

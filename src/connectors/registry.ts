@@ -3,13 +3,15 @@
  * that checks an operation is both declared in the catalog and implemented before running it.
  */
 import { censusAcs } from './census-acs.ts';
+import { irs990Efile } from './irs-990-efile.ts';
+import { irsEoBmf } from './irs-eo-bmf.ts';
 import { secEdgar } from './sec-edgar.ts';
 import type { Connector, ConnectorContext } from './types.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
-  const list: Connector[] = [secEdgar, censusAcs];
+  const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile];
   return new Map(list.map((c) => [c.source, c]));
 }
 

@@ -100,5 +100,6 @@ function line(r: TypedRecord): string {
   const who = r.geography ? `${r.geography.name ?? ''} (${r.geography.level} ${r.geography.fips ?? ''})` : r.entity ? `${r.entity.name ?? ''} ${r.entity.cik ?? r.entity.ein ?? ''}` : '';
   const extra = r.marginOfError != null ? ` ±${r.marginOfError}` : '';
   const flags = r.type === 'observation' && r.attributes.current === false ? ' (superseded)' : '';
-  return `${r.measure}  ${value}${extra}  ${period}  ${who}${flags}`;
+  const to = r.counterparty ? ` → ${r.counterparty.name ?? ''}${r.counterparty.ein ? ` ${r.counterparty.ein}` : ''}` : '';
+  return `${r.measure}  ${value}${extra}  ${period}  ${who}${to}${flags}`;
 }

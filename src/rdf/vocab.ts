@@ -111,6 +111,17 @@ export const ADMS = ns('http://www.w3.org/ns/adms#', ['Identifier', 'identifier'
 export const DCATAP = ns('http://data.europa.eu/r5r/', ['availability'] as const);
 
 export const GEOSPARQL = ns('http://www.opengis.net/ont/geosparql#', ['wktLiteral'] as const);
+
+/** Wikidata (the identity registry's live source and the shape of its offline snapshot). */
+export const WD = ns('http://www.wikidata.org/entity/', [] as const);
+/** Wikidata direct ("truthy") properties: P31 instance of, P131 located in, P249 ticker, P414 exchange,
+ *  P1278 LEI, P1297 IRS EIN, P1771 IPEDS id, P5531 SEC CIK, P882 FIPS 6-4 county, P5087 FIPS 5-2 state,
+ *  P774 FIPS 55-3 place. */
+export const WDT = ns('http://www.wikidata.org/prop/direct/', ['P31', 'P131', 'P249', 'P414', 'P1278', 'P1297', 'P1771', 'P5531', 'P882', 'P5087', 'P774'] as const);
+export const WIKIBASE_P = ns('http://www.wikidata.org/prop/', ['P414'] as const);
+export const WIKIBASE_PQ = ns('http://www.wikidata.org/prop/qualifier/', ['P249'] as const);
+/** Base for registry entities that have no Wikidata QID in the offline snapshot (cik/…, ein/…, fips/…). */
+export const ASSAY_REGISTRY = 'https://w3id.org/assay/registry/';
 /** The licence Assay's own catalog metadata is published under (the project's licence). */
 export const APACHE_2_LICENCE = 'https://www.apache.org/licenses/LICENSE-2.0';
 

@@ -9,6 +9,7 @@ import { sparqlCommand } from './commands/sparql.ts';
 import { loadCommand } from './commands/load.ts';
 import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
+import { registerResolve } from './commands/resolve.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -44,6 +45,7 @@ export function program(): Command {
 
   registerIntrospect(cli);
   registerFetch(cli);
+  registerResolve(cli);
   return cli;
 }
 

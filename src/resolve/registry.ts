@@ -1,0 +1,135 @@
+/**
+ * The identity registry: entity name (+ optional type) → candidate identity bundles.
+ *
+ * One SPARQL query, written against Wikidata's vocabulary, runs either against Wikidata's endpoint
+ * (live, through Comunica) or against the bundled snapshot (offline, oxigraph), so both paths read
+ * the same shape. Offline, names match as whole words anywhere in a label or alternative label
+ * (regex over a small store); live, WDQS cannot scan labels, so the name must equal a label or
+ * alternative label exactly (several spellings are tried).
+ *
+ * Results are memoised per question in the ResolveContext passed in (never per process): two
+ * questions in flight never share a memo.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { RdfStore, RDF_FORMATS, type Bindings } from '../rdf/store.ts';
+import { RDF, RDFS, SCHEMA, SKOS, WD } from '../rdf/vocab.ts';
+import { PROPERTY_ID, canonical } from './identifiers.ts';
+import type { EntityType, IdentityBundle } from './bundle.ts';
+import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
+
+export const DEFAULT_SNAPSHOT = fileURLToPath(new URL('../../fixtures/registry/identity-snapshot.ttl', import.meta.url));
+
+export interface ResolveOptions { type?: EntityType }
+
+export interface ResolveContext {
+  readonly signal?: AbortSignal;
+  /** Per-question memo: key = type + normalised name. */
+  readonly resolutionMemo: Map<string, Promise<IdentityBundle[]>>;
+}
+
+export function resolveContext(signal?: AbortSignal): ResolveContext {
+  return { signal, resolutionMemo: new Map() };
+}
+
+export interface IdentityRegistry {
+  readonly kind: 'offline-snapshot' | 'wikidata';
+  lookup(name: string, options: ResolveOptions, signal?: AbortSignal): Promise<IdentityBundle[]>;
+}
+
+/** Candidates for a name, memoised in the question's context. */
+export function resolveName(registry: IdentityRegistry, name: string, options: ResolveOptions, ctx: ResolveContext): Promise<IdentityBundle[]> {
+  const key = `${registry.kind}|${options.type ?? '*'}|${normaliseName(name)}`;
+  let p = ctx.resolutionMemo.get(key);
+  if (!p) {
+    p = registry.lookup(name, options, ctx.signal);
+    ctx.resolutionMemo.set(key, p);
+    p.catch(() => ctx.resolutionMemo.delete(key)); // a failure is not an answer worth remembering
+  }
+  return p;
+}
+
+const SUFFIXES = /\b(incorporated|inc|corporation|corp|company|co|ltd|limited|llc|plc|the)\b/g;
+export function normaliseName(s: string): string {
+  return s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').replace(SUFFIXES, ' ').replace(/\s+/g, ' ').trim();
+}
+
+const TYPE_OF_CLASS: ReadonlyMap<string, EntityType> = new Map([
+  [SCHEMA.Corporation, 'company'], [SCHEMA.Organization, 'organization'], [SCHEMA.Person, 'person'],
+  [SCHEMA.State, 'state'], [SCHEMA.AdministrativeArea, 'county'], [SCHEMA.CollegeOrUniversity, 'school'],
+]);
+
+/** The query both paths run; `match` is the part that differs (whole-word regex vs exact labels). */
+export function candidateQuery(name: string, mode: 'words' | 'exact', limit = 5000): string {
+  const props = [RDF.type, RDFS.label, SKOS.altLabel, ...PROPERTY_ID.keys()].map(iri);
+  if (mode === 'words') {
+    const pattern = `(^|[^a-z0-9])${regexEscape(name.trim().toLowerCase())}([^a-z0-9]|$)`;
+    return sparql`SELECT ?item ?p ?v WHERE {
+  { ?item ${iri(RDFS.label)} ?label } UNION { ?item ${iri(SKOS.altLabel)} ?label }
+  FILTER(CONTAINS(LCASE(STR(?label)), ${lit(name.trim().toLowerCase())}) && REGEX(LCASE(STR(?label)), ${lit(pattern)}))
+  VALUES ?p { ${props} }
+  ?item ?p ?v .
+} LIMIT ${limit}`;
+  }
+  const spellings = [...new Set([name.trim(), `${name.trim()} Inc.`, name.trim().toUpperCase()])].map((s) => lit(s, 'en'));
+  return sparql`SELECT ?item ?p ?v WHERE {
+  VALUES ?label { ${spellings} }
+  { ?item ${iri(RDFS.label)} ?label } UNION { ?item ${iri(SKOS.altLabel)} ?label }
+  VALUES ?p { ${props} }
+  ?item ?p ?v .
+} LIMIT 500`;
+}
+
+/** Rows of (item, property, value) → bundles, ranked: exact name, then prefix, then whole words. */
+export function bundlesFromRows(rows: Array<{ item: string; p: string; v: string; vIsIri?: boolean }>, name: string, from: IdentityBundle['from'], type?: EntityType): IdentityBundle[] {
+  const byItem = new Map<string, IdentityBundle>();
+  for (const r of rows) {
+    let b = byItem.get(r.item);
+    if (!b) {
+      const qid = r.item.startsWith(WD.ns) ? r.item.slice(WD.ns.length) : undefined;
+      b = { id: qid ?? r.item, ...(qid ? { qid } : {}), label: '', altLabels: [], types: [], identifiers: qid ? { qid: [qid] } : {}, from, match: 'words' };
+      byItem.set(r.item, b);
+    }
+    if (r.p === RDF.type) { const t = TYPE_OF_CLASS.get(r.v); if (t && !b.types.includes(t)) b.types.push(t); continue; }
+    if (r.p === RDFS.label) { if (!b.label) b.label = r.v; else if (!b.altLabels.includes(r.v)) b.altLabels.push(r.v); continue; }
+    if (r.p === SKOS.altLabel) { if (!b.altLabels.includes(r.v)) b.altLabels.push(r.v); continue; }
+    const id = PROPERTY_ID.get(r.p);
+    if (!id) continue;
+    const value = canonical(id.type, r.v);
+    if (!value) continue;
+    const list = (b.identifiers[id.type] ??= []);
+    if (!list.includes(value)) list.push(value);
+    if (id.level) b.fipsLevel = id.level;
+  }
+  const wanted = normaliseName(name);
+  const out: IdentityBundle[] = [];
+  for (const b of byItem.values()) {
+    // types implied by identifiers (live results carry no schema.org classes)
+    if (b.identifiers.cik && !b.types.includes('company') && !b.types.includes('person')) b.types.push('company');
+    if (b.identifiers.ein && !b.types.includes('organization') && !b.types.includes('company')) b.types.push('organization');
+    if (b.fipsLevel && !b.types.includes(b.fipsLevel === 'county' ? 'county' : b.fipsLevel)) b.types.push(b.fipsLevel);
+    if (b.identifiers.ipeds_unitid && !b.types.includes('school')) b.types.push('school');
+    if (type && !b.types.includes(type)) continue;
+    const labels = [b.label, ...b.altLabels].map(normaliseName);
+    b.match = labels.includes(wanted) ? 'exact' : labels.some((l) => l.startsWith(`${wanted} `)) ? 'prefix' : 'words';
+    b.altLabels.sort();
+    out.push(b);
+  }
+  const rank = { exact: 0, prefix: 1, words: 2 } as const;
+  return out.sort((a, b) => rank[a.match] - rank[b.match] || a.label.localeCompare(b.label));
+}
+
+/** The offline registry: the bundled snapshot in an in-memory oxigraph store. */
+export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<IdentityRegistry> {
+  const store = new RdfStore();
+  store.load(await readFile(file, 'utf8'), { format: RDF_FORMATS.turtle });
+  return {
+    kind: 'offline-snapshot',
+    async lookup(name, options, signal) {
+      signal?.throwIfAborted();
+      if (name.trim().length < 2) return [];
+      const rows = store.select(candidateQuery(name, 'words')).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
+      return bundlesFromRows(rows, name, 'offline-snapshot', options.type);
+    },
+  };
+}

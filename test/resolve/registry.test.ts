@@ -1,0 +1,82 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bindKey } from '../../src/resolve/bundle.ts';
+import { candidateQuery, openOfflineRegistry, resolveContext, resolveName, type IdentityRegistry } from '../../src/resolve/registry.ts';
+import { sparql, lit } from '../../src/resolve/sparql-text.ts';
+
+let offline: IdentityRegistry;
+beforeAll(async () => { offline = await openOfflineRegistry(); });
+
+describe('identity registry (offline snapshot from real samples)', () => {
+  it('"Apple" → candidates including the registrant with CIK 0000320193 and ticker AAPL, ranked first', async () => {
+    const c = await resolveName(offline, 'Apple', {}, resolveContext());
+    expect(c.length).toBeGreaterThan(1);
+    expect(c[0]).toMatchObject({ label: 'Apple Inc.', match: 'exact', types: ['company'], identifiers: { cik: ['0000320193'], ticker: ['AAPL'], ein: ['942404110'] }, from: 'offline-snapshot' });
+    expect(c[0]!.altLabels).toContain('APPLE COMPUTER INC');
+  });
+
+  it('an ambiguous name returns every candidate for the caller to choose, never one picked', async () => {
+    const c = await resolveName(offline, 'Cook County', { type: 'county' }, resolveContext());
+    expect(c.map((b) => b.label)).toEqual(expect.arrayContaining(['Cook County, Georgia', 'Cook County, Illinois', 'Cook County, Minnesota']));
+    expect(c.find((b) => b.label === 'Cook County, Illinois')!.identifiers.fips).toEqual(['17031']);
+  });
+
+  it('states carry their Wikidata QID from the real WDQS rows; identifiers absent from the samples stay absent', async () => {
+    const [il] = await resolveName(offline, 'Illinois', { type: 'state' }, resolveContext());
+    expect(il).toMatchObject({ id: 'Q1204', qid: 'Q1204', identifiers: { qid: ['Q1204'], fips: ['17'] }, fipsLevel: 'state' });
+    const [apple] = await resolveName(offline, 'Apple', { type: 'company' }, resolveContext());
+    expect(apple!.qid).toBeUndefined(); // no sample carries Apple's QID or LEI
+    expect(apple!.identifiers.lei).toBeUndefined();
+  });
+
+  it('share classes: one bundle, several tickers', async () => {
+    const [alphabet] = await resolveName(offline, 'Alphabet', {}, resolveContext());
+    expect(alphabet!.identifiers.ticker!.sort()).toEqual(['GOOG', 'GOOGL']);
+  });
+
+  it('nonprofits from the IRS BMF carry their EIN as text with leading zeros', async () => {
+    const c = await resolveName(offline, 'Sabattus Housing', { type: 'organization' }, resolveContext());
+    expect(c[0]!.identifiers.ein).toEqual(['010357301']);
+  });
+
+  it('a name that matches nothing gives no candidates (not an error)', async () => {
+    expect(await resolveName(offline, 'Zzyzx Quasar Holdings', {}, resolveContext())).toEqual([]);
+  });
+
+  it('hostile names stay data: quotes and regex characters cannot change the query', async () => {
+    expect(await resolveName(offline, 'Apple" } ; DROP ALL ; #', {}, resolveContext())).toEqual([]);
+    expect(await resolveName(offline, '.*', {}, resolveContext())).toEqual([]);
+    expect(() => candidateQuery('a"b\\c\nd', 'words')).not.toThrow();
+    expect(() => sparql`SELECT * WHERE { ?s ?p ${lit('x" } DROP')} }`).not.toThrow();
+  });
+});
+
+describe('binding a bundle to an operation key', () => {
+  it('picks the accepted identifier; a bundle without it is a failed choice point with the reason', async () => {
+    const [apple] = await resolveName(offline, 'Apple', {}, resolveContext());
+    expect(bindKey(apple!, ['cik'])).toEqual({ ok: true, keyType: 'cik', value: '0000320193', alternatives: [] });
+    expect(bindKey(apple!, ['ein'])).toMatchObject({ ok: true, value: '942404110' });
+    const [cook] = await resolveName(offline, 'Cook County, Illinois', {}, resolveContext());
+    const failed = bindKey(cook!, ['cik', 'ticker']);
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) {
+      expect(failed.reason).toMatch(/has no cik or ticker.*carries fips, name/);
+      expect(failed.available).toEqual(['fips', 'name']);
+    }
+    expect(bindKey(cook!, ['name'])).toMatchObject({ ok: true, keyType: 'name', value: 'Cook County, Illinois' });
+    expect(bindKey(cook!, []).ok).toBe(false);
+  });
+});
+
+describe('memoisation is per question, not per process', () => {
+  it('same question: one lookup; another question: its own lookup', async () => {
+    let calls = 0;
+    const counting: IdentityRegistry = { kind: 'offline-snapshot', lookup: async () => { calls++; return []; } };
+    const q1 = resolveContext();
+    const q2 = resolveContext();
+    await Promise.all([resolveName(counting, 'Apple', {}, q1), resolveName(counting, 'apple', {}, q1), resolveName(counting, 'Apple Inc.', {}, q1)]);
+    expect(calls).toBe(1);
+    await resolveName(counting, 'Apple', {}, q2);
+    expect(calls).toBe(2);
+    expect(q1.resolutionMemo).not.toBe(q2.resolutionMemo);
+  });
+});

@@ -5,13 +5,15 @@
 import { censusAcs } from './census-acs.ts';
 import { irs990Efile } from './irs-990-efile.ts';
 import { irsEoBmf } from './irs-eo-bmf.ts';
+import { propublica } from './propublica.ts';
 import { secEdgar } from './sec-edgar.ts';
+import { treasury } from './treasury.ts';
 import type { Connector, ConnectorContext } from './types.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
-  const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile];
+  const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile, propublica, treasury];
   return new Map(list.map((c) => [c.source, c]));
 }
 

@@ -97,7 +97,8 @@ function line(r: TypedRecord): string {
   const value = r.value === null ? `(${r.status})` : `${r.value.toLocaleString('en-US', { maximumFractionDigits: 6 })} ${r.unit}`;
   const p = r.period;
   const period = `${p.start ? `${p.start}..` : ''}${p.end ?? ''}${p.fiscalYear ? ` FY${p.fiscalYear}${p.fiscalPeriod && p.fiscalPeriod !== 'FY' ? p.fiscalPeriod : ''}` : ''}${p.frame ? ` ${p.frame}` : ''}${p.label ? ` ${p.label}` : ''}`;
-  const who = r.geography ? `${r.geography.name ?? ''} (${r.geography.level} ${r.geography.fips ?? ''})` : r.entity ? `${r.entity.name ?? ''} ${r.entity.cik ?? r.entity.ein ?? ''}` : '';
+  const series = typeof r.attributes.series === 'string' ? `${r.attributes.series} ` : '';
+  const who = series + (r.geography ? `${r.geography.name ?? ''} (${r.geography.level} ${r.geography.fips ?? ''})` : r.entity ? `${r.entity.name ?? ''} ${r.entity.cik ?? r.entity.ein ?? ''}` : '');
   const extra = r.marginOfError != null ? ` ±${r.marginOfError}` : '';
   const flags = r.type === 'observation' && r.attributes.current === false ? ' (superseded)' : '';
   const to = r.counterparty ? ` → ${r.counterparty.name ?? ''}${r.counterparty.ein ? ` ${r.counterparty.ein}` : ''}` : '';

@@ -1,0 +1,165 @@
+/**
+ * discover: intent → scored candidates (measures and operations) from the ARD index.
+ *
+ * The index is built once (at start-up) over the catalog's cards with a BM25+ full-text ranker
+ * (MiniSearch). A query scores every card that shares a term with it; nothing is cut by a fixed
+ * count before scoring (the caller may page the scored list afterwards). Retrieval text leads with
+ * the attribute when the intent names a specific entity (the entity would only add noise), and
+ * with the question otherwise; the other text is added at a lower weight. An optional re-ranker
+ * (a model, through the one model interface) may reorder the survivors against their full cards.
+ */
+import MiniSearch from 'minisearch';
+import type { Intent } from '../understand/intent.ts';
+import { buildCards, type Card, type CatalogView } from './cards.ts';
+import { processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
+
+export type { Card, OperationRef, CatalogView } from './cards.ts';
+
+export interface Candidate {
+  rank: number;
+  card: Card;
+  score: number;
+  /** Share of the lead query's own terms (not expansions) that the card contains, 0..1. */
+  coverage: number;
+  matched: string[];
+}
+
+export interface DiscoveryStats { cards: number; measures: number; operations: number; terms: number; buildMs: number; serializedBytes: number }
+
+export interface Reranker {
+  rerank(intent: Intent, candidates: Candidate[], signal?: AbortSignal): Promise<Candidate[]>;
+}
+
+const FIELDS = ['title', 'questions', 'description', 'source'] as const;
+const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
+
+export class DiscoveryIndex {
+  /** Document frequency per processed term, filled on first use (per index, never shared). */
+  private readonly df = new Map<string, number>();
+
+  private constructor(
+    private readonly search: MiniSearch<Card>,
+    private readonly cards: Map<string, Card>,
+    private readonly titles: Map<string, string[]>,
+    private readonly sourceTerms: Map<string, Set<string>>,
+    readonly stats: DiscoveryStats,
+  ) {}
+
+  private idf(term: string): number {
+    let n = this.df.get(term);
+    if (n === undefined) {
+      n = this.search.search(term, { tokenize: (x) => [x], processTerm: (t) => t, fields: ['title', 'description', 'questions'] }).length;
+      this.df.set(term, n);
+    }
+    return Math.log(1 + this.stats.cards / (1 + n));
+  }
+
+  static build(catalog: CatalogView): DiscoveryIndex {
+    const t0 = performance.now();
+    const cards = buildCards(catalog);
+    const ms = new MiniSearch<Card>({
+      fields: [...FIELDS], idField: 'id', storeFields: [],
+      tokenize, processTerm,
+      searchOptions: { boost: BOOST, combineWith: 'OR' },
+    });
+    ms.addAll(cards);
+    const buildMs = performance.now() - t0;
+    const serializedBytes = JSON.stringify(ms).length;
+    const sourceTerms = new Map<string, Set<string>>();
+    for (const c of cards) {
+      if (sourceTerms.has(c.publisherId)) continue;
+      sourceTerms.set(c.publisherId, new Set(tokenize(c.source).map(processTerm).filter((t): t is string => !!t)));
+    }
+    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), sourceTerms, {
+      cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
+      terms: ms.termCount, buildMs, serializedBytes,
+    });
+  }
+
+  /** The retrieval texts for an intent: [lead, secondary]. */
+  static retrievalText(intent: Intent): { lead: string; secondary: string } {
+    const named = [intent.entity, intent.canonical_entity, ...intent.entities].filter((x): x is string => !!x);
+    let questionText = intent.question;
+    for (const n of named) questionText = questionText.split(n).join(' ');
+    const attribute = [intent.attribute, ...intent.attributes, ...intent.interpretations].filter(Boolean).join(' ');
+    const specific = intent.entity_status !== 'none' || intent.entities.length > 0;
+    // The entity's kind (an open noun phrase) is context for retrieval, never a filter.
+    const kind = intent.type ?? '';
+    if (specific && attribute) return { lead: attribute, secondary: `${questionText} ${kind}`.trim() };
+    return { lead: questionText, secondary: `${attribute} ${kind}`.trim() };
+  }
+
+  /**
+   * Every card sharing a term with the intent's retrieval text, scored, best first.
+   * Score = BM25+ (lead text, plus expansions and the secondary text at lower weight)
+   *       × coverage of the measure's words × title tightness × kind and unit fit.
+   */
+  discover(intent: Intent): Candidate[] {
+    const { lead, secondary } = DiscoveryIndex.retrievalText(intent);
+    const leadQ = queryTerms(lead);
+    const secQ = queryTerms(secondary);
+    const measureText = [intent.attribute, ...intent.attributes].filter(Boolean).join(' ');
+    const measureQ = measureText ? queryTerms(measureText) : leadQ;
+    const scores = new Map<string, { bm25: number; matched: Set<string> }>();
+    const run = (terms: string[], weight: number) => {
+      if (terms.length === 0) return;
+      for (const r of this.search.search(terms.join(' '), { boost: BOOST, combineWith: 'OR', tokenize: (x) => x.split(' '), processTerm: (t) => t })) {
+        const e = scores.get(r.id as string) ?? { bm25: 0, matched: new Set<string>() };
+        e.bm25 += r.score * weight;
+        for (const t of r.terms) e.matched.add(t);
+        scores.set(r.id as string, e);
+      }
+    };
+    run(leadQ.terms, 1);
+    run(leadQ.expansions, 0.5);
+    run(secQ.terms.filter((t) => !leadQ.terms.includes(t)), measureText && lead !== measureText ? 0.8 : 0.3);
+    run(secQ.expansions.filter((t) => !leadQ.terms.includes(t) && !leadQ.expansions.includes(t)), 0.3);
+
+    const groups = measureQ.groups.length > 0 ? measureQ.groups : leadQ.groups;
+    const wanted = groups.map((g) => g.term);
+    const weights = groups.map((g) => this.idf(g.term));
+    const totalWeight = weights.reduce((a, b) => a + b, 0);
+    const typeTerms = intent.type ? queryTerms(intent.type).terms : [];
+    const wantedAll = new Set([...wanted, ...measureQ.expansions]);
+    const wantsPercent = /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText);
+    const wantsRecords = !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape);
+    const out: Candidate[] = [];
+    for (const [id, e] of scores) {
+      const card = this.cards.get(id)!;
+      // Coverage weighs each word by its rarity: missing "rate" matters less than missing "smoking".
+      const coveredWeight = groups.reduce((a, g, i) => a + (e.matched.has(g.term) || g.alts.some((x) => e.matched.has(x)) ? weights[i]! : 0), 0);
+      const coverage = totalWeight > 0 ? coveredWeight / totalWeight : 0;
+      const title = this.titles.get(id)!;
+      const tight = title.length ? title.filter((t) => wantedAll.has(t)).length / title.length : 0;
+      let score = e.bm25 * (0.25 + coverage) ** 2 * (0.4 + 0.6 * tight) * phraseBonus(measureQ.terms, title);
+      if (card.kind === 'operation' && !wantsRecords) score *= 0.5;
+      if (card.kind === 'measure' && wantsRecords) score *= 0.7;
+      if (typeTerms.some((t) => this.sourceTerms.get(card.publisherId)?.has(t))) score *= 1.5;
+      if (wantsPercent && card.unit && /^(percent|%)$/.test(card.unit)) score *= 1.5;
+      out.push({ rank: 0, card, score, coverage, matched: [...e.matched] });
+    }
+    out.sort((a, b) => b.score - a.score || a.card.id.localeCompare(b.card.id));
+    out.forEach((c, i) => { c.rank = i + 1; });
+    return out;
+  }
+
+  async discoverAndRerank(intent: Intent, reranker?: Reranker, signal?: AbortSignal): Promise<Candidate[]> {
+    const c = this.discover(intent);
+    if (!reranker) return c;
+    const r = await reranker.rerank(intent, c, signal);
+    r.forEach((x, i) => { x.rank = i + 1; });
+    return r;
+  }
+}
+
+/** Adjacent query words found adjacent in the title ("net income" in "Net Income (Loss)"): up to ×1.6. */
+function phraseBonus(terms: string[], title: string[]): number {
+  let pairs = 0;
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const at = title.indexOf(terms[i]!);
+    if (at >= 0 && title[at + 1] === terms[i + 1]) pairs++;
+  }
+  return Math.min(1.6, 1 + 0.3 * pairs);
+}
+
+export { processTerm, tokenize };

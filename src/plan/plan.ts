@@ -1,0 +1,137 @@
+/**
+ * plan: intent + discovery candidates → Plan. Deterministic, code only.
+ *
+ * Every relevant candidate gets a verdict (exact / composed / infeasible) with a reason, from the
+ * operations its catalog entry declares and the operation the shape requires. The best candidate
+ * is chosen in strict priority: exact over composed, then complete coverage over declared partial
+ * coverage, then discovery order. When no candidate is eligible the plan is `infeasible` and its
+ * reason names the missing operation — a successful plan, not an error.
+ *
+ * Relevance: a candidate is assessed only if it carries the measure's words (coverage) and scores
+ * within reach of the best candidate; this is a cut by score, after scoring, never by count.
+ */
+import type { Candidate, OperationRef } from '../discover/index.ts';
+import type { Intent } from '../understand/intent.ts';
+import { grainMismatch, requirementFor, type Requirement } from './algebra.ts';
+
+export type Verdict = 'exact' | 'composed' | 'infeasible';
+
+export interface Assessment {
+  candidateKey: string;
+  kind: 'measure' | 'operation';
+  publisherId: string;
+  title: string;
+  discoveryRank: number;
+  verdict: Verdict;
+  reason: string;
+  /** The operation the verdict rests on, when eligible. */
+  operation?: OperationRef;
+  complete?: boolean;
+}
+
+export interface Plan {
+  question: string;
+  shape: Intent['shape'];
+  required: { exact: string[]; composed: string[]; missing: string };
+  verdict: Verdict;
+  reason: string;
+  selected?: Assessment;
+  /** Every assessed candidate, in priority order. */
+  assessments: Assessment[];
+  /** Per component (ratio, correlation): the plan of each measure. */
+  components?: { attribute: string; verdict: Verdict; reason: string; selected?: Assessment }[];
+  considered: number;
+  discovered: number;
+}
+
+export interface RelevanceOptions { minCoverage: number; minScoreRatio: number }
+export const DEFAULT_RELEVANCE: RelevanceOptions = { minCoverage: 0.5, minScoreRatio: 0.35 };
+
+/** Shapes that ask for records rather than a measure: the measure words are search terms, not a match test. */
+const RECORD_SHAPES = new Set(['topical', 'entity_list', 'status', 'grant_graph']);
+
+export function relevant(candidates: Candidate[], options: RelevanceOptions = DEFAULT_RELEVANCE, shape?: Intent['shape'], countsRecords = false): Candidate[] {
+  const top = candidates[0]?.score ?? 0;
+  const needCoverage = (shape && RECORD_SHAPES.has(shape)) || countsRecords ? 0 : options.minCoverage;
+  return candidates.filter((c) => c.coverage >= needCoverage && c.score >= top * options.minScoreRatio);
+}
+
+function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict: Verdict; reason: string } {
+  const geo = grainMismatch(intent.geography?.level, op.grain, op.coverageOf, op.kind);
+  if (geo) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${geo}` };
+  const partial = !op.complete;
+  // An ordered read filtered by the entity's own key lists that entity's records.
+  if (intent.shape === 'entity_list' && op.kind === 'ordered_top_n' && op.accepts.length > 0) {
+    return { verdict: 'exact', reason: `${op.key} lists records filtered by the entity (${op.accepts.join(', ')})` };
+  }
+  if (req.exact.includes(op.kind) && !(partial && req.needsComplete.includes(op.kind))) {
+    return { verdict: 'exact', reason: `${op.key} is a ${op.kind.replace(/_/g, ' ')}, which answers a ${intent.shape.replace(/_/g, ' ')} question directly` };
+  }
+  if (req.composed.includes(op.kind) || req.exact.includes(op.kind)) {
+    if (partial && req.needsComplete.includes(op.kind)) return { verdict: 'infeasible', reason: `${op.key} declares partial coverage (${op.coverageOf}); a ${intent.shape.replace(/_/g, ' ')} needs the whole population` };
+    return { verdict: 'composed', reason: `${op.key} (${op.kind.replace(/_/g, ' ')}) composes a ${intent.shape.replace(/_/g, ' ')} answer${partial ? ` over declared partial coverage (${op.coverageOf})` : ''}` };
+  }
+  return { verdict: 'infeasible', reason: `${op.key} is a ${op.kind.replace(/_/g, ' ')}; a ${intent.shape.replace(/_/g, ' ')} question needs ${req.missing}` };
+}
+
+const RANK: Record<Verdict, number> = { exact: 0, composed: 1, infeasible: 2 };
+
+export function assess(intent: Intent, req: Requirement, c: Candidate): Assessment {
+  const base = { candidateKey: c.card.key, kind: c.card.kind, publisherId: c.card.publisherId, title: c.card.title, discoveryRank: c.rank };
+  let best: Assessment | undefined;
+  const reasons: string[] = [];
+  for (const op of c.card.operations) {
+    const v = assessOp(intent, req, op);
+    const a: Assessment = { ...base, verdict: v.verdict, reason: v.reason, operation: op, complete: op.complete };
+    if (v.verdict === 'infeasible') { reasons.push(v.reason); continue; }
+    if (!best || RANK[a.verdict] < RANK[best.verdict] || (RANK[a.verdict] === RANK[best.verdict] && a.complete && !best.complete)) best = a;
+  }
+  if (best) return best;
+  return { ...base, verdict: 'infeasible', reason: reasons.join('; ') || `${c.card.key} declares no operation` };
+}
+
+/** Strict priority: verdict, then complete over partial coverage, then discovery order. */
+export function byPriority(a: Assessment, b: Assessment): number {
+  return RANK[a.verdict] - RANK[b.verdict] || Number(b.complete ?? false) - Number(a.complete ?? false) || a.discoveryRank - b.discoveryRank;
+}
+
+function decide(intent: Intent, req: Requirement, candidates: Candidate[], relevance: RelevanceOptions, what: string) {
+  // "How many X": a count of members, so X names the population, not a published measure.
+  const countsRecords = intent.shape === 'aggregate' && /^(number|count) of\b/i.test(intent.attribute ?? '');
+  const considered = relevant(candidates, relevance, intent.shape, countsRecords);
+  const assessments = considered.map((c) => assess(intent, req, c)).sort(byPriority);
+  const selected = assessments[0] && assessments[0].verdict !== 'infeasible' ? assessments[0] : undefined;
+  const reason = selected
+    ? `${selected.verdict}: ${selected.reason}`
+    : considered.length === 0
+      ? `no published measure or operation matches ${what}`
+      : `no source exposes ${req.missing} for ${what} (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`;
+  return { considered, assessments, selected, verdict: (selected?.verdict ?? 'infeasible') as Verdict, reason };
+}
+
+export function plan(intent: Intent, candidates: Candidate[], options: { components?: Map<string, Candidate[]>; relevance?: RelevanceOptions } = {}): Plan {
+  const req = requirementFor(intent);
+  const relevance = options.relevance ?? DEFAULT_RELEVANCE;
+  const what = intent.attribute ? `"${intent.attribute}"` : 'this question';
+  const main = decide(intent, req, candidates, relevance, what);
+  const out: Plan = {
+    question: intent.question, shape: intent.shape,
+    required: { exact: req.exact, composed: req.composed, missing: req.missing },
+    verdict: main.verdict, reason: main.reason, ...(main.selected ? { selected: main.selected } : {}),
+    assessments: main.assessments, considered: main.considered.length, discovered: candidates.length,
+  };
+  // Ratio and correlation: every component measure must be answerable; the plan is as strong as its weakest.
+  if (options.components && options.components.size >= 2) {
+    out.components = [...options.components].map(([attribute, cands]) => {
+      const d = decide(intent, req, cands, relevance, `"${attribute}"`);
+      return { attribute, verdict: d.verdict, reason: d.reason, ...(d.selected ? { selected: d.selected } : {}) };
+    });
+    const worst = out.components.reduce((w, c) => (RANK[c.verdict] > RANK[w.verdict] ? c : w));
+    if (RANK[worst.verdict] > RANK[out.verdict] || out.verdict === 'infeasible') {
+      out.verdict = worst.verdict;
+      out.reason = worst.verdict === 'infeasible' ? `component ${JSON.stringify(worst.attribute)}: ${worst.reason}` : `${worst.verdict}: every component measure has an eligible operation`;
+    }
+    if (out.components.every((c) => c.verdict !== 'infeasible') && out.verdict === 'infeasible') out.verdict = 'composed';
+  }
+  return out;
+}

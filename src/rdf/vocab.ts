@@ -164,6 +164,9 @@ export const ASSAY = ns(ASSAY_NS, [
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
   // store / server
   'truncated', 'rowLimit',
+  // plans (src/plan): the planner's verdict per question and per candidate
+  'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
+  'exactKind', 'composedKind', 'assessment', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

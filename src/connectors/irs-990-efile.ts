@@ -7,6 +7,7 @@
  * EINs are read as text (leading zeros kept). Element names changed across schema versions; the
  * names handled here are the 2013+ ones (BusinessNameLine1Txt, GrantOrContributionPdDurYrGrp…).
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
@@ -24,6 +25,10 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typ
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as X)[k] : undefined), o);
 
 export const buildEfileRequest: RequestBuilder = (decl, args) => {
+  if (decl.id === 'efile-index') {
+    if (!/^\d{4}$/.test(args.year ?? '')) throw new ConnectorInputError(`--year is the four-digit processing year of the index, not "${args.year}"`);
+    return { request: requestFor(decl, { year: args.year! }), policy: policyFor(decl, 'csv') };
+  }
   const id = args.object_id ?? '';
   if (!/^\d{18}$/.test(id)) throw new ConnectorInputError(`--object_id is the 18-digit e-file object id (e.g. 202403589349300950), not "${id}"`);
   // the IRS files returns by processing year, which is the object id's first four digits
@@ -115,6 +120,22 @@ export const irs990Efile: Connector = {
   source: SOURCE,
   buildRequest: buildEfileRequest,
   operations: {
+    'efile-index': {
+      params: [{ name: 'year', description: 'processing year of the index', required: true, example: '2024' }, { name: 'ein', description: 'keep this filer EIN', required: false }],
+      async run(args, ctx, decl) {
+        requireArgs(args, ['year'], decl.id);
+        const { request, policy } = buildEfileRequest(decl, args);
+        const raw = await ctx.http.request(request, policy, ctx);
+        const rows = parseCsv(raw.text.replace(/^\uFEFF/, ''), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Array<Record<string, string>>;
+        const ein = args.ein?.replace(/-/g, '');
+        const records: EntityRecord[] = rows.filter((r) => !ein || r.EIN === ein).map((r) => ({
+          type: 'entity', source: SOURCE, operation: decl.id, kind: 'return', label: `${r.RETURN_TYPE ?? ''} ${r.TAX_PERIOD ?? ''} ${r.TAXPAYER_NAME ?? ''}`.trim(),
+          keys: { object_id: r.OBJECT_ID ?? '', ein: (r.EIN ?? '').padStart(9, '0'), name: r.TAXPAYER_NAME ?? '' },
+          attributes: { returnType: r.RETURN_TYPE ?? null, taxPeriod: r.TAX_PERIOD ?? null, submitted: r.SUB_DATE ?? null }, raw: pointer(raw),
+        }));
+        return result(decl.id, records, raw, []);
+      },
+    },
     'efile-return': {
       params,
       async run(args, ctx, decl) {

@@ -1,0 +1,70 @@
+/**
+ * NIH RePORTER v2 project search: projects by organization name, or by text, with offset paging up
+ * to the publisher's declared boundary (offset + limit ≤ 15,000 rows; a larger search must be split).
+ *
+ * award_amount is US dollars for the project's fiscal_year (the federal fiscal year, Oct–Sep). Names
+ * carry stray spaces: trimmed and collapsed. UEIs are the organization keys.
+ */
+import { PublisherError } from '../http/errors.ts';
+import type { RawResponse } from '../http/client.ts';
+import type { OperationDecl } from './declarations.ts';
+import { readPages } from './paging.ts';
+import { pointer, type Observation, type OperationResult } from './records.ts';
+import { policyFor, requestFor, requireArgs } from './request.ts';
+import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+
+const SOURCE = 'nih-reporter';
+const PAGE = 500;
+
+const tidy = (s: unknown) => (typeof s === 'string' ? s.replace(/\s+/g, ' ').trim() : '');
+
+export const buildNihRequest: RequestBuilder = (decl, args) => {
+  const offset = Number(args.offset ?? '0');
+  if (!Number.isInteger(offset) || offset < 0 || offset > 14_999) throw new ConnectorInputError('--offset must be an integer from 0 to 14999 (RePORTER caps a search at 15,000 rows)');
+  const body = decl.id === 'projects-by-organization'
+    ? { org: args.org, fiscal_year: Number(args.fiscal_year), offset }
+    : { text: args.text, offset };
+  return { request: requestFor(decl, {}, body), policy: policyFor(decl, 'json') };
+};
+
+/** The `results` array of a projects/search response → award observations. */
+export function nihProjects(results: Array<Record<string, unknown>>, raw: RawResponse, operation: string): Observation[] {
+  return results.map((p) => {
+    const org = (p.organization ?? {}) as Record<string, unknown>;
+    const ueis = (org.org_ueis as string[] | undefined) ?? [];
+    const amount = typeof p.award_amount === 'number' ? p.award_amount : null;
+    return {
+      type: 'observation', source: SOURCE, operation, measure: 'project/award_amount', label: tidy(p.project_title),
+      value: amount, status: amount === null ? 'missing' : 'reported', unit: 'USD', currency: 'USD', scale: 1,
+      period: { ...(p.budget_start ? { start: String(p.budget_start).slice(0, 10) } : {}), ...(p.budget_end ? { end: String(p.budget_end).slice(0, 10) } : {}), instant: false, basis: 'fiscal', ...(typeof p.fiscal_year === 'number' ? { fiscalYear: p.fiscal_year } : {}) },
+      entity: { name: tidy(org.org_name), ...(org.primary_uei ? { uei: String(org.primary_uei) } : ueis[0] ? { uei: ueis[0] } : {}) },
+      attributes: { projectNum: (p.project_num as string) ?? null, applId: (p.appl_id as number) ?? null, ic: ((p.agency_ic_admin as Record<string, string> | undefined)?.abbreviation) ?? null, state: (org.org_state as string) ?? null, contactPi: tidy(p.contact_pi_name) || null },
+      raw: pointer(raw),
+    } satisfies Observation;
+  });
+}
+
+function op(required: string[]) {
+  return {
+    params: [
+      ...required.map((n) => ({ name: n, description: n === 'org' ? 'organization name as RePORTER spells it' : n === 'fiscal_year' ? 'federal fiscal year' : 'search text', required: true })),
+      { name: 'pages', description: `maximum pages of ${PAGE} to read (default 1)`, required: false },
+    ],
+    async run(args: Readonly<Record<string, string>>, ctx: ConnectorContext, decl: OperationDecl): Promise<OperationResult> {
+      requireArgs(args, required, decl.id);
+      const out = await readPages((n) => { const { request, policy } = buildNihRequest(decl, { ...args, offset: String(n * PAGE) }); return ctx.http.request(request, policy, ctx); }, (raw, n) => {
+        const body = raw.json as { meta?: { total?: number }; results?: Array<Record<string, unknown>> };
+        if (!Array.isArray(body?.results)) throw new PublisherError('unexpected_shape', 'RePORTER response lacks "results"', { method: raw.method, url: raw.url, source: SOURCE });
+        const total = body.meta?.total ?? 0;
+        return { records: nihProjects(body.results, raw, decl.id), more: (n + 1) * PAGE < total };
+      }, { first: 0, maxPages: args.pages ? Number(args.pages) : 1, maxRows: decl.data.pagination.maxRows });
+      return { source: SOURCE, operation: decl.id, records: out.records, responses: out.responses.map(pointer), complete: out.complete, notes: out.notes };
+    },
+  };
+}
+
+export const nihReporter: Connector = {
+  source: SOURCE,
+  buildRequest: buildNihRequest,
+  operations: { 'projects-by-organization': op(['org', 'fiscal_year']), 'projects-search': op(['text']) },
+};

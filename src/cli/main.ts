@@ -7,6 +7,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { serveCommand } from './commands/serve.ts';
 import { sparqlCommand } from './commands/sparql.ts';
 import { loadCommand } from './commands/load.ts';
+import { registerUnderstand } from './commands/understand.ts';
+import { registerDiscover } from './commands/discover.ts';
+import { registerPlan } from './commands/plan.ts';
+import { registerEval } from './commands/eval.ts';
 import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
@@ -46,6 +50,10 @@ export function program(): Command {
   registerIntrospect(cli);
   registerFetch(cli);
   registerResolve(cli);
+  registerUnderstand(cli);
+  registerDiscover(cli);
+  registerPlan(cli);
+  registerEval(cli);
   return cli;
 }
 

@@ -65,14 +65,17 @@ function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict
     return { verdict: 'exact', reason: `${op.key} lists records filtered by the entity (${op.accepts.join(', ')})` };
   }
   if (req.exact.includes(op.kind) && !(partial && req.needsComplete.includes(op.kind))) {
-    return { verdict: 'exact', reason: `${op.key} is a ${op.kind.replace(/_/g, ' ')}, which answers a ${intent.shape.replace(/_/g, ' ')} question directly` };
+    return { verdict: 'exact', reason: `${op.key} is ${a(words(op.kind))}, which answers ${a(words(intent.shape))} question directly` };
   }
   if (req.composed.includes(op.kind) || req.exact.includes(op.kind)) {
-    if (partial && req.needsComplete.includes(op.kind)) return { verdict: 'infeasible', reason: `${op.key} declares partial coverage (${op.coverageOf}); a ${intent.shape.replace(/_/g, ' ')} needs the whole population` };
-    return { verdict: 'composed', reason: `${op.key} (${op.kind.replace(/_/g, ' ')}) composes a ${intent.shape.replace(/_/g, ' ')} answer${partial ? ` over declared partial coverage (${op.coverageOf})` : ''}` };
+    if (partial && req.needsComplete.includes(op.kind)) return { verdict: 'infeasible', reason: `${op.key} declares partial coverage (${op.coverageOf}); ${a(words(intent.shape))} needs the whole population` };
+    return { verdict: 'composed', reason: `${op.key} (${op.kind.replace(/_/g, ' ')}) composes ${a(words(intent.shape))} answer${partial ? ` over declared partial coverage (${op.coverageOf})` : ''}` };
   }
-  return { verdict: 'infeasible', reason: `${op.key} is a ${op.kind.replace(/_/g, ' ')}; a ${intent.shape.replace(/_/g, ' ')} question needs ${req.missing}` };
+  return { verdict: 'infeasible', reason: `${op.key} is ${a(words(op.kind))}; ${a(words(intent.shape))} question needs ${req.missing}` };
 }
+
+const words = (k: string) => k.replace(/_/g, ' ');
+const a = (phrase: string) => `${/^[aeiou]/i.test(phrase) ? 'an' : 'a'} ${phrase}`;
 
 const RANK: Record<Verdict, number> = { exact: 0, composed: 1, infeasible: 2 };
 

@@ -12,7 +12,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { RdfStore, RDF_FORMATS, type Bindings } from '../rdf/store.ts';
+import { RdfStore, RDF_FORMATS, factory, type Bindings } from '../rdf/store.ts';
 import { RDF, RDFS, SCHEMA, SKOS, WD } from '../rdf/vocab.ts';
 import { PROPERTY_ID, canonical } from './identifiers.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
@@ -119,16 +119,55 @@ export function bundlesFromRows(rows: Array<{ item: string; p: string; v: string
   return out.sort((a, b) => rank[a.match] - rank[b.match] || a.label.localeCompare(b.label));
 }
 
-/** The offline registry: the bundled snapshot in an in-memory oxigraph store. */
+/** SPARQL for everything the snapshot says about known items (the label index did the matching);
+ *  bundlesFromRows keeps the identifier properties and ignores the rest. */
+export function identifiersQuery(items: readonly string[]): string {
+  return sparql`SELECT ?item ?p ?v WHERE {
+  VALUES ?item { ${items.map(iri)} }
+  ?item ?p ?v .
+}`;
+}
+
+const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
+/**
+ * The offline registry: the bundled snapshot in an in-memory oxigraph store, plus a word index over
+ * its labels built once at open (a regex scan of every label per question took about a second).
+ * Matching is the same as candidateQuery(name, 'words') — whole words, case-insensitive — a test
+ * holds the two to the same answers; identifiers are then read with SPARQL.
+ */
 export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<IdentityRegistry> {
   const store = new RdfStore();
   store.load(await readFile(file, 'utf8'), { format: RDF_FORMATS.turtle });
+  const labels = new Map<string, string[]>();
+  const byWord = new Map<string, Set<string>>();
+  for (const p of [RDFS.label, SKOS.altLabel]) {
+    for (const q of store.match(null, factory.namedNode(p), null, null)) {
+      const item = q.subject.value;
+      const text = q.object.value;
+      labels.set(item, [...(labels.get(item) ?? []), text.toLowerCase()]);
+      for (const w of words(text)) {
+        let set = byWord.get(w);
+        if (!set) { set = new Set(); byWord.set(w, set); }
+        set.add(item);
+      }
+    }
+  }
   return {
     kind: 'offline-snapshot',
     async lookup(name, options, signal) {
       signal?.throwIfAborted();
-      if (name.trim().length < 2) return [];
-      const rows = store.select(candidateQuery(name, 'words')).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
+      const ws = words(name);
+      if (name.trim().length < 2 || ws.length === 0) return [];
+      let candidates: Set<string> | undefined;
+      for (const w of ws) {
+        const set = byWord.get(w) ?? new Set<string>();
+        candidates = candidates ? new Set([...candidates].filter((x) => set.has(x))) : new Set(set);
+      }
+      const pattern = new RegExp(`(^|[^a-z0-9])${regexEscape(name.trim().toLowerCase())}([^a-z0-9]|$)`);
+      const matched = [...(candidates ?? [])].filter((item) => (labels.get(item) ?? []).some((l) => pattern.test(l)));
+      if (matched.length === 0) return [];
+      const rows = store.select(identifiersQuery(matched.slice(0, 5000))).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
       return bundlesFromRows(rows, name, 'offline-snapshot', options.type);
     },
   };

@@ -4,6 +4,7 @@ import { candidateQuery, openOfflineRegistry, resolveContext, resolveName, type 
 import { sparql, lit } from '../../src/resolve/sparql-text.ts';
 
 let offline: IdentityRegistry;
+let reference: Promise<import('../../src/rdf/store.ts').RdfStore> | undefined;
 beforeAll(async () => { offline = await openOfflineRegistry(); });
 
 describe('identity registry (offline snapshot from real samples)', () => {
@@ -47,6 +48,20 @@ describe('identity registry (offline snapshot from real samples)', () => {
     expect(await resolveName(offline, '.*', {}, resolveContext())).toEqual([]);
     expect(() => candidateQuery('a"b\\c\nd', 'words')).not.toThrow();
     expect(() => sparql`SELECT * WHERE { ?s ?p ${lit('x" } DROP')} }`).not.toThrow();
+  });
+});
+
+describe('the label index answers exactly as the reference SPARQL match', () => {
+  it.each(['Apple', 'Cook County', 'Illinois', 'Alabama A&M', 'Spurwink', 'Tesla, Inc.', 'rural'])('%s', async (name) => {
+    const { RdfStore, RDF_FORMATS } = await import('../../src/rdf/store.ts');
+    const { readFile } = await import('node:fs/promises');
+    const { DEFAULT_SNAPSHOT, bundlesFromRows } = await import('../../src/resolve/registry.ts');
+    reference ??= (async () => { const s = new RdfStore(); s.load(await readFile(DEFAULT_SNAPSHOT, 'utf8'), { format: RDF_FORMATS.turtle }); return s; })();
+    const store = await reference;
+    const rows = store.select(candidateQuery(name, 'words')).map((b) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
+    const viaSparql = bundlesFromRows(rows, name, 'offline-snapshot');
+    const viaIndex = await resolveName(offline, name, {}, resolveContext());
+    expect(viaIndex.map((b) => b.id)).toEqual(viaSparql.map((b) => b.id));
   });
 });
 

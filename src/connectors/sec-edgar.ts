@@ -56,8 +56,39 @@ function shapeError(raw: RawResponse, what: string): PublisherError {
   return new PublisherError('unexpected_shape', `SEC response lacks ${what}`, { method: raw.method, url: raw.url, status: raw.status, source: SOURCE });
 }
 
+const DAY = 86_400_000;
+const isAnnual = (f: Fact) => f.start !== undefined && Math.abs((Date.parse(f.end) - Date.parse(f.start)) / DAY - 364) <= 10;
+
+/**
+ * The filer's fiscal calendar, learned from its own filings: for annual periods that were the current
+ * period of a 10-K (fp FY), the offset between `fy` and the calendar year of the period end, by end
+ * month. Used to name the fiscal year of an annual period that was only ever reported as a prior-year
+ * comparative (marked `fiscalYearInferred`).
+ */
+export function fiscalCalendar(concepts: Iterable<Concept>): Map<string, number> {
+  const votes = new Map<string, Map<number, number>>();
+  for (const c of concepts) {
+    for (const facts of Object.values(c.units ?? {})) {
+      const latestEnd = new Map<string, string>();
+      for (const f of facts) if ((latestEnd.get(f.accn) ?? '') < f.end) latestEnd.set(f.accn, f.end);
+      for (const f of facts) {
+        if (f.fp !== 'FY' || f.fy === null || !isAnnual(f) || latestEnd.get(f.accn) !== f.end) continue;
+        const month = f.end.slice(5, 7);
+        const offset = f.fy - Number(f.end.slice(0, 4));
+        const m = votes.get(month) ?? new Map<number, number>();
+        m.set(offset, (m.get(offset) ?? 0) + 1);
+        votes.set(month, m);
+      }
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [month, m] of votes) out.set(month, [...m.entries()].sort((a, b) => b[1] - a[1])[0]![0]);
+  return out;
+}
+
 /** Converts one concept's facts (all units) into observations with fiscal/restatement semantics. */
-export function conceptObservations(entity: { cik: string; name?: string }, taxonomy: string, tag: string, concept: Concept, raw: RawResponse, operation: string, filter: { unit?: string; fy?: number; form?: string } = {}): Observation[] {
+export function conceptObservations(entity: { cik: string; name?: string }, taxonomy: string, tag: string, concept: Concept, raw: RawResponse, operation: string, filter: { unit?: string; fy?: number; form?: string; calendar?: Map<string, number> } = {}): Observation[] {
+  const calendar = filter.calendar ?? fiscalCalendar([concept]);
   const out: Observation[] = [];
   for (const [u, facts] of Object.entries(concept.units ?? {})) {
     if (filter.unit && filter.unit !== u) continue;
@@ -84,12 +115,18 @@ export function conceptObservations(entity: { cik: string; name?: string }, taxo
       const k = `${f.start ?? ''}|${f.end}`;
       const vs = versions.get(k)!;
       const latest = vs.reduce((a, b) => (b.filed > a.filed || (b.filed === a.filed && b.accn > a.accn) ? b : a));
-      const fiscal = fiscalOf.get(k);
+      let fiscal: { fy: number; fp: string } | undefined = fiscalOf.get(k);
+      let inferred = false;
+      if (!fiscal && isAnnual(f) && calendar.has(f.end.slice(5, 7))) {
+        fiscal = { fy: Number(f.end.slice(0, 4)) + calendar.get(f.end.slice(5, 7))!, fp: 'FY' };
+        inferred = true;
+      }
       const attributes: Record<string, Scalar> = {
         accn: f.accn, form: f.form, filed: f.filed, fy: f.fy, fp: f.fp,
         current: f === latest,
         restated: vs.some((v) => v.val !== f.val),
         filingsReportingPeriod: vs.length,
+        ...(inferred ? { fiscalYearInferred: true } : {}),
       };
       out.push({
         type: 'observation', source: SOURCE, operation,
@@ -157,7 +194,8 @@ export const secEdgar: Connector = {
         const body = raw.json as { cik: number | string; entityName: string; facts: Record<string, Record<string, Concept>> };
         if (!body?.facts) throw shapeError(raw, '"facts"');
         const entity = { cik: cik10(body.cik), name: body.entityName };
-        const filter = { unit: args.unit, fy: args.fy ? Number(args.fy) : undefined, form: args.form };
+        const calendar = fiscalCalendar(Object.values(body.facts).flatMap((t) => Object.values(t)));
+        const filter = { unit: args.unit, fy: args.fy ? Number(args.fy) : undefined, form: args.form, calendar };
         const records: Observation[] = [];
         let seen = false;
         for (const [taxonomy, concepts] of Object.entries(body.facts)) {

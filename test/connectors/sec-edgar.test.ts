@@ -33,6 +33,16 @@ describe('SEC EDGAR connector (real samples)', () => {
     expect(original).toMatchObject({ value: 383_285_000_000, attributes: { current: false, filed: '2023-11-03' }, period: { fiscalYear: 2023 } });
   });
 
+  it('a period only ever reported as a prior-year comparative gets its fiscal year from the filer\'s calendar, marked inferred', async () => {
+    const r = observations(await run('sec-edgar', 'companyfacts', { cik: '320193', concept: 'RevenueFromContractWithCustomerExcludingAssessedTax', form: '10-K' }));
+    const fy2017 = r.find((o) => o.period.start === '2016-09-25' && o.period.end === '2017-09-30')!;
+    expect(fy2017).toMatchObject({ value: 229_234_000_000, period: { fiscalYear: 2017, fiscalPeriod: 'FY' }, attributes: { fiscalYearInferred: true } });
+    const fy2023 = r.find((o) => o.period.end === '2023-09-30' && o.attributes.current)!;
+    expect(fy2023.attributes.fiscalYearInferred).toBeUndefined();
+    // quarters are never given an inferred fiscal year
+    expect(r.filter((o) => o.attributes.fiscalYearInferred).every((o) => o.period.fiscalPeriod === 'FY')).toBe(true);
+  });
+
   it('units: shares, USD/shares and instants', async () => {
     const eps = observations(await run('sec-edgar', 'companyfacts', { cik: '320193', concept: 'EarningsPerShareDiluted', form: '10-K' }));
     expect(eps.length).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Parser } from 'n3';
 import SHACLValidator from 'rdf-validate-shacl';
 import env from 'rdf-validate-shacl/src/defaultEnv.js';
-import type { Quad } from '../rdf/store.ts';
+import type * as RDFJS from '@rdfjs/types';
 import { SH, XSD } from '../rdf/vocab.ts';
 
 export interface ShaclResult {
@@ -26,7 +26,7 @@ export interface ShaclResult {
 }
 
 export interface CompiledShapes {
-  validate(data: readonly Quad[]): Promise<ShaclResult[]>;
+  validate(data: readonly RDFJS.Quad[]): Promise<ShaclResult[]>;
 }
 
 /** Shapes shipped in shapes/ that the catalog graph must conform to. */

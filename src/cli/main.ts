@@ -11,6 +11,7 @@ import { registerUnderstand } from './commands/understand.ts';
 import { registerDiscover } from './commands/discover.ts';
 import { registerPlan } from './commands/plan.ts';
 import { registerEval } from './commands/eval.ts';
+import { registerDescribe } from './commands/describe.ts';
 import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
@@ -29,6 +30,7 @@ export function program(): Command {
     .option('--host <h>', 'interface to listen on (env ASSAY_HOST; default 127.0.0.1, loopback only)')
     .addOption(dataOption())
     .option('--base <iri>', 'base IRI for the IRIs Assay mints (env ASSAY_BASE_IRI; default http://HOST:PORT/)')
+    .option('--catalog <dir>', 'directory of publisher descriptors', 'ard-okf')
     .action(async (opts) => serveCommand(opts));
 
   cli.command('sparql')
@@ -48,6 +50,7 @@ export function program(): Command {
     .action(async (file: string, opts) => loadCommand(file, opts));
 
   registerIntrospect(cli);
+  registerDescribe(cli);
   registerFetch(cli);
   registerResolve(cli);
   registerUnderstand(cli);

@@ -211,9 +211,24 @@ export class RdfStore {
     return this.#store.match(null, null, null, toGraph(graph)).length;
   }
 
+  /** Remove every quad of one graph ('' = the default graph). */
   clearGraph(graph: string): void {
-    for (const q of this.#store.match(null, null, null, toGraph(graph))) this.#store.delete(q);
+    // One update inside the engine: matching and deleting quad by quad would create a JS object
+    // per quad, which for a graph of hundreds of thousands of quads is mostly garbage collection.
+    this.#store.update(graph === '' ? 'CLEAR SILENT DEFAULT' : `CLEAR SILENT GRAPH ${iriRef(graph)}`);
   }
+}
+
+/**
+ * An IRI as SPARQL syntax. Throws on characters SPARQL's IRIREF does not allow, so a name can
+ * never become syntax. (For IRIs from code and configuration; untrusted text goes through the
+ * endpoint's parser instead.)
+ */
+export function iriRef(iri: string): string {
+  if (/[\u0000-\u0020<>"{}|^`\\]/.test(iri)) {
+    throw new Error(`not usable as an IRI in SPARQL: ${JSON.stringify(iri)} (it contains a space, control character or one of <>"{}|^\`\\)`);
+  }
+  return `<${iri}>`;
 }
 
 /** Parse RDF text into quads without touching a store. */

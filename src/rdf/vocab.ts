@@ -163,7 +163,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
   // store / server
-  'truncated', 'rowLimit',
+  'truncated', 'rowLimit', 'descriptorDigest',
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
   'exactKind', 'composedKind', 'assessment', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',

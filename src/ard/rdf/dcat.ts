@@ -9,7 +9,7 @@
  * (including external IRIs such as licences, endpoint URLs and EU vocabulary concepts).
  */
 import type { Catalog, Publisher } from '../catalog.ts';
-import type { Quad } from '../../rdf/store.ts';
+import type * as RDFJS from '@rdfjs/types';
 import {
   ADMS_LICENCE_TYPE, ADMS_PUBLISHER_TYPE, APACHE_2_LICENCE, GEOSPARQL, DCAT, DCATAP, DCT, EUVOC_COUNTRY, EUVOC_DATA_THEME,
   EUVOC_FILETYPE, EUVOC_LANGUAGE, EUVOC_PLANNED_AVAILABILITY, FOAF, RDF, RDFS, SKOS, VCARD,
@@ -36,7 +36,7 @@ const ENGLISH = `${EUVOC_LANGUAGE}ENG`;
 const STABLE = `${EUVOC_PLANNED_AVAILABILITY}STABLE`;
 const CATALOG_LICENCE = APACHE_2_LICENCE;
 
-export function catalogDcatQuads(catalog: Catalog, baseIri: string, options: DcatOptions = {}): Quad[] {
+export function catalogDcatQuads(catalog: Catalog, baseIri: string, options: DcatOptions = {}): RDFJS.Quad[] {
   const w = new QuadWriter(options.graph);
   writeDcat(w, catalog, catalogIris(baseIri), options);
   return w.quads;

@@ -9,7 +9,7 @@
  * Every node that is linked to carries an explicit rdf:type.
  */
 import type { AccessPath, ArdEntry, Catalog, Measure, Publisher } from '../catalog.ts';
-import type { Quad } from '../../rdf/store.ts';
+import type * as RDFJS from '@rdfjs/types';
 import { ASSAY, DCAT, DCT, FOAF, graphIri, PROV, RDF, RDFS } from '../../rdf/vocab.ts';
 import { catalogIris, type CatalogIris } from './iris.ts';
 import { writeDcat, type DcatOptions } from './dcat.ts';
@@ -26,7 +26,7 @@ export interface CatalogRdfOptions extends Omit<DcatOptions, 'graph'> {
   graph?: string;
 }
 
-export function catalogToQuads(catalog: Catalog, baseIri: string, options: CatalogRdfOptions = {}): Quad[] {
+export function catalogToQuads(catalog: Catalog, baseIri: string, options: CatalogRdfOptions = {}): RDFJS.Quad[] {
   const w = new QuadWriter(options.graph ?? graphIri(baseIri, 'catalog'));
   const iris = catalogIris(baseIri);
   writeDcat(w, catalog, iris, options);

@@ -1,22 +1,34 @@
 /** `assay serve`: run the gateway until SIGINT/SIGTERM. */
 import { loadConfig } from '../../config.ts';
 import { startGateway } from '../../server/listen.ts';
+import { syncCatalogGraph, type SyncResult } from '../../ard/sync.ts';
 
 export interface ServeOptions {
   port?: number;
   host?: string;
   data?: string;
   base?: string;
+  catalog?: string;
 }
 
 export async function serveCommand(opts: ServeOptions): Promise<void> {
   const config = loadConfig({ port: opts.port, host: opts.host, dataDir: opts.data, baseIri: opts.base });
-  const running = await startGateway(config);
+  let sync: SyncResult | undefined;
+  const running = await startGateway(config, {
+    prepare: async (store) => {
+      sync = await syncCatalogGraph(store, { baseIri: config.baseIri, dir: opts.catalog });
+    },
+  });
   const { recovery } = running.store;
   const lines = [
     `Assay gateway listening on ${running.url}`,
     `  data directory: ${config.dataDir} (${running.store.rdf.size} quads; snapshot ${recovery.snapshot ?? 'none'}, ${recovery.replayed} journal records replayed)`,
   ];
+  if (sync) {
+    lines.push(sync.changed
+      ? `  catalog: rebuilt from ${opts.catalog ?? 'ard-okf'}/ (${sync.publishers} sources, ${sync.measures} measures, ${sync.quads} quads) in ${(sync.elapsedMs / 1000).toFixed(1)} s`
+      : `  catalog: unchanged since it was last loaded (${sync.quads} quads)`);
+  }
   if (recovery.tornTail) {
     lines.push(`  recovered: cut off a torn journal tail of ${recovery.tornTail.bytes} bytes at byte ${recovery.tornTail.offset} (${recovery.tornTail.reason}); it was never acknowledged`);
   }

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadCatalog, catalogToQuads, catalogDcatQuads, type Catalog } from '../../../src/ard/index.ts';
+import { catalogFiles, validateAndBuild, catalogToQuads, catalogDcatQuads, type Catalog } from '../../../src/ard/index.ts';
 import { compileShapes } from '../../../src/ard/shacl.ts';
 import { serializeRdf } from '../../../src/rdf/serialize.ts';
 import type { Quad } from '../../../src/rdf/store.ts';
@@ -17,10 +17,15 @@ let app: FastifyInstance;
 let catalog: Catalog;
 
 beforeAll(async () => {
-  catalog = await loadCatalog(new URL('ard-okf', ROOT).pathname, { baseIri: BASE });
+  // The publisher descriptors only: the generated measure lists (thousands of measures) add
+  // nothing to the DCAT view and take long to validate.
+  const files = (await catalogFiles(new URL('ard-okf', ROOT).pathname)).filter((f) => !f.includes('/generated/'));
+  const { catalog: built, report } = await validateAndBuild(files, { baseIri: BASE });
+  if (!built) throw new Error(`ard-okf/ does not validate: ${JSON.stringify(report.problems.slice(0, 3))}`);
+  catalog = built;
   const nquads = await serializeRdf(catalogToQuads(catalog, BASE), 'application/n-quads');
   ({ app } = await appWith([{ kind: 'load', format: 'application/n-quads', data: nquads }]));
-});
+}, 120_000);
 afterAll(async () => app?.close());
 
 describe('/catalog over the real catalog', () => {

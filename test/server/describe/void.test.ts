@@ -134,13 +134,11 @@ describe('/.well-known/void', () => {
         expect(Number(r.get('t')!.value), `triples of ${c} in ${g}`).toBe(n(store.rdf, `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s a <${c}> . ?s ?p ?o } }`));
       }
       const props = store.rdf.select(`SELECT DISTINCT ?p WHERE { GRAPH <${g}> { ?s ?p ?o } }`).map((r) => r.get('p')!.value);
-      const pps = doc.select(`SELECT ?p ?t ?ds ?do WHERE { <${g}> <${VOID.propertyPartition}> ?pp . ?pp <${VOID.property}> ?p ; <${VOID.triples}> ?t ; <${VOID.distinctSubjects}> ?ds ; <${VOID.distinctObjects}> ?do }`);
+      const pps = doc.select(`SELECT ?p ?t WHERE { <${g}> <${VOID.propertyPartition}> ?pp . ?pp <${VOID.property}> ?p ; <${VOID.triples}> ?t }`);
       expect(pps.map((r) => r.get('p')!.value).sort()).toEqual(props.sort());
       for (const r of pps) {
         const p = r.get('p')!.value;
         expect(Number(r.get('t')!.value), `triples of ${p}`).toBe(n(store.rdf, `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${g}> { ?s <${p}> ?o } }`));
-        expect(Number(r.get('ds')!.value), `subjects of ${p}`).toBe(n(store.rdf, `SELECT (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH <${g}> { ?s <${p}> ?o } }`));
-        expect(Number(r.get('do')!.value), `objects of ${p}`).toBe(n(store.rdf, `SELECT (COUNT(DISTINCT ?o) AS ?n) WHERE { GRAPH <${g}> { ?s <${p}> ?o } }`));
       }
     }
   });

@@ -24,7 +24,7 @@ export interface Candidate {
   matched: string[];
 }
 
-export interface DiscoveryStats { cards: number; measures: number; operations: number; terms: number; buildMs: number; serializedBytes: number }
+export interface DiscoveryStats { cards: number; measures: number; operations: number; terms: number; buildMs: number }
 
 export interface Reranker {
   rerank(intent: Intent, candidates: Candidate[], signal?: AbortSignal): Promise<Candidate[]>;
@@ -64,7 +64,6 @@ export class DiscoveryIndex {
     });
     ms.addAll(cards);
     const buildMs = performance.now() - t0;
-    const serializedBytes = JSON.stringify(ms).length;
     const sourceTerms = new Map<string, Set<string>>();
     for (const c of cards) {
       if (sourceTerms.has(c.publisherId)) continue;
@@ -72,8 +71,13 @@ export class DiscoveryIndex {
     }
     return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), sourceTerms, {
       cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
-      terms: ms.termCount, buildMs, serializedBytes,
+      terms: ms.termCount, buildMs,
     });
+  }
+
+  /** Size of the index serialized as JSON (computed on demand: it costs about as much as a build). */
+  serializedBytes(): number {
+    return JSON.stringify(this.search).length;
   }
 
   /** The retrieval texts for an intent: [lead, secondary]. */

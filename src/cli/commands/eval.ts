@@ -24,11 +24,11 @@ export function registerEval(cli: Command): void {
     .addOption(interpreterOption())
     .option('--corpus <dir>', 'directory of *.jsonl question files', DEFAULT_CORPUS_DIR)
     .option('--catalog <dir>', 'directory of publisher descriptors', 'ard-okf')
-    .option('--out <file>', 'where to write the JSON result (default .assay-eval/<stage>.json)')
+    .option('--out <file>', 'where to write the JSON result (default bench/out/eval-<stage>.json)')
     .action(async (stage: string, opts: { interpreter: 'offline' | 'model'; corpus: string; catalog: string; out?: string }) => {
       if (!['understand', 'discover', 'plan'].includes(stage)) throw new UserError(`unknown stage "${stage}": use understand, discover or plan`);
       const corpus = await loadCorpus(opts.corpus);
-      const out = opts.out ?? `.assay-eval/${stage}.json`;
+      const out = opts.out ?? `bench/out/eval-${stage}.json`;
       let result: unknown;
       if (stage === 'understand') {
         const results = new Map<string, Understanding>();
@@ -45,7 +45,7 @@ export function registerEval(cli: Command): void {
         }
       } else {
         const { index, catalogMs } = await loadDiscoveryIndex(opts.catalog);
-        process.stdout.write(`catalog loaded in ${catalogMs.toFixed(0)} ms; index: ${index.stats.cards} cards (${index.stats.measures} measures, ${index.stats.operations} operations), ${index.stats.terms} terms, built in ${index.stats.buildMs.toFixed(0)} ms, ~${(index.stats.serializedBytes / 1e6).toFixed(1)} MB serialized\n`);
+        process.stdout.write(`catalog loaded in ${catalogMs.toFixed(0)} ms; index: ${index.stats.cards} cards (${index.stats.measures} measures, ${index.stats.operations} operations), ${index.stats.terms} terms, built in ${index.stats.buildMs.toFixed(0)} ms, ~${(index.serializedBytes() / 1e6).toFixed(1)} MB serialized\n`);
         if (stage === 'discover') {
           const m = discoveryMetrics(index, corpus, goldIntent);
           result = { index: index.stats, ...m };

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+
+let out = '';
+let err = '';
+afterEach(() => { vi.restoreAllMocks(); out = ''; err = ''; });
+function capture() {
+  vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => { out += String(s); return true; });
+  vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { err += String(s); return true; });
+}
+
+describe('assay understand', () => {
+  it('prints the intent as JSON', async () => {
+    capture();
+    expect(await main(['understand', "What was Apple's total revenue in fiscal 2023?", '--json'])).toBe(0);
+    const u = JSON.parse(out);
+    expect(u).toMatchObject({ status: 'understood', interpreter: 'offline', intent: { shape: 'point', entity: 'Apple', attribute: 'total revenue', period: { basis: 'fiscal', year: 2023 } } });
+  });
+
+  it('says why it cannot tell', async () => {
+    capture();
+    await main(['understand', 'hello there']);
+    expect(out).toMatch(/^cannot tell \(offline\): /);
+  });
+
+  it('explains how to configure a model when none is', async () => {
+    capture();
+    vi.stubEnv('ASSAY_LLM_URL', '');
+    vi.stubEnv('ASSAY_LLM_REPLAY', '');
+    expect(await main(['understand', 'What is the population of Ohio?', '--interpreter', 'model'])).not.toBe(0);
+    expect(err).toMatch(/no model configured: set ASSAY_LLM_URL/);
+    vi.unstubAllEnvs();
+  });
+});
+
+describe('assay plan', () => {
+  it('prints an infeasible plan naming the missing operation, as a successful answer', async () => {
+    capture();
+    expect(await main(['plan', 'Who funds the Sierra Club?', '--json'])).toBe(0);
+    const { plan } = JSON.parse(out);
+    expect(plan.verdict).toBe('infeasible');
+    expect(plan.reason).toMatch(/reverse grant edges/);
+    expect(plan.assessments.length).toBeGreaterThan(0);
+  }, 60_000);
+});

@@ -8,12 +8,8 @@ import type { Config } from '../config.ts';
 import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
-import { voidRoutes } from './routes/void.ts';
 import { schemaCardRoutes } from './routes/schema-card.ts';
-import { catalogRoutes } from './routes/catalog.ts';
-import { aiCatalogRoutes } from './routes/ai-catalog.ts';
-import { shapesRoutes } from './routes/shapes.ts';
-import { derefRoutes } from './routes/deref.ts';
+import { describeRoutes } from './routes/describe.ts';
 
 export interface AppDeps {
   config: Config;
@@ -45,12 +41,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);
-  await app.register(voidRoutes);
+  // VoID, /catalog, ai-catalog.json, /shapes and dereferencing of minted IRIs (a wildcard).
+  await app.register(describeRoutes);
   await app.register(schemaCardRoutes);
-  await app.register(catalogRoutes);
-  await app.register(aiCatalogRoutes);
-  await app.register(shapesRoutes);
-  // Last and a wildcard: dereferences minted IRIs; static routes above always win.
-  await app.register(derefRoutes);
   return app;
 }

@@ -21,7 +21,7 @@ import type * as RDFJS from '@rdfjs/types';
 import { factory, type Quad, type RdfStore } from '../../rdf/store.ts';
 import { ALL_RDF_OUTPUT, RDF_OUTPUT, negotiateRdf, termKey } from '../../rdf/serialize.ts';
 import { DCT, FOAF, RDFS, SCHEMA, SKOS, ensureSlash } from '../../rdf/vocab.ts';
-import { createVoidCache } from '../../void/cache.ts';
+import { ownCache, type VoidRouteOptions } from './void.ts';
 import { notAcceptable, notFound, sendRdf } from './rdf-reply.ts';
 
 const LABELS = [RDFS.label, SKOS.prefLabel, DCT.title, FOAF.name, SCHEMA.name];
@@ -112,10 +112,9 @@ function isValidIri(iri: string): boolean {
   }
 }
 
-export async function derefRoutes(app: FastifyInstance): Promise<void> {
+export async function derefRoutes(app: FastifyInstance, options: VoidRouteOptions = {}): Promise<void> {
   const { store, config } = app.assay;
-  const voidCache = createVoidCache(store, config.baseIri);
-  app.addHook('onClose', async () => voidCache.dispose());
+  const voidCache = options.voidCache ?? ownCache(app);
 
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

@@ -5,11 +5,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ALL_RDF_OUTPUT } from '../../rdf/serialize.ts';
-import { createVoidCache } from '../../void/cache.ts';
+import { createVoidCache, type VoidCache } from '../../void/cache.ts';
 import { sendRdf } from './rdf-reply.ts';
 
-export async function voidRoutes(app: FastifyInstance): Promise<void> {
+export interface VoidRouteOptions {
+  /** A cache shared with other surfaces (dereferencing a graph IRI); one is made if absent. */
+  voidCache?: VoidCache;
+}
+
+export async function voidRoutes(app: FastifyInstance, options: VoidRouteOptions = {}): Promise<void> {
+  const cache = options.voidCache ?? ownCache(app);
+  app.get('/.well-known/void', async (request, reply) => sendRdf(request, reply, cache.get(), ALL_RDF_OUTPUT));
+}
+
+/** A cache owned by this plugin instance, released when the app closes. */
+export function ownCache(app: FastifyInstance): VoidCache {
   const cache = createVoidCache(app.assay.store, app.assay.config.baseIri);
   app.addHook('onClose', async () => cache.dispose());
-  app.get('/.well-known/void', async (request, reply) => sendRdf(request, reply, cache.get(), ALL_RDF_OUTPUT));
+  return cache;
 }

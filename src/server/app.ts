@@ -29,7 +29,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: deps.config.sparql.maxBodyBytes,
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     // Clients of a public endpoint send all sorts of things; keep the server's own limits explicit.
     return503OnClosing: true,
     // Node answers 431 before any route runs once headers pass its limit (16 KiB); leave room

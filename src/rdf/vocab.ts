@@ -167,6 +167,14 @@ export const ASSAY = ns(ASSAY_NS, [
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
   'exactKind', 'composedKind', 'assessment', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
+  // runs, attempts, evidence and answers (src/execute, src/evidence, src/answer, src/ask)
+  'Run', 'Attempt', 'Evidence', 'PublisherResponse', 'Answer', 'Figure', 'Clarification', 'Refusal',
+  'intentJson', 'planNode', 'attempt', 'answer', 'runStatus', 'disposition', 'operation', 'bindings',
+  'requestUrl', 'contentHash', 'cassette', 'elapsedMs', 'validationNote', 'rejectionReason',
+  'value', 'currency', 'periodLabel', 'periodStart', 'periodEnd', 'periodBasis', 'fiscalYear',
+  'aboutEntity', 'entityKey', 'assurance', 'matchMethod', 'planVerdict', 'warning', 'evidence',
+  'text', 'figure', 'grade', 'asWritten', 'supportedBy', 'arithmetic', 'qualification',
+  'boundary', 'resumeState', 'interpreter',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

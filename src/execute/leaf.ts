@@ -1,0 +1,257 @@
+/**
+ * One leaf search: one entity, one measure (or the planned candidates for it), one period.
+ *
+ * Choice points in order: source (the plan's eligible assessments, by priority) → entity
+ * resolution (registry candidates) → source key (the identifier the operation accepts) →
+ * concept/field (the candidate measure) → period (record selection) → fetch. An ordinary failure
+ * advances to the next option; a well-formed record that answers a different question (another
+ * entity, another concept, another unit) prunes that source's whole subtree. Every attempt is
+ * recorded; the first record that passes validation is admitted and the search stops.
+ */
+import { runOperation } from '../connectors/registry.ts';
+import type { Observation, OperationResult } from '../connectors/records.ts';
+import type { ConnectorContext } from '../connectors/types.ts';
+import { PublisherError } from '../http/errors.ts';
+import type { Assessment } from '../plan/plan.ts';
+import { bindKey, type IdentityBundle } from '../resolve/bundle.ts';
+import { resolveName } from '../resolve/registry.ts';
+import type { AdmittedEvidence } from '../evidence/types.ts';
+import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
+import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
+import type { Attempt } from './attempt.ts';
+import { bindOperation } from './bind.ts';
+import { BudgetExhaustedError, DeadlineError, type QueryContext } from './context.ts';
+
+export type Boundary = 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked' | 'cancelled';
+
+export interface LeafRequest {
+  question: string;
+  entity: string;
+  attribute: string | null;
+  period: PeriodWanted;
+  /** Eligible assessments in plan priority. */
+  candidates: Assessment[];
+  /** Catalog unit per measure key (from discovery cards). */
+  units: ReadonlyMap<string, string>;
+  /** Attempt numbering shared across the run. */
+  nextAttempt: () => number;
+  judge?: SemanticJudge;
+  /** A label for progress (branch name in a fan-out). */
+  branch?: string;
+}
+
+export interface LeafResult {
+  attempts: Attempt[];
+  evidence?: Omit<AdmittedEvidence, 'index'>;
+  failure?: { boundary: Boundary; message: string; code?: string };
+  notes: string[];
+}
+
+/** Candidate bundles for a name: exact matches only when any exist, else a single candidate. */
+export function chooseBundles(bundles: IdentityBundle[]): { chosen: IdentityBundle[]; note?: string } {
+  const exact = bundles.filter((b) => b.match === 'exact');
+  if (exact.length > 0) return { chosen: exact };
+  if (bundles.length === 1) return { chosen: bundles, note: `only candidate "${bundles[0]!.label}" matched by ${bundles[0]!.match}` };
+  return { chosen: [], note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}` };
+}
+
+export async function periodLabelOf(rec: Observation): Promise<string> { return labelOf(rec); }
+function labelOf(rec: Observation): string {
+  const p = rec.period;
+  if (p.basis === 'fiscal' && p.fiscalYear !== undefined) return `FY${p.fiscalYear}${p.fiscalPeriod && p.fiscalPeriod !== 'FY' ? p.fiscalPeriod : ''}`;
+  if (p.frame) return p.frame;
+  return p.label ?? p.end ?? 'unknown period';
+}
+
+/** Records of one measure for the wanted period, best first (current filing first). */
+export function selectRecords(records: OperationResult['records'], measure: string, want: PeriodWanted): { matches: Observation[]; closest?: Observation; any: boolean } {
+  const obs = records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+  if (obs.length === 0) return { matches: [], any: false };
+  const annual = obs.filter((o) => o.period.instant || isAnnual(o.period));
+  const current = (o: Observation) => o.attributes.current === true;
+  let matches: Observation[];
+  if (want.latest) {
+    const pool = annual.filter(current);
+    const maxEnd = pool.reduce((m, o) => ((o.period.end ?? '') > m ? o.period.end ?? '' : m), '');
+    matches = pool.filter((o) => o.period.end === maxEnd && (o.period.instant || o.period.fiscalPeriod === 'FY'));
+  } else if (want.basis === 'calendar') {
+    matches = obs.filter((o) => o.period.frame === `CY${want.year}`);
+  } else {
+    matches = annual.filter((o) => o.period.fiscalYear === want.year && (o.period.fiscalPeriod === 'FY' || o.period.instant));
+  }
+  matches.sort((a, b) => Number(current(b)) - Number(current(a)));
+  const closest = annual.filter(current).sort((a, b) => (b.period.end ?? '').localeCompare(a.period.end ?? ''))[0] ?? obs[0];
+  return { matches, ...(closest ? { closest } : {}), any: true };
+}
+
+function connectorCtx(ctx: QueryContext): ConnectorContext {
+  return { signal: ctx.signal, deadline: ctx.deadline, clock: ctx.clock, http: ctx.runtime.http, declarations: ctx.runtime.declarations };
+}
+
+/** Whole-entity fetches are shared within the question (several concepts read from one companyfacts). */
+function fetchOnce(ctx: QueryContext, source: string, operation: string, args: Record<string, string>): Promise<OperationResult> {
+  const key = `${source}|${operation}|${JSON.stringify(Object.entries(args).sort())}`;
+  let p = ctx.fetchMemo.get(key) as Promise<OperationResult> | undefined;
+  if (!p) {
+    p = runOperation(ctx.runtime.registry, source, operation, args, connectorCtx(ctx));
+    ctx.fetchMemo.set(key, p);
+  }
+  return p;
+}
+
+export function classify(e: unknown, signal: AbortSignal): { boundary: Boundary; code: string; message: string } {
+  const reason = signal.aborted ? signal.reason : undefined;
+  if (reason instanceof DeadlineError) return { boundary: 'operationally_blocked', code: 'deadline', message: reason.message };
+  if (e instanceof BudgetExhaustedError) return { boundary: 'operationally_blocked', code: 'budget', message: e.message };
+  if (e instanceof PublisherError) {
+    if (e.kind === 'cancelled' || signal.aborted) return { boundary: 'cancelled', code: 'cancelled', message: signal.aborted ? String((reason as Error)?.message ?? reason) : e.message };
+    if (e.kind === 'blocked') return { boundary: 'operationally_blocked', code: e.code, message: e.message };
+    if (e.kind === 'not_found') return { boundary: 'no_data', code: 'not_found', message: e.message };
+    return { boundary: 'no_data', code: e.code, message: e.message };
+  }
+  if (signal.aborted) return { boundary: 'cancelled', code: 'cancelled', message: String((reason as Error)?.message ?? reason) };
+  const err = e as Error;
+  if (err?.name === 'ConnectorInputError' || err?.name === 'MissingCassetteError') return { boundary: err.name === 'MissingCassetteError' ? 'operationally_blocked' : 'no_data', code: err.name, message: err.message };
+  throw e; // a bug: keep the stack
+}
+
+export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {
+  const attempts: Attempt[] = [];
+  const notes: string[] = [];
+  const pruned = new Set<string>();
+  const failures: Array<{ boundary: Boundary; code: string; message: string }> = [];
+  let leafAttempts = 0;
+  let resolvedAny = false;
+  const tag = req.branch ? `[${req.branch}] ` : '';
+
+  for (const cand of req.candidates) {
+    const op = cand.operation;
+    if (!op) continue;
+    if (pruned.has(cand.publisherId)) { notes.push(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
+    if (ctx.signal.aborted) break;
+
+    // entity resolution (memoised per question)
+    let bundles: IdentityBundle[];
+    try {
+      bundles = await resolveName(ctx.registry, req.entity, {}, ctx);
+    } catch (e) {
+      const c = classify(e, ctx.signal);
+      failures.push(c);
+      break;
+    }
+    const { chosen, note } = chooseBundles(bundles);
+    if (chosen.length === 0) {
+      failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved: ${note}` });
+      break; // no source can help an unresolved entity
+    }
+    resolvedAny = true;
+
+    for (const bundle of chosen) {
+      const key = bindKey(bundle, op.accepts);
+      if (!key.ok) {
+        ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${tag}${bundle.label}: no usable key for ${op.key} — ${key.reason}` });
+        notes.push(key.reason);
+        continue;
+      }
+      const binding = bindOperation(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value });
+      if ('error' in binding) { notes.push(`${cand.candidateKey}: ${binding.error}`); continue; }
+      if (leafAttempts >= ctx.leafCap) { notes.push(`leaf attempt cap (${ctx.leafCap}) reached`); return finish(); }
+      try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
+      leafAttempts++;
+
+      const n = req.nextAttempt();
+      const started = ctx.clock.now();
+      const attempt: Attempt = {
+        n, source: cand.publisherId, operation: op.operationId, measure: cand.candidateKey,
+        bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label },
+        requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
+      };
+      attempts.push(attempt);
+      const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
+      let result: OperationResult;
+      try {
+        result = await fetchOnce(ctx, cand.publisherId, op.operationId, binding.fetchArgs);
+      } catch (e) {
+        const c = classify(e, ctx.signal);
+        done();
+        attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
+        attempt.reason = c.message; attempt.failure = c.code;
+        if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
+        failures.push(c);
+        ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
+        if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
+        // the same fetch fails for every concept of this source and key: do not repeat it
+        if (c.boundary === 'operationally_blocked') pruned.add(cand.publisherId);
+        continue;
+      }
+      attempt.responses = result.responses;
+      attempt.requests = result.responses.map((r) => r.url);
+      const sel = selectRecords(result.records, binding.measure, req.period);
+      if (!sel.any) {
+        done();
+        attempt.disposition = 'errored'; attempt.failure = 'not_found';
+        attempt.reason = `${bundle.label} reports no ${binding.measure} in this response`;
+        failures.push({ boundary: 'no_data', code: 'not_found', message: attempt.reason });
+        ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure}: not reported by ${bundle.label}`, data: { attempt: n, disposition: 'errored' } });
+        continue;
+      }
+      const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
+      let admitted: Observation | undefined;
+      let verdict;
+      for (const rec of toCheck) {
+        const structural = checkObservation(rec, {
+          entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
+          ...(req.units.get(cand.candidateKey) ? { unit: req.units.get(cand.candidateKey)! } : {}),
+          period: req.period, attribute: req.attribute,
+        });
+        verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+        if (verdict.passed) { admitted = rec; break; }
+        if (verdict.prune) break;
+      }
+      done();
+      attempt.checks = verdict?.checks ?? [];
+      if (admitted && verdict) {
+        attempt.disposition = 'accepted';
+        ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${binding.measure} ${labelOf(admitted)} = ${admitted.value} ${admitted.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`, data: { attempt: n } });
+        const p = admitted.period;
+        return finish({
+          attemptN: n, source: cand.publisherId, operation: op.operationId, measure: cand.candidateKey,
+          measureLabel: admitted.label ?? binding.measure, attribute: req.attribute,
+          value: admitted.value!, unit: admitted.unit, ...(admitted.currency ? { currency: admitted.currency } : {}),
+          period: { label: labelOf(admitted), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
+          entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(admitted.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
+          raw: admitted.raw,
+          assurance: { match: verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
+        });
+      }
+      attempt.disposition = 'rejected';
+      attempt.reason = verdict?.reason ?? `no ${req.period.text} value`;
+      attempt.failure = verdict?.prune ? 'different_question' : 'period';
+      failures.push({ boundary: 'no_data', code: attempt.failure, message: `${binding.measure}: ${attempt.reason}` });
+      ctx.emit({ stage: 'validation', by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${binding.measure}: ${attempt.reason}`, data: { attempt: n } });
+      if (verdict?.prune) { pruned.add(cand.publisherId); break; }
+    }
+  }
+  return finish();
+
+  function finish(evidence?: Omit<AdmittedEvidence, 'index'>): LeafResult {
+    if (evidence) return { attempts, evidence, notes };
+    if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
+    return { attempts, notes, failure: summarise() };
+  }
+
+  function summarise(): { boundary: Boundary; message: string; code?: string } {
+    const pick = (b: Boundary) => failures.find((f) => f.boundary === b);
+    const deadline = failures.find((f) => f.code === 'deadline');
+    if (deadline) return deadline;
+    const cancelled = pick('cancelled');
+    if (cancelled) return cancelled;
+    const unresolved = pick('entity_unresolved');
+    if (unresolved && !resolvedAny) return unresolved;
+    const blocked = pick('operationally_blocked');
+    if (blocked && !failures.some((f) => f.boundary === 'no_data' && f.code !== 'not_found')) return blocked;
+    if (failures.length === 0) return { boundary: 'no_access_path', message: `no candidate operation could be bound for "${req.entity}": ${notes.join('; ') || 'none eligible'}` };
+    const periodMiss = failures.find((f) => f.code === 'period');
+    return { boundary: 'no_data', code: periodMiss?.code ?? failures[0]!.code, message: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}: ${(periodMiss ?? failures[failures.length - 1]!).message}` };
+  }
+}

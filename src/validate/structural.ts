@@ -1,0 +1,133 @@
+/**
+ * Structural validation: a returned record against the interpreted question, by code only.
+ *
+ * Checks, in order: entity (canonical key match, else name match — disclosed —, else a different
+ * entity), measure (the concept asked for), sentinel (a suppressed or missing value is never a
+ * number), unit and currency, period (fiscal vs calendar, period end), and polarity for status
+ * questions (a false must be a false of the asked field, not a descriptive label). Every check is
+ * recorded. A failed check is decisive: the record is rejected and nothing later can admit it.
+ * `prune` marks failures where the record is well formed but answers a different question, so no
+ * other key, period or concept of that source will help. `residual` marks the one case a model may
+ * look at (every check passed, but whether the measure means what was asked is not structural).
+ */
+import type { Observation } from '../connectors/records.ts';
+import { normaliseName } from '../resolve/registry.ts';
+
+export interface Check { name: 'entity' | 'measure' | 'sentinel' | 'unit' | 'period' | 'polarity'; passed: boolean; detail: string }
+
+export interface PeriodWanted {
+  year: number | null;
+  basis: 'fiscal' | 'calendar' | 'unspecified';
+  latest: boolean;
+  /** The text the question used ("2023"). */
+  text: string;
+}
+
+export interface Expectation {
+  entity: { keyType: string; key: string; label: string };
+  /** `<group>/<name>` of the measure bound (us-gaap/Revenues). */
+  measure: string;
+  /** Unit the catalog declares for the measure (USD, shares, %), when it declares one. */
+  unit?: string;
+  period: PeriodWanted;
+  /** The question's attribute words, for the residual semantic mark. */
+  attribute: string | null;
+}
+
+export interface StructuralVerdict {
+  passed: boolean;
+  checks: Check[];
+  /** Disclosures that survive into the evidence (name match, fiscal year read for a bare year…). */
+  warnings: string[];
+  match: 'key' | 'name';
+  prune: boolean;
+  /** A semantic question code could not settle; a model may reject on it, never admit. */
+  residual?: string;
+  reason?: string;
+}
+
+const DAY = 86_400_000;
+export const isAnnual = (p: Observation['period']) => !p.instant && !!p.start && !!p.end && Math.abs((Date.parse(p.end) - Date.parse(p.start)) / DAY - 364) <= 10;
+
+const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], shares: ['shares'], count: ['count', '1'] };
+
+export function checkObservation(rec: Observation, want: Expectation): StructuralVerdict {
+  const checks: Check[] = [];
+  const warnings: string[] = [];
+  let prune = false;
+  let match: 'key' | 'name' = 'key';
+  const fail = (c: Check, pruning = false) => { checks.push(c); if (pruning) prune = true; };
+
+  // entity: canonical key first; a name match is weaker and disclosed; anything else is someone else
+  const recKey = rec.entity?.[want.entity.keyType];
+  if (recKey !== undefined && recKey === want.entity.key) {
+    checks.push({ name: 'entity', passed: true, detail: `${want.entity.keyType} ${recKey} equals the resolved key of ${want.entity.label}` });
+  } else if (recKey === undefined && rec.entity?.name && normaliseName(rec.entity.name) === normaliseName(want.entity.label)) {
+    match = 'name';
+    checks.push({ name: 'entity', passed: true, detail: `matched by name only ("${rec.entity.name}")` });
+    warnings.push(`entity matched by name ("${rec.entity.name}"), not by a canonical key`);
+  } else {
+    fail({ name: 'entity', passed: false, detail: `record is about ${rec.entity?.name ?? 'an unnamed entity'} (${want.entity.keyType} ${recKey ?? 'absent'}), not ${want.entity.label} (${want.entity.keyType} ${want.entity.key})` }, true);
+  }
+
+  if (rec.measure === want.measure) checks.push({ name: 'measure', passed: true, detail: `concept ${rec.measure}` });
+  else fail({ name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` }, true);
+
+  if (rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)) {
+    checks.push({ name: 'sentinel', passed: true, detail: 'a reported value' });
+  } else {
+    fail({ name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
+  }
+
+  const unitOk = !want.unit || (UNIT_ALIASES[want.unit] ?? [want.unit]).includes(rec.unit) || rec.unit === want.unit;
+  const currencyOk = want.unit !== 'USD' || rec.currency === 'USD';
+  if (unitOk && currencyOk) checks.push({ name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` });
+  else fail({ name: 'unit', passed: false, detail: `unit ${rec.unit}${rec.currency ? `/${rec.currency}` : ''}, the measure is declared in ${want.unit}` }, true);
+
+  const p = periodCheck(rec, want.period);
+  checks.push(p.check);
+  if (p.warning) warnings.push(p.warning);
+
+  const passed = checks.every((c) => c.passed);
+  const out: StructuralVerdict = { passed, checks, warnings, match, prune: !passed && prune };
+  if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
+  else if (want.attribute && rec.label && !sharesWord(want.attribute, rec.label)) {
+    out.residual = `does "${rec.label}" mean "${want.attribute}"?`;
+  }
+  return out;
+}
+
+function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warning?: string } {
+  const p = rec.period;
+  const label = `${p.start ?? ''}${p.start ? '…' : ''}${p.end ?? ''}`;
+  if (want.latest) return { check: { name: 'period', passed: true, detail: `latest period available, ${label}` } };
+  if (want.year === null) return { check: { name: 'period', passed: false, detail: `the question names no year the record could be checked against` } };
+  if (want.basis === 'calendar') {
+    const frameOk = p.frame === `CY${want.year}` || (p.start === `${want.year}-01-01` && p.end === `${want.year}-12-31`);
+    return frameOk
+      ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` } }
+      : { check: { name: 'period', passed: false, detail: `calendar ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}` } };
+  }
+  if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p))) {
+    const calendarAligned = p.end?.endsWith('-12-31');
+    const warning = want.basis === 'unspecified' && !calendarAligned
+      ? `"${want.text}" read as the filer's fiscal year FY${want.year} (${label}), not calendar ${want.year}`
+      : undefined;
+    return { check: { name: 'period', passed: true, detail: `fiscal year ${want.year}, period end ${p.end}` }, ...(warning ? { warning } : {}) };
+  }
+  if (p.basis !== 'fiscal' && p.end?.startsWith(String(want.year))) return { check: { name: 'period', passed: true, detail: `${p.basis} ${want.year} (${label})` } };
+  return { check: { name: 'period', passed: false, detail: `${want.basis === 'fiscal' ? 'fiscal' : ''} ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}`.trim() } };
+}
+
+const STOP = new Set(['total', 'the', 'of', 'and', 'net', 'a', 'an', 'in']);
+function sharesWord(a: string, b: string): boolean {
+  const wa = new Set(a.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2 && !STOP.has(w)).map(stem));
+  return b.toLowerCase().split(/[^a-z]+/).some((w) => wa.has(stem(w)));
+}
+const stem = (w: string) => w.replace(/(ies|es|s)$/, '');
+
+/** Status questions: the asked boolean field, read on its own terms. */
+export function checkPolarity(value: unknown, field: string): Check {
+  if (typeof value === 'boolean') return { name: 'polarity', passed: true, detail: `${field} is ${value}` };
+  return { name: 'polarity', passed: false, detail: `${field} is ${JSON.stringify(value)}, not the boolean asked; a descriptive label is not an answer to a yes/no question` };
+}

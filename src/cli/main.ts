@@ -15,6 +15,7 @@ import { registerDescribe } from './commands/describe.ts';
 import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
+import { registerAsk } from './commands/ask.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -57,6 +58,7 @@ export function program(): Command {
   registerDiscover(cli);
   registerPlan(cli);
   registerEval(cli);
+  registerAsk(cli);
   return cli;
 }
 

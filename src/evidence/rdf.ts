@@ -26,6 +26,8 @@ function writer(graph: string) {
 }
 const dec = (v: number) => lit(Number.isInteger(v) ? String(v) : String(v), nn(Number.isInteger(v) ? XSD.integer : XSD.decimal));
 const dt = (iso: string) => lit(iso, nn(XSD.dateTime));
+/** Cassettes record the day a sample was taken, not the instant: keep the precision that exists. */
+const when = (t: string) => lit(t, nn(/^\d{4}-\d{2}-\d{2}$/.test(t) ? XSD.date : XSD.dateTime));
 
 function attemptQuads(add: (s: string, p: string, o: Obj) => void, a: Attempt, iris: RunIris, base: string): void {
   const s = iris.attempt(a.n);
@@ -52,7 +54,7 @@ function responseQuads(add: (s: string, p: string, o: Obj) => void, r: RawPointe
   add(s, RDF.type, nn(PROV.Entity));
   add(s, RDF.type, nn(ASSAY.PublisherResponse));
   add(s, ASSAY.requestUrl, lit(r.url, nn(XSD.anyURI)));
-  add(s, PROV.generatedAtTime, dt(r.retrievedAt));
+  add(s, PROV.generatedAtTime, when(r.retrievedAt));
   add(s, ASSAY.contentHash, lit(r.sha256));
   add(s, PROV.wasAttributedTo, nn(catalogIris(base).publisher(r.source)));
   if (r.cassette) add(s, ASSAY.cassette, lit(r.cassette));

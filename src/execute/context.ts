@@ -81,14 +81,14 @@ export function queryContext(o: QueryContextOptions): QueryContext {
     else o.signal.addEventListener('abort', onCallerAbort, { once: true });
   }
   const timer = Number.isFinite(timeoutMs) ? setTimeout(() => controller.abort(new DeadlineError(timeoutMs)), timeoutMs) : undefined;
-  const limit = o.budget ?? 40;
+  const limit = o.budget ?? 200;
   const budget: AttemptBudget = {
     limit, used: 0,
     take() { if (this.used >= this.limit) throw new BudgetExhaustedError(this.limit); this.used++; },
   };
   return {
     id: o.id, signal: controller.signal, deadline: clock.now() + timeoutMs, clock, budget,
-    leafCap: o.leafCap ?? 12, usage: [], discovery: [], runtime: o.runtime, registry: o.registry,
+    leafCap: o.leafCap ?? 60, usage: [], discovery: [], runtime: o.runtime, registry: o.registry,
     ...(o.model ? { model: o.model } : {}),
     resolutionMemo: new Map(), fetchMemo: new Map(),
     emit: (e) => o.onProgress?.(e),

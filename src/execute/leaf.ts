@@ -122,6 +122,7 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   const failures: Array<{ boundary: Boundary; code: string; message: string }> = [];
   let leafAttempts = 0;
   let resolvedAny = false;
+  const crosswalkSaid = new Set<string>();
   const tag = req.branch ? `[${req.branch}] ` : '';
 
   for (const cand of req.candidates) {
@@ -149,6 +150,8 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     for (const bundle of chosen) {
       const key = bindKey(bundle, op.accepts);
       if (!key.ok) {
+        if (crosswalkSaid.has(`${bundle.id}|${op.key}`)) continue;
+        crosswalkSaid.add(`${bundle.id}|${op.key}`);
         ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${tag}${bundle.label}: no usable key for ${op.key} — ${key.reason}` });
         notes.push(key.reason);
         continue;

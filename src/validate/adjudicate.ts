@@ -18,7 +18,8 @@ export interface FinalVerdict extends StructuralVerdict {
 export async function adjudicate(structural: StructuralVerdict, question: string, signal: AbortSignal, judge?: SemanticJudge): Promise<FinalVerdict> {
   if (!structural.passed) return { ...structural, decidedBy: 'code' };
   if (!structural.residual) return { ...structural, decidedBy: 'code' };
-  if (!judge) return { ...structural, warnings: [...structural.warnings, `not checked by a model (none configured): ${structural.residual}`], decidedBy: 'code' };
+  // No model to settle it: an unsettled semantic question is not admitted (a refusal beats a wrong number).
+  if (!judge) return { ...structural, passed: false, prune: false, reason: `residual semantic question, and no model is configured to settle it: ${structural.residual}`, decidedBy: 'code' };
   const r = await judge.judge(question, structural.residual, signal);
   if (r.answers) return { ...structural, decidedBy: 'code+model' };
   return { ...structural, passed: false, prune: true, reason: `the model judged the record does not answer the question: ${r.reason}`, decidedBy: 'code+model' };

@@ -91,8 +91,8 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings, match, prune: !passed && prune };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !sharesWord(want.attribute, rec.label)) {
-    out.residual = `does "${rec.label}" mean "${want.attribute}"?`;
+  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label)) {
+    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
   }
   return out;
 }
@@ -119,10 +119,18 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
   return { check: { name: 'period', passed: false, detail: `${want.basis === 'fiscal' ? 'fiscal' : ''} ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}`.trim() } };
 }
 
-const STOP = new Set(['total', 'the', 'of', 'and', 'net', 'a', 'an', 'in']);
-function sharesWord(a: string, b: string): boolean {
-  const wa = new Set(a.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2 && !STOP.has(w)).map(stem));
-  return b.toLowerCase().split(/[^a-z]+/).some((w) => wa.has(stem(w)));
+const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 'reported']);
+const words = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w)).map(stem);
+/**
+ * Whether a measure's label leads with the words the question used ("Revenues" for "total revenue",
+ * "Net Income (Loss) Attributable to Parent" for "net income"), so "Deferred Revenue" or "Cost of
+ * Revenue" are not taken for revenue. Failing this is not a rejection: it marks the residual
+ * semantic question that only a model may settle (and, with none, the record is not admitted).
+ */
+export function headMatches(attribute: string, label: string): boolean {
+  const a = words(attribute);
+  const l = words(label);
+  return a.length > 0 && a.every((w, i) => l[i] === w);
 }
 const stem = (w: string) => w.replace(/(ies|es|s)$/, '');
 

@@ -1,0 +1,81 @@
+/**
+ * The fact sheet: written by code from admitted evidence only, the sole material a drafting model
+ * sees besides the question. Every number on it states its origin: a measured value names its
+ * evidence (E1…), a computed one its arithmetic and operands (D1…), and numbers that are not
+ * measurements (period labels, years, dates, identifiers) are listed as such.
+ */
+import type { AdmittedEvidence } from '../evidence/types.ts';
+
+export interface Fact { id: string; evidence: AdmittedEvidence }
+export interface Derived { id: string; value: number; unit: string; currency?: string; arithmetic: string; operands: string[]; label: string }
+export interface NonMeasure { text: string; what: string }
+
+export interface FactSheet {
+  facts: Fact[];
+  derived: Derived[];
+  nonMeasures: NonMeasure[];
+  /** How the evidence is laid out: one value, a comparison by entity, a series by period. */
+  layout: 'point' | 'comparison' | 'timeseries';
+}
+
+export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
+  const facts = evidence.map((e, i) => ({ id: `E${i + 1}`, evidence: e }));
+  const entities = new Set(evidence.map((e) => e.entity.key));
+  const periods = new Set(evidence.map((e) => e.period.label));
+  // The answer's layout follows the evidence, not the classified shape.
+  const layout: FactSheet['layout'] = evidence.length <= 1 ? 'point' : entities.size > 1 ? 'comparison' : periods.size > 1 ? 'timeseries' : 'point';
+  const derived: Derived[] = [];
+  const sameUnit = evidence.every((e) => e.unit === evidence[0]?.unit && e.currency === evidence[0]?.currency);
+  if (sameUnit && facts.length >= 2) {
+    const unit = evidence[0]!.unit; const currency = evidence[0]!.currency;
+    if (layout === 'comparison' && facts.length === 2) {
+      const [a, b] = facts as [Fact, Fact];
+      derived.push({ id: 'D1', value: a.evidence.value - b.evidence.value, unit, ...(currency ? { currency } : {}), arithmetic: `${a.id} − ${b.id} = ${a.evidence.value} − ${b.evidence.value}`, operands: [a.id, b.id], label: `difference, ${a.evidence.entity.label} minus ${b.evidence.entity.label}` });
+    }
+    if (layout === 'timeseries') {
+      const sorted = [...facts].sort((x, y) => (x.evidence.period.end ?? '').localeCompare(y.evidence.period.end ?? ''));
+      const first = sorted[0]!; const last = sorted[sorted.length - 1]!;
+      const change = last.evidence.value - first.evidence.value;
+      derived.push({ id: 'D1', value: change, unit, ...(currency ? { currency } : {}), arithmetic: `${last.id} − ${first.id} = ${last.evidence.value} − ${first.evidence.value}`, operands: [last.id, first.id], label: `change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
+      if (first.evidence.value !== 0) {
+        const pct = Math.round((change / first.evidence.value) * 1000) / 10;
+        derived.push({ id: 'D2', value: pct, unit: '%', arithmetic: `(${last.id} − ${first.id}) / ${first.id} × 100, rounded to 0.1 = ${pct}`, operands: [last.id, first.id], label: `percent change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
+      }
+    }
+  }
+  const nonMeasures: NonMeasure[] = [];
+  const addNon = (text: string | undefined, what: string) => { if (text && !nonMeasures.some((n) => n.text === text)) nonMeasures.push({ text, what }); };
+  for (const e of evidence) {
+    addNon(e.period.label, 'period label');
+    if (e.period.fiscalYear !== undefined) addNon(String(e.period.fiscalYear), 'fiscal year');
+    addNon(e.period.start, 'period start date'); addNon(e.period.end, 'period end date');
+    if (e.period.end) addNon(e.period.end.slice(0, 4), 'calendar year of the period end');
+    if (e.period.start) addNon(e.period.start.slice(0, 4), 'calendar year of the period start');
+    addNon(e.entity.key, `${e.entity.keyType} of ${e.entity.label}`);
+  }
+  return { facts, derived, nonMeasures, layout };
+}
+
+export function formatValue(v: number, unit: string, currency?: string): string {
+  const digits = Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  if (currency === 'USD' && unit === 'USD') return v < 0 ? `-$${digits.slice(1)}` : `$${digits}`;
+  if (unit === '%') return `${digits}%`;
+  return `${digits} ${unit}`;
+}
+
+/** The sheet as text, for the drafting prompt. */
+export function factSheetText(sheet: FactSheet, question: string): string {
+  const lines = [`Question: ${question}`, '', 'Facts (admitted evidence; every value is exact as published):'];
+  for (const f of sheet.facts) {
+    const e = f.evidence;
+    lines.push(`[${f.id}] ${e.entity.label} — ${e.measureLabel} (${e.measure}) — ${e.period.label}${e.period.end ? ` (period ends ${e.period.end})` : ''} — ${formatValue(e.value, e.unit, e.currency)} — source: ${e.source} ${e.operation}${e.assurance.warnings.length ? ` — note: ${e.assurance.warnings.join('; ')}` : ''}`);
+  }
+  if (sheet.derived.length) {
+    lines.push('', 'Computed by code from the facts (arithmetic shown):');
+    for (const d of sheet.derived) lines.push(`[${d.id}] ${d.label}: ${formatValue(d.value, d.unit, d.currency)} = ${d.arithmetic}`);
+  }
+  if (sheet.nonMeasures.length) {
+    lines.push('', 'Numbers that are not measurements: ' + sheet.nonMeasures.map((n) => `${n.text} (${n.what})`).join('; '));
+  }
+  return lines.join('\n');
+}

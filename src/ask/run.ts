@@ -1,0 +1,358 @@
+/**
+ * ask: question (or intent, or a resumed clarification) → answered | needs_clarification | refused.
+ *
+ * understand → discover → plan → execute (leaf search; fan-out for comparison and timeseries) →
+ * validate → evidence (PROV-O, SHACL-checked) → fact sheet → draft (model or plain renderer) →
+ * grade every figure → citations from the graph → qualification → run graph. Measure ambiguity is
+ * settled on fetched values. Every decision is emitted as a progress event. The run graph holds the
+ * intent, plan, every attempt and the answer; the evidence graph the admitted evidence.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Candidate, OperationRef } from '../discover/index.ts';
+import { plan as makePlan, type Assessment, type Plan } from '../plan/plan.ts';
+import { planToQuads } from '../plan/rdf.ts';
+import { understand, fromCaller, periodLabel, parseIntent, type Intent, type Understanding } from '../understand/index.ts';
+import { queryContext, type QueryContext } from '../execute/context.ts';
+import { searchLeaf, type LeafResult } from '../execute/leaf.ts';
+import { fanOut } from '../execute/fanout.ts';
+import type { Attempt } from '../execute/attempt.ts';
+import type { ProgressEvent } from '../execute/progress.ts';
+import type { PeriodWanted } from '../validate/structural.ts';
+import type { AdmittedEvidence } from '../evidence/types.ts';
+import { runIris, RUN_ID, type RunIris } from '../evidence/iris.ts';
+import { attemptRunQuads, evidenceQuads } from '../evidence/rdf.ts';
+import { factSheet, factSheetText, formatValue } from '../answer/factsheet.ts';
+import { PLAIN_LABEL, renderPlain } from '../answer/render.ts';
+import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
+import { resolveCitations } from '../answer/citations.ts';
+import { qualify } from '../answer/qualification.ts';
+import { draftWithModel } from '../answer/synthesise.ts';
+import { ASSAY } from '../rdf/vocab.ts';
+import { iri, sparql } from '../resolve/sparql-text.ts';
+import { collapseAliases, readingsFor } from './ambiguity.ts';
+import { refusalFrom } from './refusal.ts';
+import { runQuads, toNQuads } from './record.ts';
+import type { AskServices } from './services.ts';
+import type { AskRequest, AskResult, Assumptions, ClarificationOption, FigureOut, Refusal } from './types.ts';
+
+export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal; runId?: string }
+
+const EXECUTED = new Set(['point', 'comparison', 'timeseries']);
+
+interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation: OperationRef }> }
+interface Bound { assumptions: Assumptions; operation: OperationRef }
+
+export function newRunId(): string { return randomBytes(8).toString('hex'); }
+
+export async function ask(services: AskServices, req: AskRequest, options: AskOptions = {}): Promise<AskResult> {
+  const runId = options.runId ?? newRunId();
+  const iris = runIris(services.baseIri, runId);
+  const startedAt = new Date().toISOString();
+  const ctx = queryContext({
+    id: runId, runtime: services.runtime, registry: services.registry, ...(services.model ? { model: services.model } : {}),
+    ...(options.signal ? { signal: options.signal } : {}), timeoutMs: req.timeoutMs ?? services.timeoutMs ?? 30_000,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const state = new RunState(services, iris, runId, ctx, req);
+  try {
+    const result = await runQuestion(state);
+    await state.record(result, startedAt);
+    return result;
+  } finally {
+    ctx.dispose();
+  }
+}
+
+/** Mutable bookkeeping of one run (not module state: one per call). */
+class RunState {
+  attempts: Attempt[] = [];
+  evidence: AdmittedEvidence[] = [];
+  attemptCounter = 0;
+  intent: Intent | null = null;
+  interpreter: string | null = null;
+  plan: Plan | null = null;
+  resumeState?: string;
+  resumedFrom?: string;
+  question: string;
+  constructor(readonly services: AskServices, readonly iris: RunIris, readonly runId: string, readonly ctx: QueryContext, readonly req: AskRequest) {
+    this.question = req.question ?? '';
+  }
+  nextAttempt = () => ++this.attemptCounter;
+
+  admit(leaf: LeafResult): AdmittedEvidence | undefined {
+    this.attempts.push(...leaf.attempts);
+    if (!leaf.evidence) return undefined;
+    const e: AdmittedEvidence = { ...leaf.evidence, index: this.evidence.length + 1 };
+    this.evidence.push(e);
+    return e;
+  }
+
+  /** Writes the admitted evidence (must conform to the shapes) so citations can be resolved. */
+  async writeEvidence(items: readonly AdmittedEvidence[]): Promise<void> {
+    if (items.length === 0) return;
+    const quads = evidenceQuads(items, this.attempts, this.iris, this.services.baseIri);
+    const report = await this.services.shapes.validate(quads);
+    const violations = report.filter((r) => r.severity === 'Violation');
+    if (violations.length > 0) throw new Error(`admitted evidence does not conform to shapes/evidence-shapes.ttl (a bug): ${violations.map((v) => `${v.focusNode} ${v.path ?? ''}: ${v.message}`).join('; ')}`);
+    await this.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
+    this.ctx.emit({ stage: 'evidence', by: 'evidence', message: `${items.length} evidence item${items.length === 1 ? '' : 's'} admitted to the evidence graph (SHACL-conformant)`, data: { evidence: items.map((e) => this.iris.evidence(e.index)) } });
+  }
+
+  async record(result: AskResult, startedAt: string): Promise<void> {
+    const quads = [
+      ...runQuads(result, this.iris, { intentJson: this.intent ? JSON.stringify(this.intent) : null, ...(this.resumeState ? { resumeState: this.resumeState } : {}), startedAt, endedAt: new Date().toISOString() }),
+      ...attemptRunQuads(this.attempts, this.iris, this.services.baseIri),
+      ...(this.plan ? planToQuads(this.plan, { planIri: this.iris.plan, runGraph: this.iris.runGraph, baseIri: this.services.baseIri }) : []),
+    ];
+    await this.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
+  }
+
+  base(status: AskResult['status']): AskResult {
+    return {
+      status, run: this.iris.run, run_id: this.runId, question: this.question, text: '', rendering: null, rendering_label: null,
+      figures: [], guarded_figures: [], citations: [], qualification: null, evidence: [], intent: this.intent, interpreter: this.interpreter,
+      plan: this.plan ? { verdict: this.plan.verdict, reason: this.plan.reason } : null,
+      attempts: this.attempts.map((a) => ({ n: a.n, source: a.source, operation: a.operation, measure: a.measure ?? null, disposition: a.disposition, ...(a.reason ? { reason: a.reason } : {}), elapsed_ms: Math.round(a.elapsedMs) })),
+      ...(this.resumedFrom ? { resumed_from: this.resumedFrom } : {}),
+    };
+  }
+
+  refuse(r: Refusal): AskResult {
+    this.ctx.emit({ stage: 'refusal', by: 'ask', message: `refused (${r.boundary}): ${r.reason}` });
+    return { ...this.base('refused'), text: `Not answered (${r.boundary.replace(/_/g, ' ')}): ${r.reason}`, refusal: r };
+  }
+}
+
+async function runQuestion(s: RunState): Promise<AskResult> {
+  const { req, ctx } = s;
+  let bound: Bound | undefined;
+  let u: Understanding;
+  if (req.resume) {
+    const r = readResumeState(s, req.resume.run);
+    const opt = r?.options[req.resume.option - 1];
+    if (!r || !opt) return s.refuse(refusalFrom('bad_resume', r ? `run ${req.resume.run} has no option ${req.resume.option} (it offered ${r.options.length})` : `no clarification is recorded for run "${req.resume.run}"`));
+    bound = opt;
+    s.resumedFrom = req.resume.run;
+    // the chosen reading is bound, not re-interpreted: the interpretation list is cleared
+    u = { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
+    ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `bound: ${opt.assumptions.measure} → ${opt.assumptions.concept} (no reselection)` });
+  } else if (req.intent !== undefined) {
+    u = fromCaller(req.intent);
+  } else if (req.question) {
+    u = await understand(req.question, { interpreter: req.interpreter ?? 'offline', ...(s.services.model ? { model: s.services.model } : {}), signal: ctx.signal });
+  } else {
+    return s.refuse(refusalFrom('not_understood', 'no question, intent or resume was given'));
+  }
+  s.interpreter = u.interpreter;
+  if (u.status !== 'understood') { s.question ||= u.question; return s.refuse(refusalFrom('not_understood', u.reason)); }
+  const intent = u.intent;
+  s.intent = intent;
+  s.question = intent.question;
+  const entityName = intent.canonical_entity ?? intent.entity;
+  ctx.emit({ stage: 'structure', by: u.interpreter, message: `${intent.shape} · ${intent.entities.length ? intent.entities.map((e) => `"${e}"`).join(' vs ') : entityName ? `"${intent.entity}" → ${entityName}` : 'no entity'}${intent.type ? ` · ${intent.type}` : ''}` });
+  ctx.emit({ stage: 'measure', by: u.interpreter, message: `${intent.attribute ?? '(no measure)'} · ${intent.periods.length ? `${periodLabel(intent.periods[0]!)}–${periodLabel(intent.periods[intent.periods.length - 1]!)} (${intent.periods.length} periods)` : periodLabel(intent.period) ?? 'latest'}${intent.interpretations.length ? ` · readings: ${intent.interpretations.join(', ')}` : ''}` });
+
+  // Measure ambiguity (point questions; a bound resume never re-enters it)
+  const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
+  if (readings.length >= 2) return ambiguous(s, intent, readings);
+
+  const planned = planFor(s, intent, bound);
+  s.plan = planned.plan;
+  if (planned.plan.verdict === 'infeasible') {
+    const boundary = planned.plan.considered === 0 ? 'no_candidate_source' : 'no_access_path';
+    return s.refuse(refusalFrom(boundary, planned.plan.reason, { attribute: intent.attribute, missing: planned.plan.required.missing }));
+  }
+  if (!EXECUTED.has(intent.shape)) return s.refuse(refusalFrom('unsupported_shape', `the plan is ${planned.plan.verdict} (${planned.plan.reason}), but this build does not yet execute ${intent.shape} questions`));
+
+  const evidence = await execute(s, intent, planned);
+  if ('refusal' in evidence) return s.refuse(evidence.refusal);
+  await s.writeEvidence(evidence.items);
+  return answer(s, evidence.items, evidence.disclosures);
+}
+
+function wanted(p: Intent['period']): PeriodWanted {
+  if (!p) return { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
+  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
+}
+
+interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string> }
+
+function planFor(s: RunState, intent: Intent, bound?: Bound): Planned {
+  if (bound) {
+    const a: Assessment = { candidateKey: bound.assumptions.measure_key, kind: 'measure', publisherId: bound.operation.publisherId, title: bound.assumptions.measure, discoveryRank: 1, verdict: 'exact', reason: `bound by the caller's choice (${bound.assumptions.concept}); not reselected`, operation: bound.operation, complete: bound.operation.complete };
+    const plan: Plan = { question: intent.question, shape: intent.shape, required: { exact: [], composed: [], missing: '' }, verdict: 'exact', reason: `exact: ${a.reason}`, selected: a, assessments: [a], considered: 1, discovered: 1 };
+    s.ctx.emit({ stage: 'plan', by: 'planner', message: `bound concept ${bound.assumptions.concept} via ${bound.operation.key}` });
+    return { plan, candidates: [a], units: new Map(bound.assumptions.measure_key.startsWith('sec-edgar/') ? [[bound.assumptions.measure_key, 'USD']] : []) };
+  }
+  const found: Candidate[] = s.services.index.discover(intent);
+  s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
+  s.ctx.emit({ stage: 'discovery', by: 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
+  const plan = makePlan(intent, found);
+  s.ctx.emit({ stage: 'plan', by: 'planner', message: `${plan.verdict}: ${plan.reason}` });
+  const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
+  return { plan, candidates: plan.assessments.filter((a) => a.verdict !== 'infeasible' && a.operation), units };
+}
+
+type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal };
+
+async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
+  const leaf = (entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string) => (ctx: QueryContext) => searchLeaf(ctx, {
+    question: intent.question, entity, attribute: intent.attribute, period, candidates, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}),
+  });
+  const entityName = intent.canonical_entity ?? intent.entity;
+  const fail = (r: LeafResult, entity: string | null, period: string | null, prefix = ''): Executed => ({ refusal: refusalFrom(r.failure!.boundary, prefix + r.failure!.message, { attribute: intent.attribute, entity, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) });
+
+  if (intent.shape === 'point') {
+    if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a point read', {}) };
+    const p = wanted(intent.period);
+    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${planned.candidates.length} candidate measure(s), first that validates wins` });
+    const r = await leaf(entityName, p, planned.candidates)(s.ctx);
+    const e = s.admit(r);
+    return e ? { items: [e], disclosures: [] } : fail(r, entityName, p.text);
+  }
+
+  if (intent.shape === 'comparison') {
+    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one keyed read per entity (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
+    const p = wanted(intent.period);
+    const out = await fanOut(s.ctx, intent.entities.map((name) => ({ label: name, run: leaf(name, p, planned.candidates, name) })), () => true);
+    const items = out.results.map((r) => s.admit(r));
+    if (out.failedBranch !== undefined) return fail(out.results[out.failedBranch]!, intent.entities[out.failedBranch]!, p.text, `cannot compare: ${intent.entities[out.failedBranch]} — `);
+    return { items: items.filter((x): x is AdmittedEvidence => !!x), disclosures: [] };
+  }
+
+  // timeseries: resolve the measure once (on the last period), then fan out the rest bound to it
+  if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a timeseries', {}) };
+  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
+  if (periods.length === 0) return { refusal: refusalFrom('no_data', 'the question names no periods for a timeseries', {}) };
+  const last = periods[periods.length - 1]!;
+  const first = await leaf(entityName, wanted(last), planned.candidates, periodLabel(last) ?? last.text)(s.ctx);
+  if (!first.evidence) { s.admit(first); return fail(first, entityName, last.text); }
+  const boundMeasure = planned.candidates.filter((c) => c.candidateKey === first.evidence!.measure);
+  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one keyed read per period against ${first.evidence.measure} (resolved once), ${periods.length - 1} more concurrently` });
+  const rest = periods.slice(0, -1);
+  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: leaf(entityName, wanted(p), boundMeasure, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
+  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return fail(out.results[out.failedBranch]!, entityName, rest[out.failedBranch]!.text); }
+  const items: AdmittedEvidence[] = [];
+  const disclosures: string[] = [];
+  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
+  const lastE = s.admit(first)!;
+  items.push(lastE);
+  return { items, disclosures };
+}
+
+interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }
+
+async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boolean): Promise<Drafted> {
+  const sheet = factSheet(items);
+  let text: string;
+  let rendering: 'plain' | 'model' = 'plain';
+  if (s.services.model) {
+    const d = await draftWithModel(s.services.model, s.question, factSheetText(sheet, s.question), s.ctx.signal);
+    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
+    text = d.text; rendering = 'model';
+  } else {
+    text = renderPlain(sheet, { hedge });
+  }
+  const g = gradeText(text, sheet);
+  const idToIri = new Map(sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
+  const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
+  return { text, rendering, figures: g.figures.map(withIris), guarded: g.guarded.map(withIris), blockers: strictBlockers(g) };
+}
+
+const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}) });
+
+async function answer(s: RunState, items: AdmittedEvidence[], disclosures: string[], extra: Partial<AskResult> = {}): Promise<AskResult> {
+  const q = qualify(items, s.services.assuranceFloor ?? 1);
+  if (q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
+  const d = await draft(s, items, q.hedge);
+  s.ctx.emit({ stage: 'answer', by: d.rendering === 'model' ? `model (${s.services.model!.modelFor('synthesise')})` : 'plain renderer', message: `${d.figures.length} figure(s): ${d.figures.map((f) => `${f.text} ${f.grade}`).join(', ') || 'none'}` });
+  if (s.req.strict && d.blockers.length > 0) {
+    return s.refuse(refusalFrom('unverified_figures', `strict mode: ${d.blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`));
+  }
+  const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)));
+  return {
+    ...s.base('answered'), text: d.text, rendering: d.rendering, rendering_label: d.rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
+    figures: d.figures.map(figureOut), guarded_figures: d.guarded.map(figureOut), citations,
+    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures] },
+    evidence: items.map((e) => evidenceOut(s, e)), ...extra,
+  };
+}
+
+function evidenceOut(s: RunState, e: AdmittedEvidence): AskResult['evidence'][number] {
+  return {
+    iri: s.iris.evidence(e.index), entity: e.entity.label, entity_key: `${e.entity.keyType}=${e.entity.key}`, measure: e.measure, measure_label: e.measureLabel,
+    value: e.value, unit: e.unit, currency: e.currency ?? null, period: e.period.label, period_end: e.period.end ?? null, source: e.source,
+    assurance: e.assurance.match === 'key' ? 'key_match' : 'name_match', warnings: e.assurance.warnings,
+  };
+}
+
+/** Each reading fetched and validated; aliases collapse; material differences → on_ambiguity. */
+async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promise<AskResult> {
+  const entityName = intent.canonical_entity ?? intent.entity;
+  s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `"${intent.attribute}" has ${readings.length} readings (${readings.join(', ')}); each is fetched and validated before anyone is asked` });
+  if (!entityName) return s.refuse(refusalFrom('entity_unresolved', 'the question names no entity', {}));
+  const got: Array<{ reading: string; e: AdmittedEvidence; operation: OperationRef }> = [];
+  let lastPlan: Plan | null = null;
+  let lastFailure: LeafResult | undefined;
+  for (const reading of readings) {
+    const sub = { ...intent, attribute: reading, interpretations: [] };
+    const planned = planFor(s, sub);
+    lastPlan = planned.plan;
+    if (planned.plan.verdict === 'infeasible') continue;
+    const r = await searchLeaf(s.ctx, { question: intent.question, entity: entityName, attribute: reading, period: wanted(intent.period), candidates: planned.candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: reading });
+    const e = s.admit(r);
+    if (!e) { lastFailure = r; continue; }
+    const op = planned.candidates.find((c) => c.candidateKey === e.measure)!.operation!;
+    got.push({ reading, e, operation: op });
+  }
+  s.plan = lastPlan;
+  if (got.length === 0) {
+    if (lastFailure?.failure) return s.refuse(refusalFrom(lastFailure.failure.boundary, lastFailure.failure.message, { attribute: intent.attribute, entity: entityName, period: wanted(intent.period).text, ...(lastFailure.failure.code ? { code: lastFailure.failure.code } : {}) }));
+    return s.refuse(refusalFrom('no_access_path', `no reading of "${intent.attribute}" has an eligible source`, { attribute: intent.attribute }));
+  }
+  await s.writeEvidence(got.map((g) => g.e));
+  const groups = collapseAliases(got.map((g) => ({ ...g, value: g.e.value })));
+  const aliasNote = groups.filter((g) => g.length > 1).map((g) => `${g.map((x) => x.reading).join(' = ')} (same value)`);
+  if (groups.length === 1) {
+    return answer(s, [groups[0]![0]!.e], aliasNote.length ? [`readings collapsed as aliases: ${aliasNote.join('; ')}`] : []);
+  }
+  const lead = groups.map((g) => g[0]!);
+  const mode = s.req.on_ambiguity ?? 'answer';
+  s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `${lead.length} materially different values (${lead.map((g) => `${g.reading} ${formatValue(g.e.value, g.e.unit, g.e.currency)}`).join('; ')}); on_ambiguity=${mode}` });
+  if (mode === 'ask') {
+    const options: ClarificationOption[] = lead.map((g, i) => {
+      const [, group, name] = g.e.measure.split('/');
+      const assumptions: Assumptions = { measure: g.reading, measure_key: g.e.measure, concept: `${group}:${name}`, operation: `${g.operation.publisherId}/${g.operation.operationId}`, entity: g.e.entity.label, period: periodLabel(intent.period) };
+      return { n: i + 1, id: `${group}:${name}`, label: `${cap(g.reading)} — ${g.e.measureLabel}`, value: g.e.value, unit: g.e.unit, currency: g.e.currency ?? null, period: g.e.period.label, evidence: s.iris.evidence(g.e.index), assumptions };
+    });
+    s.resumeState = JSON.stringify({ intent, options: lead.map((g, i) => ({ assumptions: options[i]!.assumptions, operation: g.operation })) } satisfies ResumeState);
+    const question = `"${intent.attribute}" has ${options.length} materially different published meanings for ${lead[0]!.e.entity.label}. Which one do you mean?`;
+    const text = [question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, o.unit!, o.currency ?? undefined)} (${o.period})`)].join('\n');
+    return { ...s.base('needs_clarification'), text, clarification: { question, options }, evidence: lead.map((g) => evidenceOut(s, g.e)) };
+  }
+  const alternatives = lead.slice(1).map((g) => ({ interpretation: g.reading, value: g.e.value, unit: g.e.unit, period: g.e.period.label, evidence: s.iris.evidence(g.e.index) }));
+  if (mode === 'all') {
+    const answers: NonNullable<AskResult['answers']> = [];
+    for (const g of lead) {
+      const d = await draft(s, [g.e], false);
+      answers.push({ interpretation: g.reading, text: d.text, figures: d.figures.map(figureOut), evidence: [s.iris.evidence(g.e.index)] });
+    }
+    const main = await answer(s, lead.map((g) => g.e), [`"${intent.attribute}" read ${lead.length} ways: ${lead.map((g) => g.reading).join(', ')}`]);
+    return { ...main, answers };
+  }
+  return answer(s, [lead[0]!.e], [`"${intent.attribute}" read as ${lead[0]!.reading}; other readings differ materially (see alternatives)`], { alternatives });
+}
+
+const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+function readResumeState(s: RunState, runId: string): ResumeState | null {
+  if (!RUN_ID.test(runId)) return null;
+  const other = runIris(s.services.baseIri, runId);
+  const rows = s.services.store.rdf.select(sparql`SELECT ?state WHERE { GRAPH ${iri(other.runGraph)} { ${iri(other.answer)} ${iri(ASSAY.resumeState)} ?state } }`);
+  const text = rows[0]?.get('state')?.value;
+  if (!text) return null;
+  const parsed = JSON.parse(text) as ResumeState;
+  const check = parseIntent(parsed.intent);
+  if (!check.ok) return null;
+  return { intent: check.intent, options: parsed.options };
+}

@@ -1,0 +1,39 @@
+/**
+ * What `ask` needs for the life of a process, loaded once and shared by every question: the
+ * discovery index (catalog load is slow), the connector runtime, the identity registry, the
+ * optional model client, the compiled evidence shapes, the durable store and the base IRI.
+ * Per-question state is never here (see QueryContext).
+ */
+import { loadDiscoveryIndex } from '../discover/load.ts';
+import type { DiscoveryIndex } from '../discover/index.ts';
+import { connectorRuntime, type ConnectorRuntime } from '../connectors/runtime.ts';
+import type { HttpMode } from '../http/client.ts';
+import { openOfflineRegistry, type IdentityRegistry } from '../resolve/registry.ts';
+import type { ModelClient } from '../llm/types.ts';
+import type { CompiledShapes } from '../ard/shacl.ts';
+import { loadEvidenceShapes } from '../evidence/shacl.ts';
+import type { DurableStore } from '../rdf/durable.ts';
+
+export interface AskServices {
+  index: DiscoveryIndex;
+  runtime: ConnectorRuntime;
+  registry: IdentityRegistry;
+  model?: ModelClient;
+  shapes: CompiledShapes;
+  store: DurableStore;
+  baseIri: string;
+  /** Minimum asserted assurance level to answer (1–3; default 1). */
+  assuranceFloor?: 1 | 2 | 3;
+  /** Default question deadline, ms. */
+  timeoutMs?: number;
+}
+
+export async function loadAskServices(o: { store: DurableStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex }): Promise<AskServices> {
+  const [index, runtime, registry, shapes] = await Promise.all([
+    o.index ?? loadDiscoveryIndex(o.catalogDir ?? 'ard-okf').then((r) => r.index),
+    o.runtime ?? connectorRuntime({ mode: o.mode ?? 'replay' }),
+    o.registry ?? openOfflineRegistry(),
+    loadEvidenceShapes(),
+  ]);
+  return { index, runtime, registry, shapes, store: o.store, baseIri: o.baseIri, ...(o.model ? { model: o.model } : {}) };
+}

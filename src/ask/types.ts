@@ -1,0 +1,87 @@
+/**
+ * The ask request and result. Results are first-class whatever the outcome: `answered`,
+ * `needs_clarification` (options with values and the assumptions to resume) or `refused` (a typed
+ * boundary and what would make the question answerable). Field meanings: README, "assay ask".
+ */
+import type { Intent } from '../understand/intent.ts';
+import type { ProgressEvent } from '../execute/progress.ts';
+import type { Grade } from '../answer/figures.ts';
+import type { Citation } from '../answer/citations.ts';
+
+export type OnAmbiguity = 'answer' | 'all' | 'ask';
+
+export interface AskRequest {
+  question?: string;
+  /** A caller's own intent (validated like the interpreters' output). */
+  intent?: unknown;
+  on_ambiguity?: OnAmbiguity;
+  strict?: boolean;
+  /** Resume a clarification: the run id that asked, and the chosen option (1-based). */
+  resume?: { run: string; option: number };
+  interpreter?: 'offline' | 'model';
+  timeoutMs?: number;
+}
+
+export type RefusalBoundary =
+  | 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked'
+  | 'not_understood' | 'unsupported_shape' | 'unverified_figures' | 'low_assurance' | 'cancelled' | 'bad_resume';
+
+export interface Refusal { boundary: RefusalBoundary; reason: string; answerable_if: string; code?: string }
+
+export interface ClarificationOption {
+  n: number;
+  id: string;
+  label: string;
+  value: number | null;
+  unit: string | null;
+  currency: string | null;
+  period: string | null;
+  evidence: string | null;
+  /** Every binding needed to resume without re-interpreting. */
+  assumptions: Assumptions;
+}
+
+export interface Assumptions {
+  measure: string;
+  /** Catalog measure key (publisher/group/name), bound: no reselection on resume. */
+  measure_key: string;
+  concept: string;
+  operation: string;
+  entity: string;
+  period: string | null;
+}
+
+export interface FigureOut { text: string; value: number; unit: string | null; grade: Grade; evidence: string[]; arithmetic?: string; note?: string }
+
+export interface EvidenceOut {
+  iri: string; entity: string; entity_key: string; measure: string; measure_label: string; value: number; unit: string;
+  currency: string | null; period: string; period_end: string | null; source: string; assurance: string; warnings: string[];
+}
+
+export interface AttemptOut { n: number; source: string; operation: string; measure: string | null; disposition: string; reason?: string; elapsed_ms: number }
+
+export interface AskResult {
+  status: 'answered' | 'needs_clarification' | 'refused';
+  run: string;
+  run_id: string;
+  question: string;
+  text: string;
+  rendering: 'plain' | 'model' | null;
+  rendering_label: string | null;
+  figures: FigureOut[];
+  guarded_figures: FigureOut[];
+  citations: Citation[];
+  qualification: { level: number; statement: string; disclosures: string[] } | null;
+  evidence: EvidenceOut[];
+  alternatives?: Array<{ interpretation: string; value: number; unit: string; period: string; evidence: string }>;
+  answers?: Array<{ interpretation: string; text: string; figures: FigureOut[]; evidence: string[] }>;
+  clarification?: { question: string; options: ClarificationOption[] };
+  refusal?: Refusal;
+  intent: Intent | null;
+  interpreter: string | null;
+  plan: { verdict: string; reason: string } | null;
+  attempts: AttemptOut[];
+  resumed_from?: string;
+}
+
+export type { ProgressEvent };

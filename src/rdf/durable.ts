@@ -85,11 +85,14 @@ const DEFAULT_MAX_QUADS = 12_000_000;
 interface Manifest {
   version: 1;
   generation: number;
+  /** Writes folded into the snapshot (so a journal record's sequence number is seq + its index + 1). */
+  seq?: number;
   snapshot: string | null;
   journal: string;
 }
 
-type Listener = (op: WriteOp) => void;
+/** Told of each acknowledged write with its sequence number (1, 2, … over the store's life). */
+type Listener = (op: WriteOp, seq: number) => void;
 
 function encodeRecord(op: WriteOp): Buffer {
   const payload = Buffer.from(JSON.stringify(op), 'utf8');
@@ -109,8 +112,11 @@ function validRecordAt(buf: Buffer, at: number): number | undefined {
   return crc32(payload) === buf.readUInt32BE(at + 8) ? len : undefined;
 }
 
-/** Apply one op to the in-memory store. Throws on bad input; oxigraph ops are all-or-nothing. */
-function applyToMemory(rdf: RdfStore, op: WriteOp): void {
+/**
+ * Apply one op to an in-memory store. Throws on bad input; oxigraph ops are all-or-nothing.
+ * Replicas (the query workers) use the same function so they stay exact copies.
+ */
+export function applyToMemory(rdf: RdfStore, op: WriteOp): void {
   switch (op.kind) {
     case 'update':
       rdf.update(op.sparql, op.baseIri ? { baseIri: op.baseIri } : undefined);
@@ -152,12 +158,14 @@ export class DurableStore {
   #listeners = new Set<Listener>();
   #failed: Error | null = null;
   #closed = false;
+  #seq: number;
   readonly #readOnly: boolean;
 
   private constructor(args: {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
     manifest: Manifest | null; recovery: RecoveryReport; opts: DurableOptions;
   }) {
+    this.#seq = (args.manifest?.seq ?? 0) + args.recovery.replayed;
     this.rdf = args.rdf;
     this.dir = args.dir;
     this.#journal = args.journal;
@@ -232,6 +240,32 @@ export class DurableStore {
     }
   }
 
+  /** Sequence number of the last acknowledged write (0 for a store never written). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Read the acknowledged state of a data directory another process or thread owns, without
+   * locking it: for seeding query replicas off the main thread. Retries when a compaction
+   * swaps files underneath it. `seq` says which writes the result already holds.
+   */
+  static async readReplica(dir: string): Promise<{ rdf: RdfStore; seq: number }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const s = await DurableStore.open(dir, { readOnly: true });
+        // A compaction between reading MANIFEST and the files it names could hide writes
+        // (the old journal gone, read as empty): only a generation that held still counts.
+        const after = await readManifest(dir);
+        if (after.generation !== s.#manifest?.generation) throw Object.assign(new Error('compacted while reading'), { code: 'ENOENT' });
+        return { rdf: s.rdf, seq: s.seq };
+      } catch (e) {
+        const missing = (e as NodeJS.ErrnoException).code === 'ENOENT' || /cannot be read/.test((e as Error).message);
+        if (!missing || attempt >= 5) throw e;
+      }
+    }
+  }
+
   /** Called after each acknowledged write (e.g. to keep a query replica current). */
   onWrite(listener: Listener): () => void {
     this.#listeners.add(listener);
@@ -277,7 +311,8 @@ export class DurableStore {
     } else {
       applyToMemory(this.rdf, op);
     }
-    for (const l of this.#listeners) l(op);
+    this.#seq++;
+    for (const l of this.#listeners) l(op, this.#seq);
     if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes) await this.#compactNow();
   }
 
@@ -295,7 +330,7 @@ export class DurableStore {
     const journal = `journal-${String(gen).padStart(8, '0')}.log`;
     await writeDurably(join(this.dir, snapshot), this.rdf.dump({ format: RDF_FORMATS.nquads }));
     await writeDurably(join(this.dir, journal), '');
-    const next: Manifest = { version: 1, generation: gen, snapshot, journal };
+    const next: Manifest = { version: 1, generation: gen, seq: this.#seq, snapshot, journal };
     await writeDurably(join(this.dir, MANIFEST), JSON.stringify(next, null, 2));
     const old = this.#manifest;
     await this.#journal.close();

@@ -35,10 +35,10 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   const pool = new QueryPool({
     size: limits.workers,
     maxQueue: limits.maxQueue,
-    seed: () => store.rdf.dump({ format: RDF_FORMATS.nquads }),
+    seed: () => (store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq }),
     onReplace: (reason) => app.log.warn({ reason }, 'sparql: query worker replaced'),
   });
-  const unsubscribe = store.onWrite((op) => pool.forward(op));
+  const unsubscribe = store.onWrite((op, seq) => pool.forward(op, seq));
   app.addHook('onClose', async () => {
     unsubscribe();
     await pool.close();

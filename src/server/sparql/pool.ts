@@ -5,29 +5,30 @@
  * Why: oxigraph's JS query is synchronous WebAssembly with no timeout; run on the main thread
  * a heavy query stalls every request, and a trap can corrupt the instance (and the data) for
  * the whole isolate. Here each job has a deadline; past it, or on any engine fault, the worker
- * is terminated and a fresh one is seeded from the main store's N-Quads dump. The main store
- * is never touched by untrusted text, so nothing acknowledged is lost.
+ * is terminated and a fresh one reads the data directory (snapshot + journal) on its own
+ * thread. The main store is never touched by untrusted text, so nothing acknowledged is lost.
  *
- * Consistency: a replica is seeded from a dump taken synchronously at spawn and then receives
- * every later acknowledged write (`forward`) through the same ordered port as its jobs, so a
+ * Consistency: every acknowledged write carries a sequence number. A replica reads the
+ * directory's acknowledged state (which says which writes it holds), then applies the
+ * forwarded writes it does not hold yet, in order, through the same port as its jobs, so a
  * query dispatched after a write was acknowledged sees it.
  *
  * Limits: a job waits at most `timeoutMs` for a free worker (then 503 busy) and runs at most
- * `timeoutMs` (then 503 timeout); at most `maxQueue` jobs wait. Cost of a replacement: one
- * dump of the main store on the main thread (proportional to its size) plus the load in the
- * new worker, which happens off the main thread.
+ * `timeoutMs` (then 503 timeout); at most `maxQueue` jobs wait. A replacement costs the main
+ * thread nothing: the new worker reads the files itself. (A store with no data directory, as
+ * in tests, is seeded from a dump taken on the main thread.)
  */
 import { Worker } from 'node:worker_threads';
 import type { WriteOp } from '../../rdf/durable.ts';
 import { SparqlError } from './errors.ts';
 import type { Job, Reply } from './evaluate.ts';
-import type { FromWorker, ToWorker } from './worker.ts';
+import type { FromWorker, Seed, ToWorker } from './worker.ts';
 
 export interface PoolOptions {
   /** Number of workers (each holds a full replica). */
   size: number;
-  /** The main store as N-Quads, read when a worker is (re)started. */
-  seed: () => string;
+  /** Where a (re)started worker gets its replica: the data directory, or a dump for in-memory stores. */
+  seed: () => Seed;
   /** Jobs allowed to wait for a worker before new ones get 503 busy. */
   maxQueue: number;
   /** Told when a worker is replaced (for logs). */
@@ -105,8 +106,8 @@ export class QueryPool {
   }
 
   /** Send an acknowledged write to every replica (DurableStore.onWrite listener). */
-  forward(op: WriteOp): void {
-    for (const slot of this.#slots) if (slot.state !== 'dead') this.#post(slot, { type: 'write', op });
+  forward(op: WriteOp, seq: number): void {
+    for (const slot of this.#slots) if (slot.state !== 'dead') this.#post(slot, { type: 'write', op, seq });
   }
 
   async close(): Promise<void> {
@@ -137,8 +138,9 @@ export class QueryPool {
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m));
     worker.on('error', (e) => this.#replace(index, slot, `worker error: ${e.message}`));
     worker.on('exit', (code) => this.#replace(index, slot, `worker exited with code ${code}`));
-    // Dump and first message in one synchronous step: every write after this is forwarded.
-    this.#post(slot, { type: 'seed', nquads: this.#opts.seed() });
+    // Seed message first: every write acknowledged after this is forwarded with its sequence
+    // number, and the worker skips those its seed already holds.
+    this.#post(slot, { type: 'seed', seed: this.#opts.seed() });
     return slot;
   }
 

@@ -4,19 +4,25 @@
  * runs past its deadline or the engine faults, so nothing here needs to be interruptible.
  *
  * Messages in (in order; the port preserves it):
- *   { type: 'seed', nquads }    the main store's dump; answered with 'ready' or 'failed'
- *   { type: 'write', op }       an acknowledged WriteOp to apply to the replica
+ *   { type: 'seed', seed }      the data directory to read (or, for in-memory stores, a dump);
+ *                               answered with 'ready' or 'failed'
+ *   { type: 'write', op, seq }  an acknowledged WriteOp to apply to the replica; writes that
+ *                               arrive while the seed is read are held, and those the seed
+ *                               already holds (seq ≤ the seed's) are skipped
  *   { type: 'job', id, job }    answered with { type: 'result', id, reply }
  * Messages out: 'ready', 'result', and 'failed' (the replica can no longer be trusted).
  */
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
-import type { WriteOp } from '../../rdf/durable.ts';
+import { applyToMemory as applyWrite, DurableStore, type WriteOp } from '../../rdf/durable.ts';
 import { runJob, type Job } from './evaluate.ts';
 
+/** Where a replica comes from: the data directory (read off the main thread) or a dump. */
+export type Seed = { kind: 'dir'; dir: string } | { kind: 'nquads'; nquads: string; seq: number };
+
 export type ToWorker =
-  | { type: 'seed'; nquads: string }
-  | { type: 'write'; op: WriteOp }
+  | { type: 'seed'; seed: Seed }
+  | { type: 'write'; op: WriteOp; seq: number }
   | { type: 'job'; id: number; job: Job };
 
 export type FromWorker =
@@ -24,50 +30,46 @@ export type FromWorker =
   | { type: 'result'; id: number; reply: ReturnType<typeof runJob> }
   | { type: 'failed'; message: string };
 
-/** Same semantics as DurableStore's in-memory apply, so the replica stays an exact copy. */
-function applyWrite(rdf: RdfStore, op: WriteOp): void {
-  switch (op.kind) {
-    case 'update':
-      rdf.update(op.sparql, op.baseIri ? { baseIri: op.baseIri } : undefined);
-      return;
-    case 'load':
-      rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
-      return;
-    case 'clearGraph':
-      rdf.clearGraph(op.graph);
-      return;
-    case 'replaceGraph': {
-      const scratch = new RdfStore();
-      scratch.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
-      rdf.clearGraph(op.graph);
-      rdf.add(scratch.match());
-      return;
-    }
-  }
-}
-
 function main(): void {
   const port = parentPort;
   if (!port) throw new Error('worker.ts must run as a worker thread (see pool.ts)');
-  const replica = new RdfStore();
+  let replica = new RdfStore();
+  let replicaSeq = 0;
+  let held: { op: WriteOp; seq: number }[] | null = null; // non-null while seeding
   const send = (m: FromWorker) => port.postMessage(m);
+  const apply = (op: WriteOp, seq: number) => {
+    if (seq <= replicaSeq) return;
+    try {
+      applyWrite(replica, op);
+      replicaSeq = seq;
+    } catch (e) {
+      // The main store accepted this op, so a replica that cannot apply it has diverged.
+      send({ type: 'failed', message: `the replica could not apply an acknowledged ${op.kind}: ${(e as Error).message}` });
+    }
+  };
+  const seedFrom = async (seed: Seed): Promise<void> => {
+    if (seed.kind === 'dir') {
+      const r = await DurableStore.readReplica(seed.dir);
+      replica = r.rdf;
+      replicaSeq = r.seq;
+    } else {
+      if (seed.nquads.length > 0) replica.load(seed.nquads, { format: RDF_FORMATS.nquads, lenient: true });
+      replicaSeq = seed.seq;
+    }
+  };
   port.on('message', (m: ToWorker) => {
     switch (m.type) {
       case 'seed':
-        try {
-          if (m.nquads.length > 0) replica.load(m.nquads, { format: RDF_FORMATS.nquads, lenient: true });
+        held = [];
+        seedFrom(m.seed).then(() => {
+          for (const w of held ?? []) apply(w.op, w.seq);
+          held = null;
           send({ type: 'ready', quads: replica.size });
-        } catch (e) {
-          send({ type: 'failed', message: `seeding the replica failed: ${(e as Error).message}` });
-        }
+        }, (e: Error) => send({ type: 'failed', message: `seeding the replica failed: ${e.message}` }));
         return;
       case 'write':
-        try {
-          applyWrite(replica, m.op);
-        } catch (e) {
-          // The main store accepted this op, so a replica that cannot apply it has diverged.
-          send({ type: 'failed', message: `the replica could not apply an acknowledged ${m.op.kind}: ${(e as Error).message}` });
-        }
+        if (held) held.push({ op: m.op, seq: m.seq });
+        else apply(m.op, m.seq);
         return;
       case 'job':
         send({ type: 'result', id: m.id, reply: runJob(replica, m.job) });

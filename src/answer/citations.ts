@@ -24,12 +24,13 @@ export function resolveCitations(store: RdfStore, evidenceGraph: string, evidenc
     const q = sparql`SELECT ?response ?url ?time ?hash ?publisher WHERE { GRAPH ${iri(evidenceGraph)} {
   ${iri(e)} ${iri(PROV.wasGeneratedBy)} ?attempt .
   ?attempt ${iri(PROV.used)} ?response .
-  ?response ${iri(ASSAY.requestUrl)} ?url ; ${iri(PROV.generatedAtTime)} ?time ; ${iri(ASSAY.contentHash)} ?hash ; ${iri(PROV.wasAttributedTo)} ?publisher .
+  ?response ${iri(ASSAY.requestUrl)} ?url ; ${iri(ASSAY.contentHash)} ?hash ; ${iri(PROV.wasAttributedTo)} ?publisher .
+  OPTIONAL { ?response ${iri(PROV.generatedAtTime)} ?time }
 } }`;
     const rows = store.select(q);
     if (rows.length === 0) { out.push({ evidence: e, publisher: null, url: null, retrieved_at: null, content_hash: null, response: null, note: 'no source recorded' }); continue; }
     for (const r of rows) {
-      out.push({ evidence: e, publisher: r.get('publisher')!.value, url: r.get('url')!.value, retrieved_at: r.get('time')!.value, content_hash: r.get('hash')!.value, response: r.get('response')!.value });
+      out.push({ evidence: e, publisher: r.get('publisher')!.value, url: r.get('url')!.value, retrieved_at: r.get('time')?.value ?? null, content_hash: r.get('hash')!.value, response: r.get('response')!.value });
     }
   }
   return out;

@@ -22,7 +22,7 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
     if (d && sheet.facts.length === 2) {
       const [a, b] = sheet.facts as [typeof sheet.facts[0], typeof sheet.facts[0]];
       const higher = d.value >= 0 ? a.evidence.entity.label : b.evidence.entity.label;
-      out.push(`${higher} had the higher value, by ${formatValue(Math.abs(d.value), d.unit, d.currency)} (computed: ${d.arithmetic}).`);
+      out.push(`${higher} had the higher value, by ${formatValue(Math.abs(d.value), d.unit, d.currency)}.`);
     }
     return out.join(' ');
   }
@@ -32,7 +32,8 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
   for (const f of sorted) out.push(`- ${f.evidence.period.label}: ${formatValue(f.evidence.value, f.evidence.unit, f.evidence.currency)}`);
   const d1 = sheet.derived.find((x) => x.id === 'D1');
   const d2 = sheet.derived.find((x) => x.id === 'D2');
-  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatValue(d1.value, d1.unit, d1.currency)}${d2 ? ` (${formatValue(d2.value, d2.unit)})` : ''} (computed: ${d1.arithmetic}${d2 ? `; ${d2.arithmetic}` : ''}).`);
+  // the arithmetic is published beside each derived figure (figures[].arithmetic), not in the prose
+  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatValue(d1.value, d1.unit, d1.currency)}${d2 ? ` (${formatValue(d2.value, d2.unit)})` : ''}.`);
   return out.join('\n');
 }
 

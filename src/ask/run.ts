@@ -112,7 +112,7 @@ class RunState {
       status, run: this.iris.run, run_id: this.runId, question: this.question, text: '', rendering: null, rendering_label: null,
       figures: [], guarded_figures: [], citations: [], qualification: null, evidence: [], intent: this.intent, interpreter: this.interpreter,
       plan: this.plan ? { verdict: this.plan.verdict, reason: this.plan.reason } : null,
-      attempts: this.attempts.map((a) => ({ n: a.n, source: a.source, operation: a.operation, measure: a.measure ?? null, disposition: a.disposition, ...(a.reason ? { reason: a.reason } : {}), elapsed_ms: Math.round(a.elapsedMs) })),
+      attempts: [...this.attempts].sort((a, b) => a.n - b.n).map((a) => ({ n: a.n, source: a.source, operation: a.operation, measure: a.measure ?? null, disposition: a.disposition, ...(a.reason ? { reason: a.reason } : {}), elapsed_ms: Math.round(a.elapsedMs) })),
       ...(this.resumedFrom ? { resumed_from: this.resumedFrom } : {}),
     };
   }
@@ -190,7 +190,26 @@ function planFor(s: RunState, intent: Intent, bound?: Bound): Planned {
   const plan = makePlan(intent, found);
   s.ctx.emit({ stage: 'plan', by: 'planner', message: `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: plan.assessments.filter((a) => a.verdict !== 'infeasible' && a.operation), units };
+  return { plan, candidates: withSiblingOperations(plan.assessments, found), units };
+}
+
+/**
+ * The plan names one operation per candidate (the best by priority); the other eligible operations
+ * serving the same measure follow it as further choice points, so a blocked operation (no cassette,
+ * no key) falls back to another way of reading the same measure.
+ */
+function withSiblingOperations(assessments: readonly Assessment[], found: readonly Candidate[]): Assessment[] {
+  const cards = new Map(found.map((c) => [c.card.key, c.card]));
+  const out: Assessment[] = [];
+  for (const a of assessments) {
+    if (a.verdict === 'infeasible' || !a.operation) continue;
+    out.push(a);
+    for (const op of cards.get(a.candidateKey)?.operations ?? []) {
+      if (op.key === a.operation.key || !['keyed_read', 'period_read'].includes(op.kind)) continue;
+      out.push({ ...a, verdict: 'composed', operation: op, reason: `${op.key} also serves ${a.candidateKey}` });
+    }
+  }
+  return out;
 }
 
 type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal };

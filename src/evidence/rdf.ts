@@ -17,6 +17,7 @@ import type { AdmittedEvidence } from './types.ts';
 import type { RunIris } from './iris.ts';
 
 const { namedNode: nn, literal: lit, quad } = factory;
+export const NO_RETRIEVAL_TIME = 'retrieval time not recorded';
 type Obj = Parameters<typeof quad>[2];
 
 function writer(graph: string) {
@@ -54,7 +55,8 @@ function responseQuads(add: (s: string, p: string, o: Obj) => void, r: RawPointe
   add(s, RDF.type, nn(PROV.Entity));
   add(s, RDF.type, nn(ASSAY.PublisherResponse));
   add(s, ASSAY.requestUrl, lit(r.url, nn(XSD.anyURI)));
-  add(s, PROV.generatedAtTime, when(r.retrievedAt));
+  if (/^\d{4}-\d{2}-\d{2}/.test(r.retrievedAt)) add(s, PROV.generatedAtTime, when(r.retrievedAt));
+  else add(s, ASSAY.warning, lit(NO_RETRIEVAL_TIME)); // a DERIVED sample with no recording date: say so, never invent one
   add(s, ASSAY.contentHash, lit(r.sha256));
   add(s, PROV.wasAttributedTo, nn(catalogIris(base).publisher(r.source)));
   if (r.cassette) add(s, ASSAY.cassette, lit(r.cassette));

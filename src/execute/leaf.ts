@@ -123,12 +123,14 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   let leafAttempts = 0;
   let resolvedAny = false;
   const crosswalkSaid = new Set<string>();
+  const blockedOps = new Set<string>();
   const tag = req.branch ? `[${req.branch}] ` : '';
 
   for (const cand of req.candidates) {
     const op = cand.operation;
     if (!op) continue;
     if (pruned.has(cand.publisherId)) { notes.push(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
+    if (blockedOps.has(op.key)) continue;
     if (ctx.signal.aborted) break;
 
     // entity resolution (memoised per question)
@@ -183,8 +185,8 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
         failures.push(c);
         ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
         if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
-        // the same fetch fails for every concept of this source and key: do not repeat it
-        if (c.boundary === 'operationally_blocked') pruned.add(cand.publisherId);
+        // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it
+        if (c.boundary === 'operationally_blocked') blockedOps.add(op.key);
         continue;
       }
       attempt.responses = result.responses;

@@ -84,7 +84,7 @@ export function formatResult(r: AskResult): string {
   }
   if (r.citations.length) {
     out.push('Sources:');
-    for (const c of r.citations) out.push(c.url ? `  ${c.url}  (retrieved ${c.retrieved_at}; sha256 ${c.content_hash?.slice(0, 12)}…; evidence ${c.evidence})` : `  ${c.evidence}: no source recorded`);
+    for (const c of r.citations) out.push(c.url ? `  ${c.url}  (${c.retrieved_at ? `retrieved ${c.retrieved_at}` : 'retrieval time not recorded'}; sha256 ${c.content_hash?.slice(0, 12)}…; evidence ${c.evidence})` : `  ${c.evidence}: no source recorded`);
   }
   if (r.qualification) {
     out.push(r.qualification.statement);

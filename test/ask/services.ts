@@ -1,0 +1,19 @@
+/** Test services for ask: the real catalog, cassettes and offline registry, an in-memory store. */
+import { loadAskServices, type AskServices } from '../../src/ask/services.ts';
+import { DurableStore } from '../../src/rdf/durable.ts';
+import type { ModelClient } from '../../src/llm/types.ts';
+import type { ConnectorRuntime } from '../../src/connectors/runtime.ts';
+
+export const BASE = 'http://assay.test/';
+
+export async function testServices(o: { model?: ModelClient; runtime?: ConnectorRuntime } = {}): Promise<AskServices> {
+  return loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, ...(o.model ? { model: o.model } : {}), ...(o.runtime ? { runtime: o.runtime } : {}) });
+}
+
+/** A synthesis "model" that returns fixed text, recording what it was shown. */
+export function fixedModel(text: string, seen: string[] = []): ModelClient {
+  return {
+    modelFor: () => 'fixed-test-model',
+    async complete(req) { seen.push(req.messages.map((m) => m.content).join('\n')); return { text, model: 'fixed-test-model' }; },
+  };
+}

@@ -52,6 +52,7 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
     id: runId, runtime: services.runtime, registry: services.registry, ...(services.model ? { model: services.model } : {}),
     ...(options.signal ? { signal: options.signal } : {}), timeoutMs: req.timeoutMs ?? services.timeoutMs ?? 30_000,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(services.attemptBudget ? { budget: services.attemptBudget } : {}),
   });
   const state = new RunState(services, iris, runId, ctx, req);
   try {

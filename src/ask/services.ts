@@ -26,6 +26,8 @@ export interface AskServices {
   assuranceFloor?: 1 | 2 | 3;
   /** Default question deadline, ms. */
   timeoutMs?: number;
+  /** Attempts per question across all branches (default 200). */
+  attemptBudget?: number;
 }
 
 export async function loadAskServices(o: { store: DurableStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex }): Promise<AskServices> {

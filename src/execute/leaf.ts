@@ -247,8 +247,9 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
 
   function summarise(): { boundary: Boundary; message: string; code?: string } {
     const pick = (b: Boundary) => failures.find((f) => f.boundary === b);
-    const deadline = failures.find((f) => f.code === 'deadline');
-    if (deadline) return deadline;
+    // what stopped the search outranks what failed along the way
+    const stopped = failures.find((f) => f.code === 'deadline') ?? failures.find((f) => f.code === 'budget');
+    if (stopped) return stopped;
     const cancelled = pick('cancelled');
     if (cancelled) return cancelled;
     const unresolved = pick('entity_unresolved');

@@ -132,7 +132,7 @@ export function headMatches(attribute: string, label: string): boolean {
   const l = words(label);
   return a.length > 0 && a.every((w, i) => l[i] === w);
 }
-const stem = (w: string) => w.replace(/(ies|es|s)$/, '');
+const stem = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
 
 /** Status questions: the asked boolean field, read on its own terms. */
 export function checkPolarity(value: unknown, field: string): Check {

@@ -10,6 +10,8 @@ import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
 import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
+import { askRoutes } from './routes/ask.ts';
+import { runsRoutes } from './routes/runs.ts';
 
 export interface AppDeps {
   config: Config;
@@ -44,5 +46,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // VoID, /catalog, ai-catalog.json, /shapes and dereferencing of minted IRIs (a wildcard).
   await app.register(describeRoutes);
   await app.register(schemaCardRoutes);
+  await app.register(askRoutes);
+  await app.register(runsRoutes);
   return app;
 }

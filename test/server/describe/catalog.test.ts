@@ -83,11 +83,11 @@ describe('/catalog', () => {
     expect(doc.ask(`ASK { <${BASE}ds/new> a <${DCAT.Dataset}> }`)).toBe(true);
   });
 
-  it.skipIf(!rapperAvailable)('emits Turtle and N-Triples that rapper parses', async () => {
+  it.skipIf(!rapperAvailable && process.env.CI !== 'true')('emits Turtle and N-Triples that rapper parses', async () => {
     const { app, store } = await start();
     const count = (await canonical(dcatView(store.rdf, CATALOG_GRAPH), true)).split('\n').length;
     expect(rapperCount((await app.inject({ url: '/catalog' })).body, 'turtle')).toBe(count);
     expect(rapperCount((await app.inject({ url: '/catalog', headers: { accept: 'application/n-triples' } })).body, 'ntriples')).toBe(count);
   });
-  if (!rapperAvailable) console.warn(`skipping the rapper check: ${RAPPER_SKIP_REASON}`);
+  if (!rapperAvailable && process.env.CI !== 'true') console.warn(`skipping the rapper check: ${RAPPER_SKIP_REASON}`);
 });

@@ -190,7 +190,7 @@ describe('/.well-known/void', () => {
     expect(bad.json().message).toContain('text/turtle');
   });
 
-  it.skipIf(!rapperAvailable)('emits Turtle and N-Triples that rapper parses to the same number of triples', async () => {
+  it.skipIf(!rapperAvailable && process.env.CI !== 'true')('emits Turtle and N-Triples that rapper parses to the same number of triples', async () => {
     const { app, store } = await start();
     const count = computeVoid(store.rdf, { baseIri: BASE }).length;
     const ttl = (await app.inject({ url: '/.well-known/void' })).body;
@@ -198,5 +198,5 @@ describe('/.well-known/void', () => {
     expect(rapperCount(ttl, 'turtle')).toBe(count);
     expect(rapperCount(nt, 'ntriples')).toBe(count);
   });
-  if (!rapperAvailable) console.warn(`skipping the rapper check: ${RAPPER_SKIP_REASON}`);
+  if (!rapperAvailable && process.env.CI !== 'true') console.warn(`skipping the rapper check: ${RAPPER_SKIP_REASON}`);
 });

@@ -47,15 +47,21 @@ export interface LeafResult {
   notes: string[];
 }
 
-/** Candidate bundles for a name: exact matches only when any exist, else a single candidate. */
-export function chooseBundles(bundles: IdentityBundle[]): { chosen: IdentityBundle[]; note?: string } {
+/**
+ * Which registry candidates to try for a name. Exact name matches when any exist. Otherwise the
+ * candidates that carry an identifier the operation accepts (the others cannot be bound anyway):
+ * exactly one such candidate is used, marked as chosen by name (weaker assurance, disclosed); more
+ * than one is left unresolved — choosing among them is a judgment for a model or the caller, and
+ * the registry never makes it.
+ */
+export function chooseBundles(bundles: IdentityBundle[], accepts: readonly string[] = []): { chosen: IdentityBundle[]; byName: boolean; note?: string } {
   const exact = bundles.filter((b) => b.match === 'exact');
-  if (exact.length > 0) return { chosen: exact };
-  if (bundles.length === 1) return { chosen: bundles, note: `only candidate "${bundles[0]!.label}" matched by ${bundles[0]!.match}` };
-  return { chosen: [], note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}` };
+  if (exact.length > 0) return { chosen: exact, byName: false };
+  const bindable = accepts.length ? bundles.filter((b) => bindKey(b, accepts).ok && !(accepts.length === 1 && accepts[0] === 'name')) : bundles;
+  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} with a ${accepts.join(' or ')}` };
+  return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} with a ${accepts.join(' or ')}` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}` };
 }
 
-export async function periodLabelOf(rec: Observation): Promise<string> { return labelOf(rec); }
 function labelOf(rec: Observation): string {
   const p = rec.period;
   if (p.basis === 'fiscal' && p.fiscalYear !== undefined) return `FY${p.fiscalYear}${p.fiscalPeriod && p.fiscalPeriod !== 'FY' ? p.fiscalPeriod : ''}`;
@@ -77,7 +83,8 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   } else if (want.basis === 'calendar') {
     matches = obs.filter((o) => o.period.frame === `CY${want.year}`);
   } else {
-    matches = annual.filter((o) => o.period.fiscalYear === want.year && (o.period.fiscalPeriod === 'FY' || o.period.instant));
+    // the year's own figure: the annual duration, or the balance at fiscal year end (not a quarter's)
+    matches = annual.filter((o) => o.period.fiscalYear === want.year && o.period.fiscalPeriod === 'FY');
   }
   matches.sort((a, b) => Number(current(b)) - Number(current(a)));
   const closest = annual.filter(current).sort((a, b) => (b.period.end ?? '').localeCompare(a.period.end ?? ''))[0] ?? obs[0];
@@ -142,12 +149,13 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
       failures.push(c);
       break;
     }
-    const { chosen, note } = chooseBundles(bundles);
+    const { chosen, note, byName } = chooseBundles(bundles, op.accepts);
     if (chosen.length === 0) {
       failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved: ${note}` });
-      break; // no source can help an unresolved entity
+      continue; // another operation may accept a key some candidate carries
     }
     resolvedAny = true;
+    if (byName && note && !crosswalkSaid.has(note)) { crosswalkSaid.add(note); ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${tag}${note}` }); }
 
     for (const bundle of chosen) {
       const key = bindKey(bundle, op.accepts);
@@ -226,7 +234,7 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
           period: { label: labelOf(admitted), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
           entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(admitted.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
           raw: admitted.raw,
-          assurance: { match: verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
+          assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...verdict.warnings, ...result.notes] },
         });
       }
       attempt.disposition = 'rejected';

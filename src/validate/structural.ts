@@ -104,8 +104,9 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
   if (want.year === null) return { check: { name: 'period', passed: false, detail: `the question names no year the record could be checked against` } };
   if (want.basis === 'calendar') {
     const frameOk = p.frame === `CY${want.year}` || (p.start === `${want.year}-01-01` && p.end === `${want.year}-12-31`);
+    const exactCalendar = p.start === `${want.year}-01-01` && p.end === `${want.year}-12-31`;
     return frameOk
-      ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` } }
+      ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` }, ...(exactCalendar ? {} : { warning: `calendar ${want.year} asked; the publisher assigns this value to CY${want.year} but it covers ${label}${p.fiscalYear ? ` (the filer's fiscal ${p.fiscalYear})` : ''}` }) }
       : { check: { name: 'period', passed: false, detail: `calendar ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}` } };
   }
   if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p))) {

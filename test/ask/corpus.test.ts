@@ -1,0 +1,64 @@
+/**
+ * The corpus's keyed-read questions end to end on the offline default: every answer's figures are
+ * verified or derived and cited from the graph; everything else is a typed refusal — never an
+ * invented answer. The questions the cassettes hold are pinned to their exact values.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import type { AskResult } from '../../src/ask/types.ts';
+import { loadCorpus } from '../../src/understand/corpus.ts';
+import { testServices } from './services.ts';
+
+const KEYED = ['point', 'status', 'entity_list', 'comparison', 'timeseries'];
+const BOUNDARIES = ['no_access_path', 'no_candidate_source', 'entity_unresolved', 'no_data', 'operationally_blocked', 'unsupported_shape'];
+
+/** question → [measure, period, value] of each evidence, for every question the cassettes answer. */
+const PINNED: Record<string, Array<[string, string, number]>> = {
+  "What was Apple's revenue in 2019?": [['RevenueFromContractWithCustomerExcludingAssessedTax', 'FY2019', 260174000000]],
+  'Apple gross profit 2022': [['GrossProfit', 'FY2022', 170782000000]],
+  "What was Apple's profit in 2023?": [['NetIncomeLoss', 'FY2023', 96995000000]],
+  "What was Apple's revenue in calendar year 2022?": [['RevenueFromContractWithCustomerExcludingAssessedTax', 'FY2022', 394328000000]],
+  "What is Tesla's net income?": [['NetIncomeLoss', 'FY2021', 5519000000]],
+  "What was Tesla's income in 2021?": [['NetIncomeLoss', 'FY2021', 5519000000]],
+};
+
+let services: AskServices;
+const results = new Map<string, AskResult>();
+beforeAll(async () => {
+  services = await testServices();
+  for (const r of (await loadCorpus()).filter((x) => KEYED.includes(x.shape))) results.set(r.question, await ask(services, { question: r.question }));
+}, 300_000);
+
+describe('keyed-read corpus, offline', () => {
+  it('every answered question has only verified or derived figures, each cited to a publisher response', () => {
+    const answered = [...results.values()].filter((r) => r.status === 'answered');
+    expect(answered.length).toBeGreaterThanOrEqual(Object.keys(PINNED).length);
+    for (const r of answered) {
+      expect(r.figures.length, r.question).toBeGreaterThan(0);
+      for (const f of r.figures) expect(['verified', 'derived'], `${r.question}: ${f.text}`).toContain(f.grade);
+      expect(r.citations.length, r.question).toBe(r.evidence.length);
+      for (const c of r.citations) expect(c.url, r.question).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('the questions the cassettes hold are answered with the exact published values', () => {
+    for (const [q, want] of Object.entries(PINNED)) {
+      const r = results.get(q)!;
+      expect(r.status, q).toBe('answered');
+      expect(r.evidence.map((e) => [e.measure.split('/').pop(), e.period, e.value]), q).toEqual(want);
+    }
+  });
+
+  it('everything else is a typed refusal with a reason and what would make it answerable', () => {
+    for (const r of results.values()) {
+      if (r.status === 'answered') continue;
+      expect(r.status, r.question).toBe('refused');
+      expect(BOUNDARIES, r.question).toContain(r.refusal!.boundary);
+      expect(r.refusal!.reason.length).toBeGreaterThan(10);
+      expect(r.refusal!.answerable_if.length).toBeGreaterThan(5);
+      expect(r.figures).toEqual([]);
+      expect(r.evidence).toEqual([]);
+    }
+  });
+});

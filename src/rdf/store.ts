@@ -200,10 +200,20 @@ export class RdfStore {
     for (const q of quads) this.#store.delete(q);
   }
 
-  /** IRIs of the named graphs that hold at least one quad. */
+  /**
+   * IRIs of the named graphs that hold at least one quad, sorted. `GRAPH ?g {}` reads oxigraph's
+   * list of graph names (no quads); a name can outlive its quads (CLEAR keeps it), so each is
+   * confirmed non-empty with one ASK. DISTINCT ?g over `GRAPH ?g { ?s ?p ?o }` would read every
+   * quad instead (12 s at 100k quads, measured).
+   */
   graphs(): string[] {
-    const rows = this.select('SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g');
-    return rows.map((r) => r.get('g')?.value ?? '').filter((g) => g !== '');
+    const names = this.select('SELECT ?g WHERE { GRAPH ?g { } }')
+      .map((r) => r.get('g'))
+      .filter((t): t is NamedNode => t?.termType === 'NamedNode')
+      .map((t) => t.value);
+    return [...new Set(names)]
+      .filter((g) => this.ask(`ASK { GRAPH ${iriRef(g)} { ?s ?p ?o } }`))
+      .sort();
   }
 
   /** Number of quads in one graph ('' = default graph). */

@@ -29,6 +29,8 @@ import { qualify } from '../answer/qualification.ts';
 import { draftWithModel } from '../answer/synthesise.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
+import { modelJudge } from '../validate/model-judge.ts';
+import type { SemanticJudge } from '../validate/adjudicate.ts';
 import { collapseAliases, readingsFor } from './ambiguity.ts';
 import { refusalFrom } from './refusal.ts';
 import { runQuads, toNQuads } from './record.ts';
@@ -79,6 +81,11 @@ class RunState {
     this.question = req.question ?? '';
   }
   nextAttempt = () => ++this.attemptCounter;
+  /** The residual semantic check, when a model is configured (it may only reject). */
+  get judge(): SemanticJudge | undefined {
+    const m = this.services.model;
+    return m ? modelJudge(m, (u) => this.ctx.usage.push({ role: 'classify', ...u })) : undefined;
+  }
 
   admit(leaf: LeafResult): AdmittedEvidence | undefined {
     this.attempts.push(...leaf.attempts);
@@ -217,7 +224,7 @@ type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal
 
 async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
   const leaf = (entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string) => (ctx: QueryContext) => searchLeaf(ctx, {
-    question: intent.question, entity, attribute: intent.attribute, period, candidates, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}),
+    question: intent.question, entity, attribute: intent.attribute, period, candidates, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
   });
   const entityName = intent.canonical_entity ?? intent.entity;
   const fail = (r: LeafResult, entity: string | null, period: string | null, prefix = ''): Executed => ({ refusal: refusalFrom(r.failure!.boundary, prefix + r.failure!.message, { attribute: intent.attribute, entity, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) });
@@ -319,7 +326,7 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
     const planned = planFor(s, sub);
     lastPlan = planned.plan;
     if (planned.plan.verdict === 'infeasible') continue;
-    const r = await searchLeaf(s.ctx, { question: intent.question, entity: entityName, attribute: reading, period: wanted(intent.period), candidates: planned.candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: reading });
+    const r = await searchLeaf(s.ctx, { question: intent.question, entity: entityName, attribute: reading, period: wanted(intent.period), candidates: planned.candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: reading, ...(s.judge ? { judge: s.judge } : {}) });
     const e = s.admit(r);
     if (!e) { lastFailure = r; continue; }
     const op = planned.candidates.find((c) => c.candidateKey === e.measure)!.operation!;

@@ -22,5 +22,5 @@ export async function adjudicate(structural: StructuralVerdict, question: string
   if (!judge) return { ...structural, passed: false, prune: false, reason: `residual semantic question, and no model is configured to settle it: ${structural.residual}`, decidedBy: 'code' };
   const r = await judge.judge(question, structural.residual, signal);
   if (r.answers) return { ...structural, decidedBy: 'code+model' };
-  return { ...structural, passed: false, prune: true, reason: `the model judged the record does not answer the question: ${r.reason}`, decidedBy: 'code+model' };
+  return { ...structural, passed: false, prune: false, reason: `the model judged the record does not answer the question: ${r.reason}`, decidedBy: 'code+model' };
 }

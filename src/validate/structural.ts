@@ -7,7 +7,8 @@
  * questions (a false must be a false of the asked field, not a descriptive label). Every check is
  * recorded. A failed check is decisive: the record is rejected and nothing later can admit it.
  * `prune` marks failures where the record is well formed but answers a different question, so no
- * other key, period or concept of that source will help. `residual` marks the one case a model may
+ * other key, period or concept of that source will help — a record about another entity than the
+ * key was resolved to (a wrong concept or unit condemns only that concept). `residual` marks the one case a model may
  * look at (every check passed, but whether the measure means what was asked is not structural).
  */
 import type { Observation } from '../connectors/records.ts';
@@ -71,7 +72,7 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   }
 
   if (rec.measure === want.measure) checks.push({ name: 'measure', passed: true, detail: `concept ${rec.measure}` });
-  else fail({ name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` }, true);
+  else fail({ name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` });
 
   if (rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)) {
     checks.push({ name: 'sentinel', passed: true, detail: 'a reported value' });
@@ -82,7 +83,7 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const unitOk = !want.unit || (UNIT_ALIASES[want.unit] ?? [want.unit]).includes(rec.unit) || rec.unit === want.unit;
   const currencyOk = want.unit !== 'USD' || rec.currency === 'USD';
   if (unitOk && currencyOk) checks.push({ name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` });
-  else fail({ name: 'unit', passed: false, detail: `unit ${rec.unit}${rec.currency ? `/${rec.currency}` : ''}, the measure is declared in ${want.unit}` }, true);
+  else fail({ name: 'unit', passed: false, detail: `unit ${rec.unit}${rec.currency ? `/${rec.currency}` : ''}, the measure is declared in ${want.unit}` });
 
   const p = periodCheck(rec, want.period);
   checks.push(p.check);

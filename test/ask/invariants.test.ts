@@ -20,7 +20,8 @@ const Q = "What was Apple's total revenue in 2023?";
 describe('figures in a synthesis draft', () => {
   it('a number absent from the evidence grades unverified, and strict mode refuses the answer', async () => {
     const seen: string[] = [];
-    const model = fixedModel("Apple's total revenue for FY2023 was $383,285,000,000 [E1], earned by 161,000 employees.", seen);
+    // the semantic check rejects residuals, as a careful model would; the draft invents a headcount
+    const model = fixedModel("Apple's total revenue for FY2023 was $383,285,000,000 [E1], earned by 161,000 employees.", seen, false);
     const services = { ...offline, model };
     const loose = await ask(services, { question: Q });
     expect(loose.status).toBe('answered');
@@ -36,10 +37,30 @@ describe('figures in a synthesis draft', () => {
   }, 60_000);
 
   it('a figure tied to a fact whose value differs is a conflict, and strict refuses it', async () => {
-    const services = { ...offline, model: fixedModel('Revenue was $380,000,000,000 [E1].') };
+    const services = { ...offline, model: fixedModel('Revenue was $380,000,000,000 [E1].', [], false) };
     const r = await ask(services, { question: Q });
     expect(r.figures.map((f) => f.grade)).toEqual(['conflict']);
     expect((await ask(services, { question: Q, strict: true })).refusal?.boundary).toBe('unverified_figures');
+  }, 60_000);
+});
+
+describe('validation with a model', () => {
+  it('a model approving everything cannot admit a structurally rejected record', async () => {
+    const r = await ask({ ...offline, model: fixedModel('ok', [], true) }, { question: Q });
+    const structural = r.attempts.filter((a) => /^(period|entity|measure|unit|sentinel):/.test(a.reason ?? ''));
+    expect(structural.length).toBeGreaterThan(0);
+    for (const a of structural) expect(a.disposition).toBe('rejected');
+    expect(r.attempts.filter((a) => a.disposition === 'accepted')).toHaveLength(1);
+  }, 60_000);
+
+  it('a model rejecting the residual question rejects the record; it is asked only about residuals', async () => {
+    const asked: string[] = [];
+    const model = { ...fixedModel('x', [], false), async complete(req: Parameters<ReturnType<typeof fixedModel>['complete']>[0]) { if (req.role === 'classify') asked.push(req.messages[1]!.content); return fixedModel('x', [], false).complete(req); } };
+    const r = await ask({ ...offline, model }, { question: Q });
+    expect(asked.length).toBeGreaterThan(0);
+    for (const q of asked) expect(q).toMatch(/its label does not lead with the words asked for/);
+    expect(r.evidence.map((e) => e.measure)).toEqual(['sec-edgar/us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax']);
+    expect(r.attempts.some((a) => /the model judged/.test(a.reason ?? ''))).toBe(true);
   }, 60_000);
 });
 

@@ -10,10 +10,17 @@ export async function testServices(o: { model?: ModelClient; runtime?: Connector
   return loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, ...(o.model ? { model: o.model } : {}), ...(o.runtime ? { runtime: o.runtime } : {}) });
 }
 
-/** A synthesis "model" that returns fixed text, recording what it was shown. */
-export function fixedModel(text: string, seen: string[] = []): ModelClient {
+/**
+ * A "model" that drafts fixed text (recording what the drafting call was shown) and answers the
+ * residual semantic check with `judgement` (default: approves everything).
+ */
+export function fixedModel(text: string, seen: string[] = [], judgement = true): ModelClient {
   return {
     modelFor: () => 'fixed-test-model',
-    async complete(req) { seen.push(req.messages.map((m) => m.content).join('\n')); return { text, model: 'fixed-test-model' }; },
+    async complete(req) {
+      if (req.role === 'classify') return { text: JSON.stringify({ answers: judgement, reason: 'scripted' }), model: 'fixed-test-model' };
+      seen.push(req.messages.map((m) => m.content).join('\n'));
+      return { text, model: 'fixed-test-model' };
+    },
   };
 }

@@ -20,9 +20,9 @@ const signal = new AbortController().signal;
 describe('structural checks', () => {
   it.each([
     ['another entity (prunes the source)', obs({ entity: { cik: '0000789019', name: 'MICROSOFT CORP' } }), 'entity', true],
-    ['another concept (prunes)', obs({ measure: 'us-gaap/CostOfRevenue' }), 'measure', true],
+    ['another concept (that concept only)', obs({ measure: 'us-gaap/CostOfRevenue' }), 'measure', false],
     ['a suppressed value', obs({ value: null, status: 'suppressed', asPublished: '-666666666' }), 'sentinel', false],
-    ['another unit (prunes)', obs({ unit: 'shares', currency: undefined }), 'unit', true],
+    ['another unit (that concept only)', obs({ unit: 'shares', currency: undefined }), 'unit', false],
     ['another fiscal year', obs({ period: { start: '2021-09-26', end: '2022-09-24', instant: false, basis: 'fiscal', fiscalYear: 2022, fiscalPeriod: 'FY' } }), 'period', false],
   ] as const)('rejects %s', (_, rec, failing, prune) => {
     const v = checkObservation(rec, want);

@@ -19,7 +19,7 @@ const KNOWN_TYPES: Readonly<Record<string, string>> = {
   debt_held_public_amt: 'CURRENCY', intragov_hold_amt: 'CURRENCY', tot_pub_debt_out_amt: 'CURRENCY', avg_interest_rate_amt: 'PERCENTAGE', exchange_rate: 'NUMBER',
 };
 const DATASET: Readonly<Record<string, string>> = {
-  'debt-to-penny-range': 'debt_to_penny', 'debt-to-penny-latest': 'debt_to_penny', 'avg-interest-rates-range': 'avg_interest_rates', 'rates-of-exchange-range': 'rates_of_exchange',
+  'debt-to-penny-range': 'debt_to_penny', 'debt-to-penny-latest': 'debt_to_penny', 'avg-interest-rates-range': 'avg_interest_rates', 'avg-interest-rates-latest': 'avg_interest_rates', 'rates-of-exchange-range': 'rates_of_exchange',
 };
 
 export const buildTreasuryRequest: RequestBuilder = (decl, args) => {
@@ -87,7 +87,13 @@ function op(dataset: string, needsRange: boolean) {
         if (decl.data.kind === 'ordered_top_n') break; // the top record(s) are the answer; later pages are not wanted
         if (page >= totalPages || body.links?.next === null) { complete = true; break; }
       }
-      if (decl.data.kind === 'ordered_top_n') { complete = true; notes.push('the latest record only (sorted by record_date descending, page size 1)'); }
+      if (decl.data.kind === 'ordered_top_n') {
+        complete = true;
+        notes.push('the latest record only (sorted by record_date descending, page size 1)');
+        // a month of average rates has one row per security type; page size 1 keeps only the first
+        const first = records[0];
+        if (dataset === 'avg_interest_rates' && first) notes.push(`one security type for record date ${first.period.end ?? '(none)'} (${String(first.attributes.series ?? 'first row')}), not every security type of that month: read avg-interest-rates-range over that month for all of them`);
+      }
       const derived = responses.find((r) => r.origin?.derived);
       if (derived) notes.push(`replayed from a DERIVED cassette (${derived.origin?.sample}): ${derived.origin?.note ?? ''}`);
       return { source: SOURCE, operation: decl.id, records, responses: responses.map(pointer), complete, notes };

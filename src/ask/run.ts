@@ -41,8 +41,8 @@ export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: 
 
 const EXECUTED = new Set(['point', 'comparison', 'timeseries']);
 
-interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation: OperationRef }> }
-interface Bound { assumptions: Assumptions; operation: OperationRef }
+interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
+interface Bound { measureKey: string; concept: string; measure: string; operation: OperationRef; unit?: string }
 
 export function newRunId(): string { return randomBytes(8).toString('hex'); }
 
@@ -139,11 +139,17 @@ async function runQuestion(s: RunState): Promise<AskResult> {
     const r = readResumeState(s, req.resume.run);
     const opt = r?.options[req.resume.option - 1];
     if (!r || !opt) return s.refuse(refusalFrom('bad_resume', r ? `run ${req.resume.run} has no option ${req.resume.option} (it offered ${r.options.length})` : `no clarification is recorded for run "${req.resume.run}"`));
-    bound = opt;
     s.resumedFrom = req.resume.run;
-    // the chosen reading is bound, not re-interpreted: the interpretation list is cleared
-    u = { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
-    ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `bound: ${opt.assumptions.measure} → ${opt.assumptions.concept} (no reselection)` });
+    if (opt.operation && opt.assumptions.measure_key) {
+      bound = { measureKey: opt.assumptions.measure_key, concept: opt.assumptions.concept ?? opt.assumptions.measure_key, measure: opt.assumptions.measure ?? opt.assumptions.measure_key, operation: opt.operation, ...(opt.unit ? { unit: opt.unit } : {}) };
+      // the chosen reading is bound, not re-interpreted: the interpretation list is cleared
+      u = { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
+      ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `bound: ${opt.assumptions.measure} → ${opt.assumptions.concept} (no reselection)` });
+    } else {
+      // an entity choice: the chosen candidate becomes the resolved entity
+      u = { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
+      ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });
+    }
   } else if (req.intent !== undefined) {
     u = fromCaller(req.intent);
   } else if (req.question) {
@@ -160,6 +166,20 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   ctx.emit({ stage: 'structure', by: u.interpreter, message: `${intent.shape} · ${intent.entities.length ? intent.entities.map((e) => `"${e}"`).join(' vs ') : entityName ? `"${intent.entity}" → ${entityName}` : 'no entity'}${intent.type ? ` · ${intent.type}` : ''}` });
   ctx.emit({ stage: 'measure', by: u.interpreter, message: `${intent.attribute ?? '(no measure)'} · ${intent.periods.length ? `${periodLabel(intent.periods[0]!)}–${periodLabel(intent.periods[intent.periods.length - 1]!)} (${intent.periods.length} periods)` : periodLabel(intent.period) ?? 'latest'}${intent.interpretations.length ? ` · readings: ${intent.interpretations.join(', ')}` : ''}` });
 
+  // Entity ambiguity is known before fetching: ask, or take the most likely candidate and say so
+  let entityDisclosure: string | undefined;
+  if (intent.entity_status === 'ambiguous' && intent.entity_candidates.length >= 2) {
+    if ((req.on_ambiguity ?? 'answer') === 'ask') return askEntity(s, intent);
+    entityDisclosure = `"${intent.entity}" is ambiguous (${intent.entity_candidates.join('; ')}); answered for the most likely, ${intent.entity_candidates[0]}`;
+    s.intent = { ...intent, canonical_entity: intent.entity_candidates[0]!, entity_status: 'resolved', entity_candidates: [] };
+    ctx.emit({ stage: 'structure', by: 'ask', message: entityDisclosure });
+    return continueResolved(s, s.intent, bound, entityDisclosure);
+  }
+  return continueResolved(s, intent, bound);
+}
+
+async function continueResolved(s: RunState, intent: Intent, bound: Bound | undefined, entityDisclosure?: string): Promise<AskResult> {
+  const { req } = s;
   // Measure ambiguity (point questions; a bound resume never re-enters it)
   const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
   if (readings.length >= 2) return ambiguous(s, intent, readings);
@@ -175,7 +195,18 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   const evidence = await execute(s, intent, planned);
   if ('refusal' in evidence) return s.refuse(evidence.refusal);
   await s.writeEvidence(evidence.items);
-  return answer(s, evidence.items, evidence.disclosures);
+  return answer(s, evidence.items, [...(entityDisclosure ? [entityDisclosure] : []), ...evidence.disclosures]);
+}
+
+function askEntity(s: RunState, intent: Intent): AskResult {
+  const options: ClarificationOption[] = intent.entity_candidates.map((c, i) => ({
+    n: i + 1, id: c, label: c, value: null, unit: null, currency: null, period: null, evidence: null,
+    assumptions: { measure: intent.attribute, measure_key: null, concept: null, operation: null, entity: c, period: periodLabel(intent.period) },
+  }));
+  s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+  const question = `"${intent.entity}" could mean several entities. Which one do you mean?`;
+  s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `entity "${intent.entity}": ${intent.entity_candidates.length} candidates; asking` });
+  return { ...s.base('needs_clarification'), text: [question, ...options.map((o) => `${o.n}. ${o.label}`)].join('\n'), clarification: { question, options } };
 }
 
 function wanted(p: Intent['period']): PeriodWanted {
@@ -187,10 +218,10 @@ interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, str
 
 function planFor(s: RunState, intent: Intent, bound?: Bound): Planned {
   if (bound) {
-    const a: Assessment = { candidateKey: bound.assumptions.measure_key, kind: 'measure', publisherId: bound.operation.publisherId, title: bound.assumptions.measure, discoveryRank: 1, verdict: 'exact', reason: `bound by the caller's choice (${bound.assumptions.concept}); not reselected`, operation: bound.operation, complete: bound.operation.complete };
+    const a: Assessment = { candidateKey: bound.measureKey, kind: 'measure', publisherId: bound.operation.publisherId, title: bound.measure, discoveryRank: 1, verdict: 'exact', reason: `bound by the caller's choice (${bound.concept}); not reselected`, operation: bound.operation, complete: bound.operation.complete };
     const plan: Plan = { question: intent.question, shape: intent.shape, required: { exact: [], composed: [], missing: '' }, verdict: 'exact', reason: `exact: ${a.reason}`, selected: a, assessments: [a], considered: 1, discovered: 1 };
-    s.ctx.emit({ stage: 'plan', by: 'planner', message: `bound concept ${bound.assumptions.concept} via ${bound.operation.key}` });
-    return { plan, candidates: [a], units: new Map(bound.assumptions.measure_key.startsWith('sec-edgar/') ? [[bound.assumptions.measure_key, 'USD']] : []) };
+    s.ctx.emit({ stage: 'plan', by: 'planner', message: `bound concept ${bound.concept} via ${bound.operation.key}` });
+    return { plan, candidates: [a], units: new Map(bound.unit ? [[bound.measureKey, bound.unit]] : []) };
   }
   const found: Candidate[] = s.services.index.discover(intent);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
@@ -352,7 +383,7 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
       const assumptions: Assumptions = { measure: g.reading, measure_key: g.e.measure, concept: `${group}:${name}`, operation: `${g.operation.publisherId}/${g.operation.operationId}`, entity: g.e.entity.label, period: periodLabel(intent.period) };
       return { n: i + 1, id: `${group}:${name}`, label: `${cap(g.reading)} — ${g.e.measureLabel}`, value: g.e.value, unit: g.e.unit, currency: g.e.currency ?? null, period: g.e.period.label, evidence: s.iris.evidence(g.e.index), assumptions };
     });
-    s.resumeState = JSON.stringify({ intent, options: lead.map((g, i) => ({ assumptions: options[i]!.assumptions, operation: g.operation })) } satisfies ResumeState);
+    s.resumeState = JSON.stringify({ intent, options: lead.map((g, i) => ({ assumptions: options[i]!.assumptions, operation: g.operation, unit: g.e.unit })) } satisfies ResumeState);
     const question = `"${intent.attribute}" has ${options.length} materially different published meanings for ${lead[0]!.e.entity.label}. Which one do you mean?`;
     const text = [question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, o.unit!, o.currency ?? undefined)} (${o.period})`)].join('\n');
     return { ...s.base('needs_clarification'), text, clarification: { question, options }, evidence: lead.map((g) => evidenceOut(s, g.e)) };

@@ -42,11 +42,11 @@ export interface ClarificationOption {
 }
 
 export interface Assumptions {
-  measure: string;
-  /** Catalog measure key (publisher/group/name), bound: no reselection on resume. */
-  measure_key: string;
-  concept: string;
-  operation: string;
+  measure: string | null;
+  /** Catalog measure key (publisher/group/name), bound: no reselection on resume (null for an entity choice). */
+  measure_key: string | null;
+  concept: string | null;
+  operation: string | null;
   entity: string;
   period: string | null;
 }

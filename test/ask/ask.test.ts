@@ -76,6 +76,25 @@ describe('assay ask, offline', () => {
     expect(r.alternatives?.map((a) => [a.interpretation, a.value])).toEqual([['operating income', 114301000000], ['gross profit', 169148000000]]);
   }, 60_000);
 
+  it('entity ambiguity from the intent: ask lists the candidates, resuming answers for the one chosen', async () => {
+    const intent = {
+      question: "What was Apple's total revenue in 2023?", shape: 'point', entity: 'Apple', entity_status: 'ambiguous',
+      entity_candidates: ['Apple Hospitality REIT, Inc.', 'Apple Inc.'], attribute: 'total revenue',
+      period: { text: '2023', basis: 'unspecified', year: 2023 },
+    };
+    const r = await ask(services, { intent, on_ambiguity: 'ask' });
+    expect(r.status).toBe('needs_clarification');
+    expect(r.clarification!.options.map((o) => o.assumptions.entity)).toEqual(['Apple Hospitality REIT, Inc.', 'Apple Inc.']);
+    expect(r.attempts).toEqual([]); // nothing fetched before the caller chose
+    const resumed = await ask(services, { resume: { run: r.run_id, option: 2 } });
+    expect(resumed.status).toBe('answered');
+    expect(resumed.evidence.map((e) => [e.entity, e.value])).toEqual([['Apple Inc.', 383285000000]]);
+    // default (answer): the most likely candidate, disclosed
+    const d = await ask(services, { intent: { ...intent, entity_candidates: ['Apple Inc.', 'Apple Hospitality REIT, Inc.'] } });
+    expect(d.status).toBe('answered');
+    expect(d.qualification!.disclosures.join(' ')).toMatch(/ambiguous .* answered for the most likely, Apple Inc\./);
+  }, 60_000);
+
   it('a bad resume is a typed refusal, not a crash', async () => {
     const r = await ask(services, { resume: { run: 'no-such-run-0000', option: 1 } });
     expect(r.refusal?.boundary).toBe('bad_resume');

@@ -3,6 +3,7 @@
  * that checks an operation is both declared in the catalog and implemented before running it.
  */
 import { cdcPlaces } from './cdc-places.ts';
+import { cdcSvi } from './cdc-svi.ts';
 import { censusAcs } from './census-acs.ts';
 import { collegeScorecard } from './college-scorecard.ts';
 import { grantsGov } from './grants-gov.ts';
@@ -19,7 +20,7 @@ import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
-  const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile, propublica, treasury, usaspending, nsfAwardsConnector, nihReporter, cdcPlaces, collegeScorecard, grantsGov];
+  const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile, propublica, treasury, usaspending, nsfAwardsConnector, nihReporter, cdcPlaces, cdcSvi, collegeScorecard, grantsGov];
   return new Map(list.map((c) => [c.source, c]));
 }
 

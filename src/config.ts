@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
     workers: z.number().int().min(1).max(16),
     /** Queries allowed to wait for a free worker before new ones get 503. */
     maxQueue: z.number().int().min(0),
+    /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
+    voidTimeoutMs: z.number().int().positive(),
   }),
 });
 
@@ -61,6 +63,7 @@ export const DEFAULTS = {
     allowedRemoteHosts: [] as string[],
     workers: 2,
     maxQueue: 64,
+    voidTimeoutMs: 60_000,
   },
 } as const;
 
@@ -89,6 +92,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_SPARQL_MAX_ROWS ? { maxRows: Number(env.ASSAY_SPARQL_MAX_ROWS) } : {}),
       ...(env.ASSAY_UPDATE_TOKEN ? { updateToken: env.ASSAY_UPDATE_TOKEN } : {}),
       ...(env.ASSAY_SPARQL_WORKERS ? { workers: Number(env.ASSAY_SPARQL_WORKERS) } : {}),
+      ...(env.ASSAY_VOID_TIMEOUT_MS ? { voidTimeoutMs: Number(env.ASSAY_VOID_TIMEOUT_MS) } : {}),
       ...input.sparql,
     },
   };

@@ -12,6 +12,7 @@ import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 
 export interface AppDeps {
   config: Config;
@@ -24,6 +25,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     assay: AppDeps;
+    /** Worker threads holding store replicas: untrusted SPARQL and VoID run there (sparql/pool.ts). */
+    queryPool: QueryPool;
   }
 }
 
@@ -39,6 +42,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
   });
   app.decorate('assay', deps);
+  const queryPool = startQueryPool(deps.store, deps.config.sparql, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+  app.decorate('queryPool', queryPool);
+  app.addHook('onClose', async () => queryPool.close());
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(healthRoutes);

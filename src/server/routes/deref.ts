@@ -9,7 +9,8 @@
  * - The description is the resource's concise bounded description over all graphs (every triple
  *   with it as subject, and, recursively, those of the blank nodes it links to) plus the labels
  *   (rdfs:label, skos:prefLabel, dct:title, foaf:name, schema:name) of the IRIs it links to.
- *   A named graph's IRI also gets its VoID figures. Nothing known: 404 saying so.
+ *   A named graph's IRI also gets its VoID figures (computed off the event loop, see void.ts;
+ *   503 if they cannot be). Nothing known: 404 saying so.
  * - Lookups go through `match()` with RDF terms, never through SPARQL text, so nothing from the
  *   path can become query syntax (and a lookup costs ~16 µs, not ~67 µs).
  * - Registered as a wildcard: fastify prefers static routes, so /sparql, /health, /catalog,
@@ -21,7 +22,7 @@ import type * as RDFJS from '@rdfjs/types';
 import { factory, type Quad, type RdfStore } from '../../rdf/store.ts';
 import { ALL_RDF_OUTPUT, RDF_OUTPUT, negotiateRdf, termKey } from '../../rdf/serialize.ts';
 import { DCT, FOAF, RDFS, SCHEMA, SKOS, ensureSlash } from '../../rdf/vocab.ts';
-import { ownCache, type VoidRouteOptions } from './void.ts';
+import { currentVoid, ownCache, type VoidRouteOptions } from './void.ts';
 import { notAcceptable, notFound, sendRdf } from './rdf-reply.ts';
 
 const LABELS = [RDFS.label, SKOS.prefLabel, DCT.title, FOAF.name, SCHEMA.name];
@@ -127,7 +128,12 @@ export async function derefRoutes(app: FastifyInstance, options: VoidRouteOption
     const candidates = iriCandidates(config.baseIri, path);
     for (const iri of candidates) {
       const quads = describeResource(store.rdf, iri);
-      if (isGraphName(store.rdf, iri)) quads.push(...voidAbout(voidCache.get(), iri));
+      if (isGraphName(store.rdf, iri)) {
+        // The graph's VoID figures are mined in a worker; this waits without blocking the loop.
+        const snap = await currentVoid(voidCache, reply);
+        if (!snap) return reply;
+        quads.push(...voidAbout(snap.quads, iri));
+      }
       if (quads.length > 0) {
         // JSON-LD readers expect one default graph; N-Quads/TriG keep where each statement lives.
         return sendRdf(request, reply, quads, ALL_RDF_OUTPUT, { dropGraphs: type === RDF_OUTPUT.jsonld });

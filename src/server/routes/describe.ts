@@ -2,7 +2,7 @@
  * The gateway's description surfaces as one plugin: VoID, the DCAT catalog, the ARD AI catalog,
  * the SHACL shapes, and dereferencing of minted IRIs (registered last: it is a wildcard, and
  * fastify's static routes win over it). VoID and dereferencing share one VoID cache, so the
- * store is scanned once per write, not once per surface.
+ * store is mined (in a query worker) at most once per write, not once per surface.
  */
 import type { FastifyInstance } from 'fastify';
 import { voidRoutes, ownCache } from './void.ts';

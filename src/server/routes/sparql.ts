@@ -14,12 +14,11 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RDF_FORMATS } from '../../rdf/store.ts';
 import { ASSAY } from '../../rdf/vocab.ts';
 import { SparqlError, fromReply } from '../sparql/errors.ts';
 import type { Job, QueryReply } from '../sparql/evaluate.ts';
 import { RDF_OFFERS, negotiate, offered } from '../sparql/negotiate.ts';
-import { QueryPool } from '../sparql/pool.ts';
+import type { QueryPool } from '../sparql/pool.ts';
 import { precheck } from '../sparql/precheck.ts';
 import { decodeRequest, type Operation } from '../sparql/protocol.ts';
 import { serializeDescription } from '../sparql/service-description.ts';
@@ -32,17 +31,8 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   const endpoint = new URL('sparql', config.baseIri).href;
   const policy = { baseIri: endpoint, localBase: config.baseIri, allowedRemoteHosts: limits.allowedRemoteHosts };
 
-  const pool = new QueryPool({
-    size: limits.workers,
-    maxQueue: limits.maxQueue,
-    seed: () => (store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq }),
-    onReplace: (reason) => app.log.warn({ reason }, 'sparql: query worker replaced'),
-  });
-  const unsubscribe = store.onWrite((op, seq) => pool.forward(op, seq));
-  app.addHook('onClose', async () => {
-    unsubscribe();
-    await pool.close();
-  });
+  // The query sandbox is shared with the VoID cache; build() starts it and closes it.
+  const pool = app.queryPool;
 
   // Bodies are read raw and decoded by protocol.ts, which knows the protocol's media types.
   app.removeAllContentTypeParsers();
@@ -113,6 +103,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   async function runInSandbox(job: Job): Promise<QueryReply | Extract<Awaited<ReturnType<QueryPool['run']>>['reply'], { kind: 'update-check' }>> {
     const { reply } = await pool.run(job, limits.timeoutMs);
     if (!reply.ok) throw fromReply(reply);
+    if (reply.kind === 'void') throw new Error('sandbox answered a SPARQL job with VoID figures');
     return reply;
   }
 

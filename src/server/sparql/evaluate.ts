@@ -1,5 +1,6 @@
 /**
- * One endpoint job against one store: parse, classify, negotiate, cap, evaluate, serialize.
+ * One endpoint job against one store: parse, classify, negotiate, cap, evaluate, serialize
+ * (or, for a `void` job, mine the store's VoID figures off the main thread).
  * Runs inside a query worker (src/server/sparql/worker.ts) against that worker's replica, so
  * anything here may be slow or fault: the pool stops it from outside. Pure otherwise: the
  * job carries every limit and policy; nothing is read from module state.
@@ -22,6 +23,7 @@ import { SparqlError, toReply, type ErrorReply } from './errors.ts';
 import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
+import { voidFigures, type StoreFigures } from '../../void/compute.ts';
 
 export interface Policy {
   /** Base for relative IRIs in requests (the endpoint's own URL). */
@@ -49,7 +51,12 @@ export interface UpdateCheckJob extends Policy {
   usingNamedGraphs: string[];
 }
 
-export type Job = QueryJob | UpdateCheckJob;
+/** Mine the replica's VoID figures (src/void/compute.ts); slow on large stores, hence a worker. */
+export interface VoidJob {
+  kind: 'void';
+}
+
+export type Job = QueryJob | UpdateCheckJob | VoidJob;
 
 export interface QueryReply {
   ok: true;
@@ -68,11 +75,18 @@ export interface UpdateCheckReply {
   sparql: string;
 }
 
+export interface VoidReply {
+  ok: true;
+  kind: 'void';
+  figures: StoreFigures;
+}
+
 /** `poisoned`: the engine trapped; the worker that ran this must be thrown away. */
-export type Reply = QueryReply | UpdateCheckReply | (ErrorReply & { poisoned?: boolean });
+export type Reply = QueryReply | UpdateCheckReply | VoidReply | (ErrorReply & { poisoned?: boolean });
 
 export function runJob(store: RdfStore, job: Job): Reply {
   try {
+    if (job.kind === 'void') return { ok: true, kind: 'void', figures: voidFigures(store) };
     return job.kind === 'query' ? runQuery(store, job) : checkUpdate(store, job);
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);

@@ -19,7 +19,8 @@
  * in tests, is seeded from a dump taken on the main thread.)
  */
 import { Worker } from 'node:worker_threads';
-import type { WriteOp } from '../../rdf/durable.ts';
+import type { DurableStore, WriteOp } from '../../rdf/durable.ts';
+import { RDF_FORMATS } from '../../rdf/store.ts';
 import { SparqlError } from './errors.ts';
 import type { Job, Reply } from './evaluate.ts';
 import type { FromWorker, Seed, ToWorker } from './worker.ts';
@@ -33,18 +34,24 @@ export interface PoolOptions {
   maxQueue: number;
   /** Told when a worker is replaced (for logs). */
   onReplace?: (reason: string) => void;
+  /** Called once by close() (e.g. to stop forwarding writes). */
+  onClose?: () => void;
 }
 
 export interface JobOutcome {
   reply: Reply;
   /** Milliseconds the job ran in its worker. */
   runMs: number;
+  /** The last acknowledged write (DurableStore.seq) the replica held when it ran the job. */
+  seq: number;
 }
 
 interface Pending {
   id: number;
   job: Job;
   timeoutMs: number;
+  /** The setting that gave timeoutMs, named in the timeout message. */
+  limitName: string;
   resolve: (o: JobOutcome) => void;
   reject: (e: SparqlError) => void;
   timer?: NodeJS.Timeout;
@@ -58,6 +65,28 @@ interface Slot {
 }
 
 const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+
+/**
+ * The gateway's pool over its store: replicas seeded from the data directory (or, for an
+ * in-memory store, a dump), fed every acknowledged write with its sequence number until the
+ * pool is closed. One per app (src/server/app.ts); /sparql and the VoID cache share it.
+ */
+export function startQueryPool(
+  store: DurableStore,
+  limits: { workers: number; maxQueue: number },
+  onReplace?: (reason: string) => void,
+): QueryPool {
+  let unsubscribe = (): void => {};
+  const pool = new QueryPool({
+    size: limits.workers,
+    maxQueue: limits.maxQueue,
+    seed: () => (store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq }),
+    onReplace,
+    onClose: () => unsubscribe(),
+  });
+  unsubscribe = store.onWrite((op, seq) => pool.forward(op, seq));
+  return pool;
+}
 
 export class QueryPool {
   readonly #opts: PoolOptions;
@@ -85,14 +114,17 @@ export class QueryPool {
     }
   }
 
-  /** Run a job under a deadline. Rejects with SparqlError busy / timeout / engine-fault. */
-  run(job: Job, timeoutMs: number): Promise<JobOutcome> {
+  /**
+   * Run a job under a deadline. Rejects with SparqlError busy / timeout / engine-fault.
+   * `limitName` is the setting that gave the deadline, for the timeout message.
+   */
+  run(job: Job, timeoutMs: number, limitName = 'sparql.timeoutMs'): Promise<JobOutcome> {
     if (this.#closed) return Promise.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
     if (this.#queue.length >= this.#opts.maxQueue) {
       return Promise.reject(new SparqlError('busy', `${this.#queue.length} queries are already waiting for a worker`, { 'Retry-After': '1' }));
     }
     return new Promise<JobOutcome>((resolve, reject) => {
-      const p: Pending = { id: this.#nextId++, job, timeoutMs, resolve, reject };
+      const p: Pending = { id: this.#nextId++, job, timeoutMs, limitName, resolve, reject };
       p.timer = setTimeout(() => {
         const at = this.#queue.indexOf(p);
         if (at !== -1) {
@@ -111,6 +143,7 @@ export class QueryPool {
   }
 
   async close(): Promise<void> {
+    if (!this.#closed) this.#opts.onClose?.();
     this.#closed = true;
     for (const p of this.#queue.splice(0)) {
       clearTimeout(p.timer);
@@ -161,7 +194,7 @@ export class QueryPool {
       slot.state = 'idle';
       const runMs = performance.now() - (p.startedAt ?? performance.now());
       if ('poisoned' in m.reply && m.reply.poisoned) this.#replace(index, slot, m.reply.message);
-      p.resolve({ reply: m.reply, runMs });
+      p.resolve({ reply: m.reply, runMs, seq: m.seq });
       this.#pump();
     }
   }
@@ -179,8 +212,9 @@ export class QueryPool {
       p.timer = setTimeout(() => {
         if (slot.current !== p) return;
         slot.current = undefined;
-        p.reject(new SparqlError('timeout', `the query was stopped after ${p.timeoutMs} ms (the limit is sparql.timeoutMs = ${p.timeoutMs})`));
-        this.#replace(index, slot, `query ran past ${p.timeoutMs} ms`);
+        const what = p.job.kind === 'void' ? 'the VoID computation' : 'the query';
+        p.reject(new SparqlError('timeout', `${what} was stopped after ${p.timeoutMs} ms (the limit is ${p.limitName} = ${p.timeoutMs})`));
+        this.#replace(index, slot, `${p.job.kind} job ran past ${p.timeoutMs} ms`);
       }, p.timeoutMs);
       this.#post(slot, { type: 'job', id: p.id, job: p.job });
     }

@@ -9,7 +9,8 @@
  *   { type: 'write', op, seq }  an acknowledged WriteOp to apply to the replica; writes that
  *                               arrive while the seed is read are held, and those the seed
  *                               already holds (seq ≤ the seed's) are skipped
- *   { type: 'job', id, job }    answered with { type: 'result', id, reply }
+ *   { type: 'job', id, job }    answered with { type: 'result', id, reply, seq }, where seq is
+ *                               the last write the replica held when it ran the job
  * Messages out: 'ready', 'result', and 'failed' (the replica can no longer be trusted).
  */
 import { parentPort } from 'node:worker_threads';
@@ -27,7 +28,7 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'ready'; quads: number }
-  | { type: 'result'; id: number; reply: ReturnType<typeof runJob> }
+  | { type: 'result'; id: number; reply: ReturnType<typeof runJob>; seq: number }
   | { type: 'failed'; message: string };
 
 function main(): void {
@@ -72,7 +73,7 @@ function main(): void {
         else apply(m.op, m.seq);
         return;
       case 'job':
-        send({ type: 'result', id: m.id, reply: runJob(replica, m.job) });
+        send({ type: 'result', id: m.id, reply: runJob(replica, m.job), seq: replicaSeq });
         return;
     }
   });

@@ -73,7 +73,9 @@ export async function main(argv: string[]): Promise<number> {
   const cli = program();
   try {
     await cli.parseAsync(argv, { from: 'user' });
-    return 0;
+    // Commands that end in a non-error outcome with its own code (e.g. `ask` refused = 3) set
+    // process.exitCode; keep it rather than flattening every success to 0.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       // commander has already printed help or the usage error.

@@ -69,6 +69,12 @@ describe('assay CLI', () => {
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
   });
 
+  it('keeps a command\'s own exit code for an outcome that is not an error', async () => {
+    // `understand` exits 3 when it cannot tell what was asked (a result, not a failure).
+    const r = await assay('understand', 'zzzz qqqq');
+    expect(r.code).toBe(3);
+  });
+
   it('rejects invalid RDF without changing the store', async () => {
     const dir = await tmp();
     const good = join(dir, 'good.nt');

@@ -11,7 +11,7 @@
 import MiniSearch from 'minisearch';
 import type { Intent } from '../understand/intent.ts';
 import { buildCards, type Card, type CatalogView } from './cards.ts';
-import { processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
+import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
 
@@ -22,6 +22,11 @@ export interface Candidate {
   /** Share of the lead query's own terms (not expansions) that the card contains, 0..1. */
   coverage: number;
   matched: string[];
+  /**
+   * Whether the card carries the head noun of the measure asked for ("inflation" in "inflation
+   * rate"); undefined when the intent names no measure. A card without it matched on words alone.
+   */
+  headCovered?: boolean;
 }
 
 export interface DiscoveryStats { cards: number; measures: number; operations: number; terms: number; buildMs: number }
@@ -41,6 +46,7 @@ export class DiscoveryIndex {
     private readonly search: MiniSearch<Card>,
     private readonly cards: Map<string, Card>,
     private readonly titles: Map<string, string[]>,
+    private readonly heads: Map<string, Set<string>>,
     private readonly sourceTerms: Map<string, Set<string>>,
     readonly stats: DiscoveryStats,
   ) {}
@@ -69,7 +75,7 @@ export class DiscoveryIndex {
       if (sourceTerms.has(c.publisherId)) continue;
       sourceTerms.set(c.publisherId, new Set(tokenize(c.source).map(processTerm).filter((t): t is string => !!t)));
     }
-    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), sourceTerms, {
+    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms, {
       cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
       terms: ms.termCount, buildMs,
     });
@@ -126,6 +132,7 @@ export class DiscoveryIndex {
     const typeTerms = intent.type ? queryTerms(intent.type).terms : [];
     const wantedAll = new Set([...wanted, ...measureQ.expansions]);
     const wantsPercent = /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText);
+    const head = intent.attribute && intent.attributes.length === 0 ? headOf(intent.attribute) : undefined;
     const wantsRecords = !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape);
     const out: Candidate[] = [];
     for (const [id, e] of scores) {
@@ -139,8 +146,16 @@ export class DiscoveryIndex {
       if (card.kind === 'operation' && !wantsRecords) score *= 0.5;
       if (card.kind === 'measure' && wantsRecords) score *= 0.7;
       if (typeTerms.some((t) => this.sourceTerms.get(card.publisherId)?.has(t))) score *= 1.5;
-      if (wantsPercent && card.unit && /^(percent|%)$/.test(card.unit)) score *= 1.5;
-      out.push({ rank: 0, card, score, coverage, matched: [...e.matched] });
+      // A rate is a percent or ratio; a head count of the same people is not an answer to it.
+      if (wantsPercent && card.unit && /^(percent|%|ratio|proportion)$/.test(card.unit)) score *= 1.5;
+      if (wantsPercent && card.unit && /^(count|people|persons|households|students|number)$/i.test(card.unit)) score *= 0.5;
+      // The head must name what the card measures: in its title, outside any parenthetical
+      // ("inflation" in "(in 2019 inflation-adjusted dollars)" qualifies the unit, not the measure).
+      const heads = this.heads.get(id)!;
+      // An operation's title is generic ("One measure for one county"): its whole card is what it serves.
+      const has = card.kind === 'operation' ? e.matched : heads;
+      const headCovered = head ? has.has(head.term) || head.alts.some((x) => has.has(x)) : undefined;
+      out.push({ rank: 0, card, score, coverage, matched: [...e.matched], ...(headCovered === undefined ? {} : { headCovered }) });
     }
     out.sort((a, b) => b.score - a.score || a.card.id.localeCompare(b.card.id));
     out.forEach((c, i) => { c.rank = i + 1; });

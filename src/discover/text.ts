@@ -86,3 +86,38 @@ export function queryTerms(text: string): { terms: string[]; expansions: string[
   }
   return { terms, expansions: expansions.filter((e) => !terms.includes(e)), groups };
 }
+
+/**
+ * Words that name the kind of quantity rather than what is measured ("inflation *rate*", "total
+ * *amount* of grants"): the head noun of an attribute is its last word that is not one of these.
+ */
+const MEASURE_WORDS = new Set(['rate', 'ratio', 'amount', 'number', 'count', 'level', 'value', 'percent', 'percentage', 'share', 'figure', 'size', 'sum', 'average', 'mean', 'median', 'total', 'per', 'capita', 'change', 'growth', 'prevalence', 'status']);
+
+/** Words after which an attribute only qualifies its head ("earnings *of graduates*", "debt *held by* the public"). */
+const POSTMODIFIER = /^(of|on|in|for|after|before|per|by|from|to|at|with|among|under|over|held|paid|owed|received|made|awarded|reported|filed)$/i;
+
+/**
+ * The head noun of an attribute: the last word before any postmodifier that names what is measured
+ * (not a measure word, not a number), with its synonym alternatives; undefined when there is none.
+ */
+export function headOf(attribute: string): { term: string; alts: string[] } | undefined {
+  const words = attribute.split(/\s+/);
+  const cut = words.findIndex((w, i) => i > 0 && POSTMODIFIER.test(w));
+  const groups = queryTerms((cut > 0 ? words.slice(0, cut) : words).join(' ')).groups;
+  return headGroup(groups);
+}
+
+/** The last group that names what is measured, or undefined. */
+export function headGroup(groups: { term: string; alts: string[] }[]): { term: string; alts: string[] } | undefined {
+  for (let i = groups.length - 1; i >= 0; i--) {
+    const g = groups[i]!;
+    if (!MEASURE_WORDS.has(g.term) && !/^\d+$/.test(g.term) && g.term.length > 1) return g;
+  }
+  return undefined;
+}
+
+/** Every processed term of a title outside its parentheticals: what the card says it measures. */
+export function headTerms(title: string): Set<string> {
+  const bare = title.replace(/\([^)]*\)/g, ' ');
+  return new Set(tokenize(bare).map(processTerm).filter((t): t is string => !!t));
+}

@@ -61,5 +61,7 @@ export function grainMismatch(level: string | null | undefined, grain: string, c
   if (!ANY_GEO.test(grain)) return null;
   // A population scan accepting a state key covers organizations in one state, not state-level rows.
   if (kind === 'population_scan' && !/\bone (state|county|place)\b/i.test(grain)) return null;
-  return LEVEL_WORDS[level]!.test(grain) || LEVEL_WORDS[level]!.test(coverageOf) ? null : `returns ${grain}, not ${level}-level rows`;
+  // The grain names the row; the coverage may name the enclosing area ("every county in the 50 states"), which is not the row.
+  const row = grain.replace(/\(.*$/, '');
+  return LEVEL_WORDS[level]!.test(row) || (!ANY_GEO.test(row) && LEVEL_WORDS[level]!.test(coverageOf)) ? null : `returns ${grain}, not ${level}-level rows`;
 }

@@ -7,12 +7,17 @@
  * coverage, then discovery order. When no candidate is eligible the plan is `infeasible` and its
  * reason names the missing operation — a successful plan, not an error.
  *
- * Relevance: a candidate is assessed only if it carries the measure's words (coverage) and scores
- * within reach of the best candidate; this is a cut by score, after scoring, never by count.
+ * Relevance: a candidate is assessed only if it carries the measure's words (coverage, and the head
+ * noun itself: "inflation" of "inflation rate") and scores within reach of the best candidate; this
+ * is a cut by score, after scoring, never by count. Questions that ask for records are answered by
+ * operations, so operations are cut against the best operation, and every operation of a source
+ * whose operation is relevant is assessed too (which of its operations fits is the planner's call,
+ * not the ranker's). "How many X" counts members of a population: the operations whose rows are X.
  */
 import type { Candidate, OperationRef } from '../discover/index.ts';
 import type { Intent } from '../understand/intent.ts';
 import { grainMismatch, requirementFor, type Requirement } from './algebra.ts';
+import { freshnessMismatch, grainHead, kindMismatch, singular, sourceNamesKind, STALE_MARK } from './kinds.ts';
 
 export type Verdict = 'exact' | 'composed' | 'infeasible';
 
@@ -52,13 +57,35 @@ const RECORD_SHAPES = new Set(['topical', 'entity_list', 'status', 'grant_graph'
 
 export function relevant(candidates: Candidate[], options: RelevanceOptions = DEFAULT_RELEVANCE, shape?: Intent['shape'], countsRecords = false): Candidate[] {
   const top = candidates[0]?.score ?? 0;
-  const needCoverage = (shape && RECORD_SHAPES.has(shape)) || countsRecords ? 0 : options.minCoverage;
-  return candidates.filter((c) => c.coverage >= needCoverage && c.score >= top * options.minScoreRatio);
+  const records = (shape !== undefined && RECORD_SHAPES.has(shape)) || countsRecords;
+  if (!records) return candidates.filter((c) => c.coverage >= options.minCoverage && c.headCovered !== false && c.score >= top * options.minScoreRatio);
+  const topOp = candidates.find((c) => c.card.kind === 'operation')?.score ?? 0;
+  const kept = candidates.filter((c) => c.score >= (c.card.kind === 'operation' ? topOp : top) * options.minScoreRatio);
+  const sources = new Set(kept.filter((c) => c.card.kind === 'operation').map((c) => c.card.publisherId));
+  const keptIds = new Set(kept.map((c) => c.card.id));
+  const siblings = candidates.filter((c) => c.card.kind === 'operation' && sources.has(c.card.publisherId) && !keptIds.has(c.card.id));
+  return [...kept, ...siblings];
+}
+
+/** "number of 501(c)(3) organizations" → "organization"; "tax returns" → "return": what the rows are. */
+function recordNoun(phrase: string | null): string | null {
+  const rest = (phrase ?? '').replace(/^(?:number|count) of\s+/i, '').trim();
+  const last = rest.split(/\s+/).pop()?.toLowerCase().replace(/[^a-z]/g, '');
+  return last ? singular(last) : null;
+}
+
+/** Operations whose rows are the records named ("one organization (EIN, ...)" for organizations). */
+function operationsReturning(candidates: Candidate[], noun: string): Candidate[] {
+  return candidates.filter((c) => c.card.kind === 'operation' && c.card.operations.some((o) => grainHead(o.grain) === noun));
 }
 
 function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict: Verdict; reason: string } {
   const geo = grainMismatch(intent.geography?.level, op.grain, op.coverageOf, op.kind);
   if (geo) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${geo}` };
+  const kind = kindMismatch(intent, op);
+  if (kind) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${kind}` };
+  const stale = freshnessMismatch(intent, op);
+  if (stale) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${stale}` };
   const partial = !op.complete;
   // An ordered read filtered by the entity's own key lists that entity's records.
   if (intent.shape === 'entity_list' && op.kind === 'ordered_top_n' && op.accepts.length > 0) {
@@ -101,14 +128,32 @@ export function byPriority(a: Assessment, b: Assessment): number {
 function decide(intent: Intent, req: Requirement, candidates: Candidate[], relevance: RelevanceOptions, what: string) {
   // "How many X": a count of members, so X names the population, not a published measure.
   const countsRecords = intent.shape === 'aggregate' && /^(number|count) of\b/i.test(intent.attribute ?? '');
-  const considered = relevant(candidates, relevance, intent.shape, countsRecords);
+  let considered: Candidate[];
+  if (countsRecords) {
+    const members = operationsReturning(candidates, recordNoun(intent.attribute) ?? '');
+    considered = members.length > 0 ? members : relevant(candidates, relevance, intent.shape, true);
+  } else {
+    considered = relevant(candidates, relevance, intent.shape, false);
+    // A status is a field of the entity's own record: the operations of sources about entities of its kind qualify.
+    if (intent.shape === 'status' && intent.entity_status !== 'none') {
+      const have = new Set(considered.map((c) => c.card.id));
+      considered = [...considered, ...candidates.filter((c) => c.card.kind === 'operation' && !have.has(c.card.id) && sourceNamesKind(intent.type, c.card.source))];
+    }
+    // A list of records ("tax returns") is served by the operations whose rows are those records, when any is relevant.
+    if (intent.shape === 'entity_list') {
+      const rows = operationsReturning(considered, recordNoun(intent.attribute) ?? '');
+      if (rows.length > 0) considered = rows;
+    }
+  }
   const assessments = considered.map((c) => assess(intent, req, c)).sort(byPriority);
   const selected = assessments[0] && assessments[0].verdict !== 'infeasible' ? assessments[0] : undefined;
   const reason = selected
     ? `${selected.verdict}: ${selected.reason}`
     : considered.length === 0
       ? `no published measure or operation matches ${what}`
-      : `no source exposes ${req.missing} for ${what} (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`;
+      : assessments.every((x) => x.reason.includes(STALE_MARK))
+        ? `no source publishes ${what} dated by the day, and the question asks for the value right now (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`
+        : `no source exposes ${req.missing} for ${what} (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`;
   return { considered, assessments, selected, verdict: (selected?.verdict ?? 'infeasible') as Verdict, reason };
 }
 

@@ -21,7 +21,7 @@ export const corpusRecordSchema = z.object({
   attribute: z.string().nullable(),
   attributes: z.array(z.string()),
   interpretations: z.array(z.string()),
-  /** Period label: "2023" (unspecified), "FY2023", "CY2023", "2023Q2", "2024-03-31", "latest". */
+  /** Period label: "2023" (unspecified), "FY2023", "CY2023", "2023Q2", "2024-03-31", "latest", "now" (latest, as of today). */
   period: z.string().nullable(),
   periods: z.array(z.string()),
   quantifier: z.enum(['exhaustive', 'existential']).nullable(),
@@ -61,6 +61,8 @@ export async function loadCorpus(dir = DEFAULT_CORPUS_DIR): Promise<CorpusRecord
 export function periodFromLabel(label: string): Period {
   const base = { text: label, basis: 'unspecified' as Period['basis'], year: null as number | null, quarter: null as number | null, date: null as string | null, latest: false };
   if (label === 'latest') return { ...base, latest: true };
+  // "now": the newest value as of today ("right now", "today"), which only day-dated data holds.
+  if (label === 'now') return { ...base, text: 'right now', latest: true };
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(label);
   if (m) return { ...base, basis: 'calendar', year: Number(m[1]), date: label };
   m = /^(FY|CY)?(\d{4})(?:Q([1-4]))?$/.exec(label);

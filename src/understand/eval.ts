@@ -5,7 +5,7 @@
  * "the American Red Cross" and "American Red Cross" name the same thing.
  */
 import type { CorpusRecord } from './corpus.ts';
-import { periodLabel } from './intent.ts';
+import { asksForNow, periodLabel, type Period } from './intent.ts';
 import type { Understanding } from './understanding.ts';
 
 export interface UnderstandMetrics {
@@ -52,7 +52,7 @@ export function understandMetrics(corpus: CorpusRecord[], results: Map<string, U
     if (r.attribute !== null) { attN++; if (looselyEqual(r.attribute, i.attribute)) att++; }
     perN++;
     const goldPeriods = r.periods.join(','); const gotPeriods = i.periods.map(periodLabel).join(',');
-    if (r.period === periodLabel(i.period) && goldPeriods === gotPeriods) per++;
+    if (periodMatches(r.period, i.period) && goldPeriods === gotPeriods) per++;
   }
   for (const s of Object.values(perShape)) s.accuracy = s.n ? s.correct / s.n : 0;
   const n = corpus.length || 1;
@@ -65,4 +65,10 @@ export function understandMetrics(corpus: CorpusRecord[], results: Map<string, U
     period: { accuracy: perN ? per / perN : 0, n: perN },
     wrong,
   };
+}
+
+/** "now" is a latest period worded as the present day ("right now", "today"). */
+function periodMatches(gold: string | null, got: Period | null): boolean {
+  if (gold === 'now') return !!got && got.latest && asksForNow(got);
+  return gold === periodLabel(got);
 }

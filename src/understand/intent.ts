@@ -156,3 +156,8 @@ export function periodLabel(p: Period | null): string | null {
   const prefix = p.basis === 'fiscal' ? 'FY' : p.basis === 'calendar' ? 'CY' : '';
   return `${prefix}${p.year}${p.quarter ? `Q${p.quarter}` : ''}`;
 }
+
+/** Whether a latest period is worded as the present day ("right now", "today", "at the moment", "live"). */
+export function asksForNow(p: Period): boolean {
+  return p.latest && /\b(right now|now|today|at the moment|real[- ]?time|live)\b/i.test(p.text);
+}

@@ -3,7 +3,8 @@ import { main } from '../../src/cli/main.ts';
 
 let out = '';
 let err = '';
-afterEach(() => { vi.restoreAllMocks(); out = ''; err = ''; });
+// main() returns the command's own process.exitCode (set to 3 by "cannot tell"), so reset it between tests.
+afterEach(() => { vi.restoreAllMocks(); out = ''; err = ''; process.exitCode = undefined; });
 function capture() {
   vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => { out += String(s); return true; });
   vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { err += String(s); return true; });

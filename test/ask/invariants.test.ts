@@ -76,7 +76,9 @@ describe('deadlines and per-question state', () => {
       registry: connectorRegistry(),
     };
     const services = { ...offline, runtime };
-    const r = await ask(services, { question: Q, timeoutMs: 300 });
+    // Long enough that understanding and planning finish even on a loaded machine, so the
+    // deadline lands while the publisher hangs (the only wait in this run).
+    const r = await ask(services, { question: Q, timeoutMs: 8_000 });
     expect(r.status).toBe('refused');
     expect(r.refusal).toMatchObject({ boundary: 'operationally_blocked', code: 'deadline' });
     expect(r.refusal!.reason).toMatch(/deadline/);

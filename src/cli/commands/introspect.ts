@@ -120,9 +120,9 @@ async function openSource(file: string | undefined, opts: IntrospectOptions): Pr
   const config = loadConfig({ dataDir: opts.data });
   const store = await DurableStore.open(config.dataDir, { readOnly: true });
   try {
-    // Dump once while the store is open; the source keeps the text, not the store.
-    const text = store.rdf.dump({ format: 'application/n-triples', graph });
-    return fromNTriples(text, { groupedBySubject: true });
+    // Dump once while the store is open; the source keeps the text, not the store. oxigraph
+    // does not promise the dump is grouped by subject, so fromDumpable does not claim it.
+    return fromDumpable(store.rdf, graph);
   } finally {
     await store.close();
   }

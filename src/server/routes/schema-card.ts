@@ -12,7 +12,7 @@
  * graph is 404.
  */
 import type { FastifyInstance } from 'fastify';
-import { fromDumpable, fromNTriples, IntrospectError, mine, toCard, type Introspection } from '../../../introspect/index.ts';
+import { fromDumpable, IntrospectError, mine, toCard, type Introspection } from '../../../introspect/index.ts';
 
 const MAX_BUDGET = 100_000;
 
@@ -26,7 +26,8 @@ export async function schemaCardRoutes(app: FastifyInstance): Promise<void> {
     let ix = cache.get(key);
     if (!ix) {
       const rdf = app.assay.store.rdf;
-      ix = mine(graph === undefined ? fromDumpable(rdf) : fromNTriples(rdf.dump({ format: 'application/n-triples', graph }), { groupedBySubject: true }));
+      // oxigraph's dump is not grouped by subject, so let the library group it (see fromDumpable).
+      ix = mine(fromDumpable(rdf, graph));
       cache.set(key, ix);
     }
     return ix;

@@ -84,10 +84,48 @@ export interface VoidReply {
 /** `poisoned`: the engine trapped; the worker that ran this must be thrown away. */
 export type Reply = QueryReply | UpdateCheckReply | VoidReply | (ErrorReply & { poisoned?: boolean });
 
-export function runJob(store: RdfStore, job: Job): Reply {
+/**
+ * A worker's memo of queries already parsed, capped and regenerated, keyed by the query text
+ * and the limits that shape the rewrite. Parsing with sparqljs and generating the text again
+ * cost more than evaluating a small lookup, and clients repeat their queries. What depends on
+ * the data (whether a FROM graph is local) is still checked on every run. Least recently used
+ * entries go first.
+ */
+export class PreparedQueries {
+  readonly #entries = new Map<string, Prepared>();
+  constructor(readonly capacity = 256) {}
+
+  get(key: string): Prepared | undefined {
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, value: Prepared): void {
+    this.#entries.set(key, value);
+    if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+interface Prepared {
+  parsed: Extract<Parsed, { kind: 'query' }>;
+  /** Whether capRows added the LIMIT (so a cut is possible). */
+  injected: boolean;
+  /** The capped query as text, what the store runs. */
+  text: string;
+}
+
+export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): Reply {
   try {
     if (job.kind === 'void') return { ok: true, kind: 'void', figures: voidFigures(store) };
-    return job.kind === 'query' ? runQuery(store, job) : checkUpdate(store, job);
+    return job.kind === 'query' ? runQuery(store, job, prepared) : checkUpdate(store, job);
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);
     if (isEngineTrap(e)) {
@@ -133,11 +171,22 @@ function v(name: string) {
   return { termType: 'Variable', value: name } as const;
 }
 
-function runQuery(store: RdfStore, job: QueryJob): QueryReply {
+function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
+  const key = `${job.maxRows}\u0000${job.baseIri}\u0000${job.text}`;
+  const hit = memo?.get(key);
+  if (hit) return hit;
   const parsed = parse(job.text, job.baseIri);
   if (parsed.kind !== 'query') {
     throw new SparqlError('syntax-error', 'the `query` parameter holds a SPARQL Update; send it as `update` with POST');
   }
+  const injected = capRows(parsed.ast, job.maxRows);
+  const prepared: Prepared = { parsed, injected, text: generate(parsed.ast) };
+  memo?.set(key, prepared);
+  return prepared;
+}
+
+function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
+  const { parsed, injected, text } = prepare(job, memo);
   refuseRemote(parsed, policyFor(store, job));
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
@@ -145,8 +194,6 @@ function runQuery(store: RdfStore, job: QueryJob): QueryReply {
   if (!offer) {
     throw new SparqlError('not-acceptable', `a ${ast.queryType} result can be sent as ${offered(offers)}; the request's Accept (${job.accept}) allows none of them`);
   }
-  const injected = capRows(ast, job.maxRows);
-  const text = generate(ast);
   const options = datasetOptions(ast, job);
   const mediaType = offer.mediaType;
 

@@ -16,7 +16,7 @@
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
 import { applyToMemory as applyWrite, DurableStore, type WriteOp } from '../../rdf/durable.ts';
-import { runJob, type Job } from './evaluate.ts';
+import { PreparedQueries, runJob, type Job } from './evaluate.ts';
 
 /** Where a replica comes from: the data directory (read off the main thread) or a dump. */
 export type Seed = { kind: 'dir'; dir: string } | { kind: 'nquads'; nquads: string; seq: number };
@@ -34,6 +34,7 @@ export type FromWorker =
 function main(): void {
   const port = parentPort;
   if (!port) throw new Error('worker.ts must run as a worker thread (see pool.ts)');
+  const prepared = new PreparedQueries();
   let replica = new RdfStore();
   let replicaSeq = 0;
   let held: { op: WriteOp; seq: number }[] | null = null; // non-null while seeding
@@ -73,7 +74,7 @@ function main(): void {
         else apply(m.op, m.seq);
         return;
       case 'job':
-        send({ type: 'result', id: m.id, reply: runJob(replica, m.job), seq: replicaSeq });
+        send({ type: 'result', id: m.id, reply: runJob(replica, m.job, prepared), seq: replicaSeq });
         return;
     }
   });

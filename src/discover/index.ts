@@ -9,6 +9,7 @@
  * (a model, through the one model interface) may reorder the survivors against their full cards.
  */
 import MiniSearch from 'minisearch';
+import { grainMismatch } from '../plan/algebra.ts';
 import type { Intent } from '../understand/intent.ts';
 import { buildCards, type Card, type CatalogView } from './cards.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
@@ -132,6 +133,7 @@ export class DiscoveryIndex {
     const typeTerms = intent.type ? queryTerms(intent.type).terms : [];
     const wantedAll = new Set([...wanted, ...measureQ.expansions]);
     const wantsPercent = /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText);
+    const level = intent.geography?.level ?? null;
     const head = intent.attribute && intent.attributes.length === 0 ? headOf(intent.attribute) : undefined;
     const wantsRecords = !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape);
     const out: Candidate[] = [];
@@ -146,6 +148,8 @@ export class DiscoveryIndex {
       if (card.kind === 'operation' && !wantsRecords) score *= 0.5;
       if (card.kind === 'measure' && wantsRecords) score *= 0.7;
       if (typeTerms.some((t) => this.sourceTerms.get(card.publisherId)?.has(t))) score *= 1.5;
+      // A measure published only at another geographic level (county rows for a city question) is a weaker match.
+      if (level && card.operations.length > 0 && card.operations.every((o) => grainMismatch(level, o.grain, o.coverageOf, o.kind) !== null)) score *= 0.5;
       // A rate is a percent or ratio; a head count of the same people is not an answer to it.
       if (wantsPercent && card.unit && /^(percent|%|ratio|proportion)$/.test(card.unit)) score *= 1.5;
       if (wantsPercent && card.unit && /^(count|people|persons|households|students|number)$/i.test(card.unit)) score *= 0.5;

@@ -16,6 +16,11 @@ export interface UnderstandMetrics {
   entity: { accuracy: number; n: number };
   attribute: { accuracy: number; n: number };
   period: { accuracy: number; n: number };
+  /**
+   * Entity ambiguity: of the questions labelled ambiguous, how many were reported ambiguous
+   * (recall), and of those reported ambiguous, how many are labelled so (precision).
+   */
+  ambiguity: { labelled: number; reported: number; recall: number; precision: number; missed: string[]; spurious: string[] };
   wrong: { id: string; question: string; gold: string; got: string }[];
 }
 
@@ -36,6 +41,12 @@ export function understandMetrics(corpus: CorpusRecord[], results: Map<string, U
   const confusion: UnderstandMetrics['confusion'] = {};
   let correct = 0; let cannot = 0; let ent = 0; let entN = 0; let att = 0; let attN = 0; let per = 0; let perN = 0;
   const wrong: UnderstandMetrics['wrong'] = [];
+  const missed: string[] = []; const spurious: string[] = []; let labelled = 0; let reported = 0; let agreed = 0;
+  for (const r of corpus) {
+    const said = results.get(r.id)?.status === 'understood' && (results.get(r.id) as { intent: { entity_status: string } }).intent.entity_status === 'ambiguous';
+    if (r.entity_status === 'ambiguous') { labelled++; if (said) agreed++; else missed.push(r.id); }
+    if (said) { reported++; if (r.entity_status !== 'ambiguous') spurious.push(r.id); }
+  }
   for (const r of corpus) {
     const u = results.get(r.id)!;
     const ps = (perShape[r.shape] ??= { n: 0, correct: 0, cannotTell: 0, accuracy: 0 });
@@ -63,6 +74,7 @@ export function understandMetrics(corpus: CorpusRecord[], results: Map<string, U
     entity: { accuracy: entN ? ent / entN : 0, n: entN },
     attribute: { accuracy: attN ? att / attN : 0, n: attN },
     period: { accuracy: perN ? per / perN : 0, n: perN },
+    ambiguity: { labelled, reported, recall: labelled ? agreed / labelled : 0, precision: reported ? agreed / reported : 0, missed, spurious },
     wrong,
   };
 }

@@ -9,6 +9,7 @@
  */
 import { intentSchema, toIssues, type Intent } from '../intent.ts';
 import type { Understanding } from '../understanding.ts';
+import { readName } from './ambiguous-names.ts';
 import { findEntities } from './entities.ts';
 import { findPeriods } from './periods.ts';
 import { decideShape } from './shape.ts';
@@ -72,13 +73,18 @@ export function interpretOffline(question: string): Understanding {
     const cue = q.match(/501\(c\)\(\d+\)|tax[- ]exempt|public charity|private foundation|accelerated filer|active|open/i);
     if (cue) attribute = `${cue[0].toLowerCase()} status`;
   }
+  // A bare name that is ambiguous in general ("Springfield") is reported, not guessed; a cue in the question may settle it.
+  const reading = entity ? readName(entity, q) : { status: 'unknown' as const };
+  const notes: string[] = [];
+  if (reading.status === 'ambiguous') notes.push(`"${entity}" names several entities; candidates: ${reading.candidates.join('; ')}`);
+  if (reading.status === 'resolved') notes.push(`"${entity}" read as ${reading.canonical} (cue: "${reading.cue}")`);
   const candidate: unknown = {
     question: q,
     shape,
     entity,
-    canonical_entity: entity,
-    entity_status: entity ? 'resolved' : 'none',
-    entity_candidates: [],
+    canonical_entity: reading.status === 'resolved' ? reading.canonical : entity,
+    entity_status: reading.status === 'ambiguous' ? 'ambiguous' : entity ? 'resolved' : 'none',
+    entity_candidates: reading.status === 'ambiguous' ? reading.candidates : [],
     entities,
     type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : null,
     direction: decided?.direction ?? null,
@@ -97,7 +103,7 @@ export function interpretOffline(question: string): Understanding {
   if (!parsed.success) {
     return cannot(q, `the reading does not hold together: ${toIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
-  return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: decided ? [`shape rule: ${decided.rule}`] : ['no shape cue: a single named measure read as a point question'] };
+  return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
 }
 
 function cannot(question: string, reason: string): Understanding {

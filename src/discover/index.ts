@@ -5,13 +5,18 @@
  * (MiniSearch). A query scores every card that shares a term with it; nothing is cut by a fixed
  * count before scoring (the caller may page the scored list afterwards). Retrieval text leads with
  * the attribute when the intent names a specific entity (the entity would only add noise), and
- * with the question otherwise; the other text is added at a lower weight. An optional re-ranker
- * (a model, through the one model interface) may reorder the survivors against their full cards.
+ * with the question otherwise; the other text is added at a lower weight. When an embeddings
+ * endpoint is configured, `attachEmbeddings` gives every card a vector (cached on disk by content
+ * hash) and `discoverAsync` adds the similarity of the query's vector to the lexical score, so a
+ * card can be found by meaning without sharing a word. An optional re-ranker (a model, through the
+ * one model interface) may reorder the survivors against their full cards.
  */
 import MiniSearch from 'minisearch';
 import { grainMismatch } from '../plan/algebra.ts';
 import type { Intent } from '../understand/intent.ts';
+import type { EmbeddingClient } from '../llm/embeddings.ts';
 import { buildCards, type Card, type CatalogView } from './cards.ts';
+import { cardText, dot, EmbeddingCache, embedTexts } from './embeddings.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
@@ -28,9 +33,21 @@ export interface Candidate {
    * rate"); undefined when the intent names no measure. A card without it matched on words alone.
    */
   headCovered?: boolean;
+  /** Embedding similarity to the query above the floor, 0..1, when embeddings are attached. */
+  similarity?: number;
 }
 
-export interface DiscoveryStats { cards: number; measures: number; operations: number; terms: number; buildMs: number }
+export interface DiscoveryStats {
+  cards: number; measures: number; operations: number; terms: number; buildMs: number;
+  /** Present once embeddings are attached: the model, how many card vectors, how many came from the endpoint. */
+  embeddings?: { model: string; vectors: number; requested: number; cacheFile: string; ms: number };
+}
+
+/** How similarity joins the lexical score: cosine below `floor` counts as nothing; `weight` × the best lexical score at cosine 1. */
+export interface SemanticOptions { floor: number; weight: number }
+export const DEFAULT_SEMANTIC: SemanticOptions = { floor: 0.3, weight: 0.5 };
+
+interface Semantic { client: EmbeddingClient; cache: EmbeddingCache; vectors: Map<string, Float32Array>; options: SemanticOptions }
 
 export interface Reranker {
   rerank(intent: Intent, candidates: Candidate[], signal?: AbortSignal): Promise<Candidate[]>;
@@ -42,6 +59,8 @@ const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
 export class DiscoveryIndex {
   /** Document frequency per processed term, filled on first use (per index, never shared). */
   private readonly df = new Map<string, number>();
+  /** Card vectors, once attached (per index; set at most once, at start-up). */
+  private semantic: Semantic | undefined;
 
   private constructor(
     private readonly search: MiniSearch<Card>,
@@ -82,6 +101,34 @@ export class DiscoveryIndex {
     });
   }
 
+  /**
+   * Gives every card an embedding vector, from the on-disk cache (one file per model, keyed by
+   * content hash) or the endpoint for cards not seen before. Call once, at start-up.
+   */
+  async attachEmbeddings(client: EmbeddingClient, cacheDir: string, options: { signal?: AbortSignal; semantic?: SemanticOptions } = {}): Promise<void> {
+    const t0 = performance.now();
+    const cache = await EmbeddingCache.open(cacheDir, client.model);
+    const cards = [...this.cards.values()];
+    const { vectors, requested } = await embedTexts(client, cache, cards.map(cardText), options.signal);
+    this.semantic = { client, cache, vectors: new Map(cards.map((c, i) => [c.id, vectors[i]!])), options: options.semantic ?? DEFAULT_SEMANTIC };
+    this.stats.embeddings = { model: client.model, vectors: vectors.length, requested, cacheFile: cache.file, ms: performance.now() - t0 };
+  }
+
+  get hasEmbeddings(): boolean { return this.semantic !== undefined; }
+
+  /** The query's vector (cached like the cards'), or undefined when no embeddings are attached. */
+  async embedQuery(intent: Intent, signal?: AbortSignal): Promise<Float32Array | undefined> {
+    if (!this.semantic) return undefined;
+    const { lead } = DiscoveryIndex.retrievalText(intent);
+    return (await embedTexts(this.semantic.client, this.semantic.cache, [lead], signal)).vectors[0];
+  }
+
+  /** `discover` plus embedding similarity when embeddings are attached; lexical only otherwise. */
+  async discoverAsync(intent: Intent, signal?: AbortSignal): Promise<Candidate[]> {
+    const queryVector = await this.embedQuery(intent, signal);
+    return this.discover(intent, queryVector ? { queryVector } : {});
+  }
+
   /** Size of the index serialized as JSON (computed on demand: it costs about as much as a build). */
   serializedBytes(): number {
     return JSON.stringify(this.search).length;
@@ -105,7 +152,7 @@ export class DiscoveryIndex {
    * Score = BM25+ (lead text, plus expansions and the secondary text at lower weight)
    *       × coverage of the measure's words × title tightness × kind and unit fit.
    */
-  discover(intent: Intent): Candidate[] {
+  discover(intent: Intent, options: { queryVector?: Float32Array } = {}): Candidate[] {
     const { lead, secondary } = DiscoveryIndex.retrievalText(intent);
     const leadQ = queryTerms(lead);
     const secQ = queryTerms(secondary);
@@ -125,6 +172,23 @@ export class DiscoveryIndex {
     run(leadQ.expansions, 0.5);
     run(secQ.terms.filter((t) => !leadQ.terms.includes(t)), measureText && lead !== measureText ? 0.8 : 0.3);
     run(secQ.expansions.filter((t) => !leadQ.terms.includes(t) && !leadQ.expansions.includes(t)), 0.3);
+
+    // Meaning: cards close to the query's vector join (or rise in) the scored set, in proportion to the best lexical score.
+    const similarity = new Map<string, number>();
+    if (options.queryVector && this.semantic) {
+      const { floor, weight } = this.semantic.options;
+      let top = 0;
+      for (const e of scores.values()) top = Math.max(top, e.bm25);
+      const scale = (top || 1) * weight;
+      for (const [id, v] of this.semantic.vectors) {
+        const sem = (dot(options.queryVector, v) - floor) / (1 - floor);
+        if (sem <= 0) continue;
+        similarity.set(id, sem);
+        const e = scores.get(id) ?? { bm25: 0, matched: new Set<string>() };
+        e.bm25 += scale * sem;
+        scores.set(id, e);
+      }
+    }
 
     const groups = measureQ.groups.length > 0 ? measureQ.groups : leadQ.groups;
     const wanted = groups.map((g) => g.term);
@@ -159,7 +223,8 @@ export class DiscoveryIndex {
       // An operation's title is generic ("One measure for one county"): its whole card is what it serves.
       const has = card.kind === 'operation' ? e.matched : heads;
       const headCovered = head ? has.has(head.term) || head.alts.some((x) => has.has(x)) : undefined;
-      out.push({ rank: 0, card, score, coverage, matched: [...e.matched], ...(headCovered === undefined ? {} : { headCovered }) });
+      const sim = similarity.get(id);
+      out.push({ rank: 0, card, score, coverage, matched: [...e.matched], ...(headCovered === undefined ? {} : { headCovered }), ...(sim === undefined ? {} : { similarity: sim }) });
     }
     out.sort((a, b) => b.score - a.score || a.card.id.localeCompare(b.card.id));
     out.forEach((c, i) => { c.rank = i + 1; });
@@ -167,7 +232,7 @@ export class DiscoveryIndex {
   }
 
   async discoverAndRerank(intent: Intent, reranker?: Reranker, signal?: AbortSignal): Promise<Candidate[]> {
-    const c = this.discover(intent);
+    const c = await this.discoverAsync(intent, signal);
     if (!reranker) return c;
     const r = await reranker.rerank(intent, c, signal);
     r.forEach((x, i) => { x.rank = i + 1; });

@@ -9,7 +9,8 @@ import { loadRecordings, recordingClient, replayClient } from './replay.ts';
 import type { ModelClient } from './types.ts';
 
 export * from './types.ts';
-export { modelConfigFromEnv, NO_MODEL_MESSAGE, type ModelConfig } from './config.ts';
+export { modelConfigFromEnv, embeddingConfigFromEnv, NO_MODEL_MESSAGE, type ModelConfig, type EmbeddingConfig } from './config.ts';
+export { openAiEmbeddings, type EmbeddingClient } from './embeddings.ts';
 export { openAiClient } from './openai-backend.ts';
 export { replayClient, recordingClient, loadRecordings, requestKey, ReplayMissError, type Recording } from './replay.ts';
 

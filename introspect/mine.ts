@@ -2,30 +2,35 @@
  * The miner: one graph in, one `Introspection` out.
  *
  * Contract
- * - Reads through a TripleSource only; never writes. Cost: the schema triples (rdf:type,
- *   rdfs:subClassOf, rdfs:domain, rdfs:range) by predicate lookup, then ONE full scan grouped by
- *   subject. Sources that are not grouped are grouped first (one more scan and a sort).
- * - Per-subject state lives only while that subject's triples stream past. Everything else is
+ * - Reads through a TripleSource only; never writes. Cost: one pass that interns the graph into
+ *   integer columns (intern.ts; straight from the text for N-Triples dumps), then linear passes
+ *   over those columns: schema triples (rdf:type, rdfs:subClassOf, rdfs:domain, rdfs:range),
+ *   a counting sort by subject, the grouped tally, and (for distinct objects) a counting sort by
+ *   predicate. No string is sorted or sliced per triple, and nothing is allocated per triple.
+ * - Per-subject state lives only while that subject's triples are tallied. Everything else is
  *   aggregated by *type set* (the exact set of classes a node carries): a graph has few distinct
  *   type sets, so class usage, observed domain/range, join hints and characteristic-set types
- *   are counted per type set during the scan and expanded to classes once at the end.
+ *   are counted per type set and expanded to classes once at the end.
  * - Output is deterministic for a given graph, whatever order the source scans it in.
  */
 import { DEFAULT_OPTIONS, FORMAT, type BuildOptions, type CharSet, type ClassPredicate, type ClassProfile, type Counted,
   type FocusClass, type Introspection, type JoinHint, type Namespace, type ObjectKinds, type PredicateProfile } from './model.ts';
-import { groupBySubject, type TripleSource } from './source.ts';
-import { datatypeOf, iriOf, isIriKey, namespaceOf } from './terms.ts';
+import { internSource, type TripleSource } from './source.ts';
+import { iriOf, isIriKey, namespaceOf } from './terms.ts';
 import { Hierarchy } from './types.ts';
 import { IntrospectError } from './errors.ts';
 import { hashKey, newSample, offer, merge, type Sample } from './sample.ts';
-import { RDF, RDFS, WELL_KNOWN } from './vocab.ts';
+import { RDF, RDFS, WELL_KNOWN, XSD } from './vocab.ts';
 
 const KIND_IRI = 1;
 const KIND_BNODE = 2;
 const KIND_LITERAL = 4;
 /** Join keys pack two type-set ids into one number: subjectSet * JOIN_RADIX + objectSet. */
 const JOIN_RADIX = 2 ** 26;
+/** Up to this many predicates a characteristic set's key is a number (a sum of powers of two). */
+const NUMERIC_CS_KEY_MAX = 52;
 
+/** Usage of one predicate by the subjects of one type set. */
 interface UsageCell {
   subjects: number;
   triples: number;
@@ -37,25 +42,25 @@ interface UsageCell {
 interface TypeSetState {
   subjects: number;
   triples: number;
-  preds: Map<string, UsageCell>;
+  /** By predicate id; sparse (forEach visits only the predicates used). */
+  cells: UsageCell[];
 }
 
 interface PredState {
-  key: string;
   triples: number;
-  subjects: number;
   kinds: ObjectKinds;
-  objects: Set<string> | undefined;
-  domainBySet: Map<number, number>;
+  objects: number;
   rangeBySet: Map<number, number>;
-  datatypes: Map<string, number>;
+  /** By datatype id. */
+  datatypes: Map<number, number>;
   untypedObjects: number;
   joins: Map<number, number>;
   sample: Sample;
 }
 
 interface CsState {
-  preds: string[];
+  /** Predicate ids in IRI order. */
+  preds: number[];
   triples: number[];
   max: number[];
   kinds: number[];
@@ -76,43 +81,58 @@ export function validateOptions(options: Partial<BuildOptions>): BuildOptions {
 
 export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): Introspection {
   const opts = validateOptions(options);
-  const source = groupBySubject(input);
   const k = opts.samples;
+  const { n, s: S, p: P, o: O, terms, preds } = internSource(input);
+  const nTerms = terms.length;
+  const nPreds = preds.length;
+  const termKind = new Uint8Array(nTerms);
+  for (let t = 0; t < nTerms; t++) {
+    const c = terms[t]!.charCodeAt(0);
+    termKind[t] = c === 34 ? KIND_LITERAL : c === 60 ? KIND_IRI : KIND_BNODE;
+  }
 
-  // --- Schema triples, by predicate lookup. -------------------------------------------------
-  const rawTypes = new Map<string, string[]>();
+  // --- Schema triples, in one pass over the predicate column. --------------------------------
+  const predIdOf = new Map(preds.map((key, id) => [key, id]));
+  const pidOf = (iri: string): number => predIdOf.get(`<${iri}>`) ?? -1;
+  const typeP = pidOf(RDF.type);
+  const subClassP = pidOf(RDFS.subClassOf);
+  const domainP = pidOf(RDFS.domain);
+  const rangeP = pidOf(RDFS.range);
+  const rawTypes = new Map<number, string[]>();
   const classSet = new Set<string>();
   const subClassEdges: [string, string][] = [];
   const declaredDomain = new Map<string, Set<string>>();
   const declaredRange = new Map<string, Set<string>>();
-  const byPredicate = (iri: string, visit: (s: string, o: string) => void): void => {
-    const key = `<${iri}>`;
-    if (source.scanPredicate) source.scanPredicate(iri, (s, _p, o) => visit(s, o));
-    else source.scan((s, p, o) => { if (p === key) visit(s, o); });
+  const declare = (into: Map<string, Set<string>>, s: number, o: number) => {
+    if (termKind[s] !== KIND_IRI || termKind[o] !== KIND_IRI) return;
+    const key = iriOf(terms[s]!);
+    let set = into.get(key);
+    if (!set) into.set(key, (set = new Set()));
+    set.add(iriOf(terms[o]!));
   };
-  byPredicate(RDF.type, (s, o) => {
-    if (!isIriKey(o)) return;
-    const c = iriOf(o);
-    classSet.add(c);
-    const list = rawTypes.get(s);
-    if (!list) rawTypes.set(s, [c]);
-    else if (!list.includes(c)) list.push(c);
-  });
-  byPredicate(RDFS.subClassOf, (s, o) => { if (isIriKey(s) && isIriKey(o)) subClassEdges.push([iriOf(s), iriOf(o)]); });
-  const declared = (into: Map<string, Set<string>>) => (s: string, o: string) => {
-    if (!isIriKey(s) || !isIriKey(o)) return;
-    let set = into.get(iriOf(s));
-    if (!set) into.set(iriOf(s), (set = new Set()));
-    set.add(iriOf(o));
-  };
-  byPredicate(RDFS.domain, declared(declaredDomain));
-  byPredicate(RDFS.range, declared(declaredRange));
+  if (typeP >= 0 || subClassP >= 0 || domainP >= 0 || rangeP >= 0) {
+    for (let i = 0; i < n; i++) {
+      const pid = P[i]!;
+      if (pid === typeP) {
+        const o = O[i]!;
+        if (termKind[o] !== KIND_IRI) continue;
+        const c = iriOf(terms[o]!);
+        classSet.add(c);
+        const list = rawTypes.get(S[i]!);
+        if (!list) rawTypes.set(S[i]!, [c]);
+        else if (!list.includes(c)) list.push(c);
+      } else if (pid === subClassP) {
+        if (termKind[S[i]!] === KIND_IRI && termKind[O[i]!] === KIND_IRI) subClassEdges.push([iriOf(terms[S[i]!]!), iriOf(terms[O[i]!]!)]);
+      } else if (pid === domainP) declare(declaredDomain, S[i]!, O[i]!);
+      else if (pid === rangeP) declare(declaredRange, S[i]!, O[i]!);
+    }
+  }
   const hierarchy = new Hierarchy(subClassEdges);
 
   // Intern type sets; id 0 is "no type".
   const setIds = new Map<string, number>([['', 0]]);
   const setRaw: string[][] = [[]];
-  const nodeSet = new Map<string, number>();
+  const nodeSet = new Int32Array(nTerms);
   for (const [node, types] of rawTypes) {
     types.sort();
     const key = types.join('\n');
@@ -122,154 +142,181 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       setIds.set(key, id);
       setRaw.push(types);
     }
-    nodeSet.set(node, id);
+    nodeSet[node] = id;
   }
   rawTypes.clear();
   const setProfile = setRaw.map((t) => (opts.minimizeTypes ? hierarchy.minimize(t) : t));
 
-  // --- The full scan, one subject at a time. --------------------------------------------------
+  // --- Group by subject: a counting sort of the predicate and object columns. ---------------
+  const first = new Int32Array(nTerms + 1);
+  for (let i = 0; i < n; i++) first[S[i]! + 1]!++;
+  for (let t = 0; t < nTerms; t++) first[t + 1]! += first[t]!;
+  const gP = new Int32Array(n);
+  const gO = new Int32Array(n);
+  {
+    const fill = first.slice(0, nTerms);
+    for (let i = 0; i < n; i++) {
+      const j = fill[S[i]!]!++;
+      gP[j] = P[i]!;
+      gO[j] = O[i]!;
+    }
+  }
+
+  // Predicates in IRI order: a characteristic set lists its predicates in this order.
+  const rank = new Int32Array(nPreds);
+  Array.from(preds.keys()).sort((a, b) => cmp(preds[a]!, preds[b]!)).forEach((pid, r) => { rank[pid] = r; });
+  const pow2 = Array.from({ length: Math.min(nPreds, NUMERIC_CS_KEY_MAX) }, (_, r) => 2 ** r);
+
+  // Datatypes of literal objects, by id; computed once per literal term.
+  const dtNames: string[] = [];
+  const dtIds = new Map<string, number>();
+  const dtOf = new Int32Array(nTerms); // datatype id + 1; 0 = not yet known
+  const datatypeId = (key: string): number => {
+    const q = key.lastIndexOf('"');
+    const dt = key.startsWith('^^<', q + 1) ? key.slice(q + 4, -1) : key.charCodeAt(q + 1) === 64 ? RDF.langString : XSD.string;
+    let id = dtIds.get(dt);
+    if (id === undefined) {
+      id = dtNames.length;
+      dtIds.set(dt, id);
+      dtNames.push(dt);
+    }
+    return id;
+  };
+  const hashes = new Uint32Array(k > 0 ? nTerms : 0);
+  const hashed = new Uint8Array(k > 0 ? nTerms : 0);
+
+  // --- The tally, one subject at a time. -----------------------------------------------------
   const setStates: (TypeSetState | undefined)[] = [];
-  const preds = new Map<string, PredState>();
-  const charSets = new Map<string, CsState>();
-  const allObjects = opts.distinctObjects ? new Set<string>() : undefined;
-  let triples = 0;
+  const predStates: PredState[] = preds.map(() => ({ triples: 0, kinds: { iri: 0, bnode: 0, literal: 0 }, objects: 0,
+    rangeBySet: new Map(), datatypes: new Map(), untypedObjects: 0, joins: new Map(), sample: newSample() }));
+  const charSets = new Map<number | string, CsState>();
   let subjects = 0;
   let entities = 0;
   let typedSubjects = 0;
+  const count = new Int32Array(nPreds);
+  const kindsOfSubject = new Uint8Array(nPreds);
+  const touched = new Int32Array(nPreds);
 
-  let curS: string | undefined;
-  let curSet = 0;
-  let curState: TypeSetState | undefined;
-  let curPreds: string[] = [];
-  let curCounts: number[] = [];
-  let curCells: UsageCell[] = [];
-  let curPs: PredState[] = [];
-  let curTotal = 0;
-  let lastP = '';
-  let lastPs: PredState | undefined;
-  const flushed = new Set<string>();
-
-  const flush = (): void => {
-    if (curS === undefined) return;
+  for (let sid = 0; sid < nTerms; sid++) {
+    const from = first[sid]!;
+    const to = first[sid + 1]!;
+    if (from === to) continue;
     subjects++;
-    if (isIriKey(curS)) entities++;
-    if (curSet !== 0) typedSubjects++;
-    const state = curState!;
+    if (termKind[sid] === KIND_IRI) entities++;
+    const set = nodeSet[sid]!;
+    if (set !== 0) typedSubjects++;
+    const state = setStates[set] ?? (setStates[set] = { subjects: 0, triples: 0, cells: [] });
     state.subjects++;
-    state.triples += curTotal;
-    const n = curPreds.length;
-    for (let i = 0; i < n; i++) {
-      const c = curCounts[i]!;
-      const cell = curCells[i]!;
-      cell.subjects++;
-      cell.triples += c;
-      if (c > cell.max) cell.max = c;
-      const ps = curPs[i]!;
-      ps.subjects++;
-      ps.domainBySet.set(curSet, (ps.domainBySet.get(curSet) ?? 0) + c);
+    state.triples += to - from;
+    let nTouched = 0;
+    for (let j = from; j < to; j++) {
+      const pid = gP[j]!;
+      const oid = gO[j]!;
+      let cell = state.cells[pid];
+      if (!cell) state.cells[pid] = cell = { subjects: 0, triples: 0, max: 0, kinds: 0, sample: newSample() };
+      if (count[pid] === 0) {
+        touched[nTouched++] = pid;
+        kindsOfSubject[pid] = 0;
+      }
+      count[pid]!++;
+      const ps = predStates[pid]!;
+      ps.triples++;
+      const kind = termKind[oid]!;
+      if (kind === KIND_LITERAL) {
+        ps.kinds.literal++;
+        let dt = dtOf[oid]! - 1;
+        if (dt < 0) dtOf[oid] = (dt = datatypeId(terms[oid]!)) + 1;
+        ps.datatypes.set(dt, (ps.datatypes.get(dt) ?? 0) + 1);
+      } else {
+        if (kind === KIND_IRI) ps.kinds.iri++;
+        else ps.kinds.bnode++;
+        const oSet = nodeSet[oid]!;
+        if (oSet === 0) ps.untypedObjects++;
+        else {
+          ps.rangeBySet.set(oSet, (ps.rangeBySet.get(oSet) ?? 0) + 1);
+          if (set !== 0) {
+            const jk = set * JOIN_RADIX + oSet;
+            ps.joins.set(jk, (ps.joins.get(jk) ?? 0) + 1);
+          }
+        }
+      }
+      kindsOfSubject[pid]! |= kind;
+      cell.kinds |= kind;
+      if (k > 0) {
+        let h: number;
+        if (hashed[oid] === 1) h = hashes[oid]!;
+        else {
+          h = hashes[oid] = hashKey(terms[oid]!);
+          hashed[oid] = 1;
+        }
+        const key = terms[oid]!;
+        offer(cell.sample, key, k, h);
+        offer(ps.sample, key, k, h);
+      }
     }
-    const order = Array.from(curPreds.keys()).sort((a, b) => (curPreds[a]! < curPreds[b]! ? -1 : 1));
-    const key = order.map((i) => curPreds[i]).join(' ');
+
+    // The subject's characteristic set: its predicates in IRI order (insertion sort; sets are small).
+    for (let a = 1; a < nTouched; a++) {
+      const pid = touched[a]!;
+      let b = a;
+      while (b > 0 && rank[touched[b - 1]!]! > rank[pid]!) { touched[b] = touched[b - 1]!; b--; }
+      touched[b] = pid;
+    }
+    let key: number | string;
+    if (nPreds <= NUMERIC_CS_KEY_MAX) {
+      key = 0;
+      for (let a = 0; a < nTouched; a++) key += pow2[rank[touched[a]!]!]!;
+    } else {
+      key = '';
+      for (let a = 0; a < nTouched; a++) key += `${rank[touched[a]!]!},`;
+    }
     let cs = charSets.get(key);
     if (!cs) {
-      cs = { preds: order.map((i) => curPreds[i]!), triples: new Array(n).fill(0), max: new Array(n).fill(0), kinds: new Array(n).fill(0), subjects: 0, total: 0, bySet: new Map() };
+      cs = { preds: Array.from(touched.subarray(0, nTouched)), triples: new Array(nTouched).fill(0), max: new Array(nTouched).fill(0),
+        kinds: new Array(nTouched).fill(0), subjects: 0, total: 0, bySet: new Map() };
       charSets.set(key, cs);
     }
     cs.subjects++;
-    cs.total += curTotal;
-    cs.bySet.set(curSet, (cs.bySet.get(curSet) ?? 0) + 1);
-    for (let j = 0; j < n; j++) {
-      const i = order[j]!;
-      cs.triples[j]! += curCounts[i]!;
-      if (curCounts[i]! > cs.max[j]!) cs.max[j] = curCounts[i]!;
-      cs.kinds[j]! |= curKinds[i]!;
+    cs.total += to - from;
+    cs.bySet.set(set, (cs.bySet.get(set) ?? 0) + 1);
+    for (let a = 0; a < nTouched; a++) {
+      const pid = touched[a]!;
+      const c = count[pid]!;
+      const cell = state.cells[pid]!;
+      cell.subjects++;
+      cell.triples += c;
+      if (c > cell.max) cell.max = c;
+      cs.triples[a]! += c;
+      if (c > cs.max[a]!) cs.max[a] = c;
+      cs.kinds[a]! |= kindsOfSubject[pid]!;
+      count[pid] = 0;
     }
-  };
-  let curKinds: number[] = [];
+  }
 
-  source.scan((s, p, o) => {
-    triples++;
-    if (s !== curS) {
-      flush();
-      if (flushed.has(s)) {
-        throw new Error(`introspect: source claimed to be grouped by subject but ${s} came back after other subjects; declare groupedBySubject: false`);
-      }
-      if (curS !== undefined) flushed.add(curS);
-      curS = s;
-      curSet = nodeSet.get(s) ?? 0;
-      curState = setStates[curSet] ?? (setStates[curSet] = { subjects: 0, triples: 0, preds: new Map() });
-      curPreds = [];
-      curCounts = [];
-      curCells = [];
-      curPs = [];
-      curKinds = [];
-      curTotal = 0;
-    }
-    curTotal++;
-    let ps: PredState;
-    if (p === lastP) ps = lastPs!;
-    else {
-      let found = preds.get(p);
-      if (!found) {
-        found = { key: p, triples: 0, subjects: 0, kinds: { iri: 0, bnode: 0, literal: 0 }, objects: opts.distinctObjects ? new Set() : undefined,
-          domainBySet: new Map(), rangeBySet: new Map(), datatypes: new Map(), untypedObjects: 0, joins: new Map(), sample: newSample() };
-        preds.set(p, found);
-      }
-      ps = found;
-      lastP = p;
-      lastPs = found;
-    }
-    let i = curPreds.length - 1;
-    if (i < 0 || curPreds[i] !== p) {
-      i = curPreds.indexOf(p);
-      if (i < 0) {
-        i = curPreds.length;
-        curPreds.push(p);
-        curCounts.push(0);
-        curKinds.push(0);
-        curPs.push(ps);
-        let cell = curState!.preds.get(p);
-        if (!cell) curState!.preds.set(p, (cell = { subjects: 0, triples: 0, max: 0, kinds: 0, sample: newSample() }));
-        curCells.push(cell);
-      }
-    }
-    curCounts[i]!++;
-    ps.triples++;
-    const c = o.charCodeAt(0);
-    let kind: number;
-    if (c === 34) {
-      kind = KIND_LITERAL;
-      ps.kinds.literal++;
-      const dt = datatypeOf(o);
-      ps.datatypes.set(dt, (ps.datatypes.get(dt) ?? 0) + 1);
-    } else {
-      kind = c === 60 ? KIND_IRI : KIND_BNODE;
-      if (kind === KIND_IRI) ps.kinds.iri++;
-      else ps.kinds.bnode++;
-      const oSet = nodeSet.get(o) ?? 0;
-      if (oSet === 0) ps.untypedObjects++;
-      else {
-        ps.rangeBySet.set(oSet, (ps.rangeBySet.get(oSet) ?? 0) + 1);
-        if (curSet !== 0) {
-          const jk = curSet * JOIN_RADIX + oSet;
-          ps.joins.set(jk, (ps.joins.get(jk) ?? 0) + 1);
+  // --- Distinct objects: a counting sort by predicate, then one stamp per (predicate, object). --
+  let objectCount = 0;
+  if (opts.distinctObjects) {
+    const pFirst = new Int32Array(nPreds + 1);
+    for (let i = 0; i < n; i++) pFirst[P[i]! + 1]!++;
+    for (let q = 0; q < nPreds; q++) pFirst[q + 1]! += pFirst[q]!;
+    const byP = new Int32Array(n);
+    const fill = pFirst.slice(0, nPreds);
+    for (let i = 0; i < n; i++) byP[fill[P[i]!]!++] = O[i]!;
+    const stamp = new Int32Array(nTerms);
+    for (let pid = 0; pid < nPreds; pid++) {
+      let distinct = 0;
+      const mark = pid + 1;
+      for (let j = pFirst[pid]!; j < pFirst[pid + 1]!; j++) {
+        const oid = byP[j]!;
+        if (stamp[oid] !== mark) {
+          stamp[oid] = mark;
+          distinct++;
         }
       }
+      predStates[pid]!.objects = distinct;
     }
-    curKinds[i]! |= kind;
-    curCells[i]!.kinds |= kind;
-    if (allObjects) {
-      allObjects.add(o);
-      ps.objects!.add(o);
-    }
-    if (k > 0) {
-      const h = hashKey(o);
-      offer(curCells[i]!.sample, o, k, h);
-      offer(ps.sample, o, k, h);
-    }
-  });
-  flush();
-  flushed.clear();
+    for (let t = 0; t < nTerms; t++) if (stamp[t] !== 0) objectCount++;
+  }
 
   // --- Expand type sets to classes, sort, cap. ------------------------------------------------
   const profileOf = (set: number): string[] => setProfile[set]!;
@@ -281,14 +328,15 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       if (!cls) classes.set(c, (cls = { instances: 0, triples: 0, preds: new Map() }));
       cls.instances += state.subjects;
       cls.triples += state.triples;
-      for (const [p, cell] of state.preds) {
+      state.cells.forEach((cell, pid) => {
+        const p = preds[pid]!;
         let cp = cls.preds.get(p);
         if (!cp) cls.preds.set(p, (cp = { subjects: 0, triples: 0, max: 0, sample: newSample() }));
         cp.subjects += cell.subjects;
         cp.triples += cell.triples;
         cp.max = Math.max(cp.max, cell.max);
         merge(cp.sample, cell.sample, k);
-      }
+      });
     }
   });
 
@@ -301,14 +349,22 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
   }).sort((a, b) => b.instances - a.instances || b.triples - a.triples || cmp(a.iri, b.iri));
 
   const joinCounts = new Map<string, JoinHint>();
-  const predRows: PredicateProfile[] = [...preds.values()].map((ps) => {
-    const iri = iriOf(ps.key);
+  const predRows: PredicateProfile[] = predStates.map((ps, pid) => {
+    const iri = iriOf(preds[pid]!);
+    // Observed domain and distinct subjects come from the per-type-set cells: a cell's triples are
+    // the predicate's triples whose subject has that type set.
     const domain = new Map<string, number>();
     let untypedSubjects = 0;
-    for (const [set, n] of ps.domainBySet) {
-      if (set === 0) untypedSubjects += n;
-      else for (const c of profileOf(set)) domain.set(c, (domain.get(c) ?? 0) + n);
-    }
+    let predSubjects = 0;
+    setStates.forEach((state, set) => {
+      const cell = state?.cells[pid];
+      if (!cell) return;
+      predSubjects += cell.subjects;
+      if (set === 0) untypedSubjects += cell.triples;
+      else for (const c of profileOf(set)) domain.set(c, (domain.get(c) ?? 0) + cell.triples);
+    });
+    const datatypes = new Map<string, number>();
+    for (const [dt, n] of ps.datatypes) datatypes.set(dtNames[dt]!, n);
     const range = new Map<string, number>();
     for (const [set, n] of ps.rangeBySet) for (const c of profileOf(set)) range.set(c, (range.get(c) ?? 0) + n);
     for (const [jk, n] of ps.joins) {
@@ -322,14 +378,14 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       }
     }
     const row: PredicateProfile = {
-      iri, triples: ps.triples, subjects: ps.subjects, kinds: ps.kinds,
+      iri, triples: ps.triples, subjects: predSubjects, kinds: ps.kinds,
       domain: top(domain, opts.maxDomainRange), untypedSubjects,
-      rangeClasses: top(range, opts.maxDomainRange), rangeDatatypes: top(ps.datatypes, opts.maxDomainRange),
+      rangeClasses: top(range, opts.maxDomainRange), rangeDatatypes: top(datatypes, opts.maxDomainRange),
       untypedObjects: ps.untypedObjects,
       declaredDomain: [...(declaredDomain.get(iri) ?? [])].sort(), declaredRange: [...(declaredRange.get(iri) ?? [])].sort(),
       samples: [...ps.sample.keys].sort(),
     };
-    if (ps.objects) row.objects = ps.objects.size;
+    if (opts.distinctObjects) row.objects = ps.objects;
     return row;
   }).sort((a, b) => b.triples - a.triples || cmp(a.iri, b.iri));
 
@@ -337,7 +393,7 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
     const types = new Map<string, number>();
     for (const [set, n] of cs.bySet) for (const c of profileOf(set)) types.set(c, (types.get(c) ?? 0) + n);
     return {
-      predicates: cs.preds.map((p, j) => ({ iri: iriOf(p), triples: cs.triples[j]!, singleValued: cs.max[j]! <= 1, kinds: kindsOf(cs.kinds[j]!) })),
+      predicates: cs.preds.map((pid, j) => ({ iri: iriOf(preds[pid]!), triples: cs.triples[j]!, singleValued: cs.max[j]! <= 1, kinds: kindsOf(cs.kinds[j]!) })),
       subjects: cs.subjects, triples: cs.total, types: top(types, Number.MAX_SAFE_INTEGER),
     };
   }).sort((a, b) => b.subjects - a.subjects || b.triples - a.triples || cmp(csKey(a), csKey(b)));
@@ -352,14 +408,14 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
   const keptPreds = predRows.slice(0, opts.maxPredicates);
   const tailPreds = predRows.slice(opts.maxPredicates);
   const namespaces = namespaceTable(predRows, classRows);
-  const focus = focusTable(setStates, setRaw.map((t) => hierarchy.expand(t)), opts.maxClasses);
+  const focus = focusTable(setStates, preds, setRaw.map((t) => hierarchy.expand(t)), opts.maxClasses);
 
   const result: Introspection = {
     format: FORMAT,
     options: opts,
-    triples, subjects, entities, typedSubjects,
+    triples: n, subjects, entities, typedSubjects,
     classCount: classSet.size,
-    predicateCount: preds.size,
+    predicateCount: nPreds,
     subClassEdges: subClassEdges.length,
     classes: keptClasses,
     elidedClasses: { classes: tailClasses.length, instances: sum(tailClasses.map((c) => c.instances)) },
@@ -375,11 +431,11 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
     namespaces: { namespaces: namespaces.slice(0, opts.maxNamespaces), elided: Math.max(0, namespaces.length - opts.maxNamespaces) },
     focus,
   };
-  if (allObjects) result.objects = allObjects.size;
+  if (opts.distinctObjects) result.objects = objectCount;
   return result;
 }
 
-function focusTable(setStates: (TypeSetState | undefined)[], setFocus: string[][], cap: number): FocusClass[] {
+function focusTable(setStates: (TypeSetState | undefined)[], preds: readonly string[], setFocus: string[][], cap: number): FocusClass[] {
   const table = new Map<string, { focusNodes: number; preds: Map<string, { subjects: number; max: number; kinds: number }> }>();
   setStates.forEach((state, set) => {
     if (!state || set === 0) return;
@@ -387,7 +443,8 @@ function focusTable(setStates: (TypeSetState | undefined)[], setFocus: string[][
       let f = table.get(c);
       if (!f) table.set(c, (f = { focusNodes: 0, preds: new Map() }));
       f.focusNodes += state.subjects;
-      for (const [p, cell] of state.preds) {
+      state.cells.forEach((cell, pid) => {
+        const p = preds[pid]!;
         const fp = f.preds.get(p);
         if (!fp) f.preds.set(p, { subjects: cell.subjects, max: cell.max, kinds: cell.kinds });
         else {
@@ -395,7 +452,7 @@ function focusTable(setStates: (TypeSetState | undefined)[], setFocus: string[][
           fp.max = Math.max(fp.max, cell.max);
           fp.kinds |= cell.kinds;
         }
-      }
+      });
     }
   });
   return [...table].map(([iri, f]) => ({

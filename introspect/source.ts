@@ -19,6 +19,7 @@
  */
 import type * as RDFJS from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { Interner, type InternedTriples } from './intern.ts';
 import { termKey } from './terms.ts';
 
 export type Visit = (s: string, p: string, o: string) => void;
@@ -26,7 +27,17 @@ export type Visit = (s: string, p: string, o: string) => void;
 export interface TripleSource {
   scan(visit: Visit): void;
   scanPredicate?(predicateIri: string, visit: Visit): void;
+  /** The same triples as `scan`, interned; sources that can do it faster than `scan` provide it. */
+  intern?(): InternedTriples;
   readonly groupedBySubject: boolean;
+}
+
+/** The source's triples as integer columns: its own `intern` when it has one, else one `scan`. */
+export function internSource(source: TripleSource): InternedTriples {
+  if (source.intern) return source.intern();
+  const b = new Interner();
+  source.scan((s, p, o) => b.add(s, p, o));
+  return b.finish();
 }
 
 /** Anything with RDF/JS `match` (N3 Store, @rdfjs/dataset, Assay's RdfStore, oxigraph Store). */
@@ -47,49 +58,96 @@ export interface DumpableStore {
  */
 export function fromNTriples(text: string, options: { groupedBySubject?: boolean; graph?: string } = {}): TripleSource {
   const graphKey = options.graph === undefined ? undefined : options.graph === '' ? '' : `<${options.graph}>`;
-  const scanLines = (visit: Visit, from = 0, to = text.length): void => {
-    let pos = from;
-    while (pos < to) {
-      let end = text.indexOf('\n', pos);
-      if (end < 0 || end > to) end = to;
-      const line = parseLine(text, pos, end);
-      if (line && (graphKey === undefined || line[3] === graphKey)) visit(line[0], line[1], line[2]);
-      pos = end + 1;
-    }
-  };
   return {
     groupedBySubject: options.groupedBySubject ?? false,
-    scan: (visit) => scanLines(visit),
+    scan(visit) {
+      const at = new Int32Array(SPAN_FIELDS);
+      forEachLine(text, graphKey, at, () => visit(text.slice(at[0], at[1]), text.slice(at[2], at[3]), text.slice(at[4], at[5])));
+    },
     scanPredicate(predicateIri, visit) {
       // Substring search is native and far faster than splitting every line.
-      const needle = ` <${predicateIri}> `;
-      let at = text.indexOf(needle);
-      while (at >= 0) {
-        const start = text.lastIndexOf('\n', at) + 1;
-        let end = text.indexOf('\n', at);
+      const key = `<${predicateIri}>`;
+      const needle = ` ${key} `;
+      const at = new Int32Array(SPAN_FIELDS);
+      let hit = text.indexOf(needle);
+      while (hit >= 0) {
+        const start = text.lastIndexOf('\n', hit) + 1;
+        let end = text.indexOf('\n', hit);
         if (end < 0) end = text.length;
-        const line = parseLine(text, start, end);
-        if (line && line[1] === `<${predicateIri}>` && (graphKey === undefined || line[3] === graphKey)) visit(line[0], line[1], line[2]);
-        at = text.indexOf(needle, end);
+        if (lineSpans(text, start, end, at) && at[3]! - at[2]! === key.length && text.startsWith(key, at[2]!) && inGraph(text, at, graphKey)) {
+          visit(text.slice(at[0], at[1]), key, text.slice(at[4], at[5]));
+        }
+        hit = text.indexOf(needle, end);
       }
+    },
+    intern() {
+      // Straight from the text: a term is sliced only when it differs from the previous line's
+      // (subjects and predicates repeat on consecutive lines), then looked up once.
+      const b = new Interner(Math.ceil(text.length / 64));
+      const at = new Int32Array(SPAN_FIELDS);
+      let lastS = '';
+      let lastSId = -1;
+      let lastP = '';
+      let lastPId = -1;
+      forEachLine(text, graphKey, at, () => {
+        const s0 = at[0]!;
+        const s1 = at[1]!;
+        if (s1 - s0 !== lastS.length || !text.startsWith(lastS, s0)) {
+          lastS = text.slice(s0, s1);
+          lastSId = b.term(lastS);
+        }
+        const p0 = at[2]!;
+        const p1 = at[3]!;
+        if (p1 - p0 !== lastP.length || !text.startsWith(lastP, p0)) {
+          lastP = text.slice(p0, p1);
+          lastPId = b.pred(lastP);
+        }
+        b.push(lastSId, lastPId, b.term(text.slice(at[4], at[5])));
+      });
+      return b.finish();
     },
   };
 }
 
-/** Split one canonical N-Triples/N-Quads line into [s, p, o, g] keys ('' = default graph). */
-function parseLine(text: string, start: number, end: number): [string, string, string, string] | undefined {
+/** Spans of one line: subject, predicate, object, graph (start, end) pairs. */
+const SPAN_FIELDS = 8;
+
+/** Call `visit` for each well-formed line of `graphKey` (undefined = any), with `at` holding its spans. */
+function forEachLine(text: string, graphKey: string | undefined, at: Int32Array, visit: () => void): void {
+  const length = text.length;
+  let pos = 0;
+  while (pos < length) {
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = length;
+    if (lineSpans(text, pos, end, at) && (graphKey === undefined || inGraph(text, at, graphKey))) visit();
+    pos = end + 1;
+  }
+}
+
+function inGraph(text: string, at: Int32Array, graphKey: string | undefined): boolean {
+  if (graphKey === undefined) return true;
+  let g0 = at[6]!;
+  let g1 = at[7]!;
+  while (g0 < g1 && text.charCodeAt(g0) <= 32) g0++;
+  while (g1 > g0 && text.charCodeAt(g1 - 1) <= 32) g1--;
+  return g1 - g0 === graphKey.length && text.startsWith(graphKey, g0);
+}
+
+/**
+ * Split one canonical N-Triples/N-Quads line into spans (see SPAN_FIELDS; an empty graph span
+ * is the default graph). False for blank, comment and malformed lines.
+ */
+function lineSpans(text: string, start: number, end: number, at: Int32Array): boolean {
   while (start < end && (text.charCodeAt(start) === 32 || text.charCodeAt(start) === 9)) start++;
-  if (start >= end || text.charCodeAt(start) === 35 /* # */) return undefined;
+  if (start >= end || text.charCodeAt(start) === 35 /* # */) return false;
   let stop = end;
   while (stop > start && text.charCodeAt(stop - 1) <= 32) stop--;
-  if (text.charCodeAt(stop - 1) !== 46 /* . */) return undefined;
+  if (text.charCodeAt(stop - 1) !== 46 /* . */) return false;
   stop--;
   while (stop > start && text.charCodeAt(stop - 1) <= 32) stop--;
   const a = text.indexOf(' ', start);
   const b = text.indexOf(' ', a + 1);
-  if (a < 0 || b < 0 || b >= stop) return undefined;
-  const s = text.slice(start, a);
-  const p = text.slice(a + 1, b);
+  if (a < 0 || b < 0 || b >= stop) return false;
   const oStart = b + 1;
   let oEnd: number;
   const c = text.charCodeAt(oStart);
@@ -97,7 +155,7 @@ function parseLine(text: string, start: number, end: number): [string, string, s
     let q = oStart + 1;
     for (;;) {
       q = text.indexOf('"', q);
-      if (q < 0 || q >= stop) return undefined;
+      if (q < 0 || q >= stop) return false;
       let backslashes = 0;
       while (text.charCodeAt(q - 1 - backslashes) === 92) backslashes++;
       if (backslashes % 2 === 0) break;
@@ -113,9 +171,15 @@ function parseLine(text: string, start: number, end: number): [string, string, s
     const sp = text.indexOf(' ', oStart);
     oEnd = sp < 0 || sp > stop ? stop : sp;
   }
-  const o = text.slice(oStart, oEnd);
-  const g = oEnd < stop ? text.slice(oEnd + 1, stop).trim() : '';
-  return [s, p, o, g];
+  at[0] = start;
+  at[1] = a;
+  at[2] = a + 1;
+  at[3] = b;
+  at[4] = oStart;
+  at[5] = oEnd;
+  at[6] = oEnd < stop ? oEnd + 1 : stop;
+  at[7] = stop;
+  return true;
 }
 
 /**

@@ -15,7 +15,7 @@ export interface FactSheet {
   derived: Derived[];
   nonMeasures: NonMeasure[];
   /** How the evidence is laid out: one value, a comparison by entity, a series by period. */
-  layout: 'point' | 'comparison' | 'timeseries';
+  layout: 'point' | 'comparison' | 'timeseries' | 'status' | 'list';
 }
 
 export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {

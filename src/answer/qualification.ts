@@ -4,7 +4,7 @@
  * composed operation, disclosed warnings) — not calibrated probabilities, and the text says so.
  * Below the configured floor the answer abstains.
  */
-import type { AdmittedEvidence } from '../evidence/types.ts';
+import type { AnyEvidence } from '../evidence/types.ts';
 
 export interface Qualification {
   /** 3 key match + exact + no warnings; 2 key match with disclosures or composed; 1 name match. */
@@ -15,13 +15,13 @@ export interface Qualification {
   disclosures: string[];
 }
 
-export function levelOf(e: AdmittedEvidence): 1 | 2 | 3 {
+export function levelOf(e: AnyEvidence): 1 | 2 | 3 {
   if (e.assurance.match === 'name') return 1;
   if (e.assurance.planVerdict === 'composed' || e.assurance.warnings.length > 0) return 2;
   return 3;
 }
 
-export function qualify(evidence: readonly AdmittedEvidence[], floor: 1 | 2 | 3 = 1): Qualification {
+export function qualify(evidence: readonly AnyEvidence[], floor: 1 | 2 | 3 = 1): Qualification {
   const levels = evidence.map(levelOf);
   const level = (levels.length ? Math.min(...levels) : 1) as 1 | 2 | 3;
   const disclosures = [...new Set(evidence.flatMap((e) => e.assurance.warnings))];

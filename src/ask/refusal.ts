@@ -13,7 +13,7 @@ export function refusalFrom(boundary: Boundary | RefusalBoundary, reason: string
     no_data: `a publisher response holding ${what} (the source has the measure, but not for this entity and period)`,
     operationally_blocked: fix ? `${fix}` : 'the blocked call succeeding (credential, rate limit or snapshot)',
     not_understood: 'a rephrased question, or an intent sent with --intent',
-    unsupported_shape: 'an executor for this shape (this build runs point, comparison and timeseries reads)',
+    unsupported_shape: 'an executor for this shape (this build runs point, status, entity list, comparison and timeseries reads)',
     unverified_figures: 'a draft whose every figure is found in the evidence, or a non-strict request',
     low_assurance: 'evidence matched on a canonical identifier, or a lower assurance floor',
     cancelled: 'asking again without cancelling',

@@ -18,7 +18,7 @@ import { fanOut } from '../execute/fanout.ts';
 import type { Attempt } from '../execute/attempt.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
-import type { AdmittedEvidence } from '../evidence/types.ts';
+import type { AdmittedEvidence, AnyEvidence } from '../evidence/types.ts';
 import { runIris, RUN_ID, type RunIris } from '../evidence/iris.ts';
 import { attemptRunQuads, evidenceQuads } from '../evidence/rdf.ts';
 import { factSheet, factSheetText, formatValue } from '../answer/factsheet.ts';
@@ -27,6 +27,9 @@ import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
 import { resolveCitations } from '../answer/citations.ts';
 import { qualify } from '../answer/qualification.ts';
 import { draftWithModel } from '../answer/synthesise.ts';
+import { recordSheet, recordSheetText, renderRecords } from '../answer/records.ts';
+import type { RecordSearchResult } from '../execute/record-search.ts';
+import { executeRecordShape } from './records.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 import { modelJudge } from '../validate/model-judge.ts';
@@ -39,7 +42,8 @@ import type { AskRequest, AskResult, Assumptions, ClarificationOption, FigureOut
 
 export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal; runId?: string }
 
-const EXECUTED = new Set(['point', 'comparison', 'timeseries']);
+const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list']);
+const RECORD_SHAPES = new Set(['status', 'entity_list']);
 
 interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
 interface Bound { measureKey: string; concept: string; measure: string; operation: OperationRef; unit?: string }
@@ -69,7 +73,7 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
 /** Mutable bookkeeping of one run (not module state: one per call). */
 class RunState {
   attempts: Attempt[] = [];
-  evidence: AdmittedEvidence[] = [];
+  evidence: AnyEvidence[] = [];
   attemptCounter = 0;
   intent: Intent | null = null;
   interpreter: string | null = null;
@@ -96,7 +100,13 @@ class RunState {
   }
 
   /** Writes the admitted evidence (must conform to the shapes) so citations can be resolved. */
-  async writeEvidence(items: readonly AdmittedEvidence[]): Promise<void> {
+  /** A record search's attempts always; its items become evidence only when it admitted them. */
+  admitRecords(r: RecordSearchResult): AnyEvidence[] {
+    this.attempts.push(...r.attempts);
+    return r.items.map((item) => { const e: AnyEvidence = { ...item, index: this.evidence.length + 1 }; this.evidence.push(e); return e; });
+  }
+
+  async writeEvidence(items: readonly AnyEvidence[]): Promise<void> {
     if (items.length === 0) return;
     const quads = evidenceQuads(items, this.attempts, this.iris, this.services.baseIri);
     const report = await this.services.shapes.validate(quads);
@@ -192,6 +202,14 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   }
   if (!EXECUTED.has(intent.shape)) return s.refuse(refusalFrom('unsupported_shape', `the plan is ${planned.plan.verdict} (${planned.plan.reason}), but this build does not yet execute ${intent.shape} questions`));
 
+  if (RECORD_SHAPES.has(intent.shape)) {
+    const r = await executeRecordShape(s.ctx, intent, planned.candidates, s.nextAttempt);
+    if ('refusal' in r) return s.refuse(r.refusal);
+    const items = s.admitRecords(r);
+    if (r.failure || items.length === 0) return s.refuse(refusalFrom(r.failure?.boundary ?? 'no_data', r.failure?.message ?? 'no records', { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity, ...(r.failure?.code ? { code: r.failure.code } : {}) }));
+    await s.writeEvidence(items);
+    return answerRecords(s, items, r.total, [...(entityDisclosure ? [entityDisclosure] : []), ...r.notes]);
+  }
   const evidence = await execute(s, intent, planned);
   if ('refusal' in evidence) return s.refuse(evidence.refusal);
   await s.writeEvidence(evidence.items);
@@ -317,6 +335,39 @@ async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boo
   return { text, rendering, figures: g.figures.map(withIris), guarded: g.guarded.map(withIris), blockers: strictBlockers(g) };
 }
 
+/** Status and list answers: the same grading, citations and qualification as measured values. */
+async function answerRecords(s: RunState, items: AnyEvidence[], total: number, disclosures: string[]): Promise<AskResult> {
+  const q = qualify(items, s.services.assuranceFloor ?? 1);
+  if (q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
+  const sheet = recordSheet(items, total);
+  let text: string;
+  let rendering: 'plain' | 'model' = 'plain';
+  if (s.services.model) {
+    const d = await draftWithModel(s.services.model, s.question, recordSheetText(sheet, s.question), s.ctx.signal);
+    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
+    text = d.text; rendering = 'model';
+  } else {
+    text = renderRecords(sheet, { hedge: q.hedge });
+  }
+  const g = gradeText(text, sheet);
+  const idToIri = new Map(sheet.items.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
+  const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
+  const figures = g.figures.map(withIris);
+  s.ctx.emit({ stage: 'answer', by: rendering === 'model' ? `model (${s.services.model!.modelFor('synthesise')})` : 'plain renderer', message: `${sheet.layout}: ${sheet.items.length} evidence item(s); ${figures.length} figure(s): ${figures.map((f) => `${f.text} ${f.grade}`).join(', ') || 'none'}` });
+  const blockers = strictBlockers(g);
+  if (s.req.strict && blockers.length > 0) return s.refuse(refusalFrom('unverified_figures', `strict mode: ${blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`));
+  // a listed record cites the one response it came from (its attempt may have read several pages)
+  const own = new Map(items.map((e) => [s.iris.evidence(e.index), e.raw.sha256]));
+  const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)))
+    .filter((c) => c.content_hash === null || c.content_hash === own.get(c.evidence));
+  return {
+    ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
+    figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
+    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures] },
+    evidence: items.map((e) => evidenceOut(s, e)),
+  };
+}
+
 const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}) });
 
 async function answer(s: RunState, items: AdmittedEvidence[], disclosures: string[], extra: Partial<AskResult> = {}): Promise<AskResult> {
@@ -336,11 +387,13 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   };
 }
 
-function evidenceOut(s: RunState, e: AdmittedEvidence): AskResult['evidence'][number] {
+function evidenceOut(s: RunState, e: AnyEvidence): AskResult['evidence'][number] {
   return {
     iri: s.iris.evidence(e.index), entity: e.entity.label, entity_key: `${e.entity.keyType}=${e.entity.key}`, measure: e.measure, measure_label: e.measureLabel,
     value: e.value, unit: e.unit, currency: e.currency ?? null, period: e.period.label, period_end: e.period.end ?? null, source: e.source,
     assurance: e.assurance.match === 'key' ? 'key_match' : 'name_match', warnings: e.assurance.warnings,
+    ...(e.status ? { status: { field: e.status.field, code: e.status.code, meaning: e.status.meaning } } : {}),
+    ...(e.record ? { record: { kind: e.record.kind, key: e.record.key, label: e.record.label } } : {}),
   };
 }
 

@@ -54,8 +54,14 @@ export interface Assumptions {
 export interface FigureOut { text: string; value: number; unit: string | null; grade: Grade; evidence: string[]; arithmetic?: string; note?: string }
 
 export interface EvidenceOut {
-  iri: string; entity: string; entity_key: string; measure: string; measure_label: string; value: number; unit: string;
+  iri: string; entity: string; entity_key: string; measure: string; measure_label: string;
+  /** A number; a boolean for a status; null for a listed record without an amount. */
+  value: number | boolean | null; unit: string;
   currency: string | null; period: string; period_end: string | null; source: string; assurance: string; warnings: string[];
+  /** Status evidence: the publisher field, its code as published and what it means. */
+  status?: { field: string; code: string; meaning: string };
+  /** Record evidence: the listed record's kind, key and label. */
+  record?: { kind: string; key: string; label: string };
 }
 
 export interface AttemptOut { n: number; source: string; operation: string; measure: string | null; disposition: string; reason?: string; elapsed_ms: number }

@@ -13,7 +13,7 @@ import { factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, OWL, PROV, RDF, RDFS, SCHEMA, WD, XSD } from '../rdf/vocab.ts';
 import type { Attempt } from '../execute/attempt.ts';
 import type { RawPointer } from '../http/client.ts';
-import type { AdmittedEvidence } from './types.ts';
+import type { AnyEvidence } from './types.ts';
 import type { RunIris } from './iris.ts';
 
 const { namedNode: nn, literal: lit, quad } = factory;
@@ -70,14 +70,17 @@ export function measureIri(base: string, measureKey: string): string {
 }
 
 /** Quads for the evidence graph: evidence, their accepted attempts, responses, agents and entities. */
-export function evidenceQuads(evidence: readonly AdmittedEvidence[], attempts: readonly Attempt[], iris: RunIris, base: string): Quad[] {
+export function evidenceQuads(evidence: readonly AnyEvidence[], attempts: readonly Attempt[], iris: RunIris, base: string): Quad[] {
   const { out, add } = writer(iris.evidenceGraph);
   for (const e of evidence) {
     const s = iris.evidence(e.index);
     add(s, RDF.type, nn(PROV.Entity));
     add(s, RDF.type, nn(ASSAY.Evidence));
     add(s, RDFS.label, lit(`${e.entity.label} · ${e.measureLabel} · ${e.period.label}`));
-    add(s, ASSAY.value, dec(e.value));
+    if (typeof e.value === 'number') add(s, ASSAY.value, dec(e.value));
+    else if (typeof e.value === 'boolean') add(s, ASSAY.value, lit(String(e.value), nn(XSD.boolean)));
+    if (e.status) { add(s, ASSAY.statusField, lit(e.status.field)); add(s, ASSAY.statusCode, lit(e.status.code)); }
+    if (e.record) add(s, ASSAY.recordKey, lit(e.record.key));
     add(s, ASSAY.unit, lit(e.unit));
     if (e.currency) add(s, ASSAY.currency, lit(e.currency));
     add(s, ASSAY.periodLabel, lit(e.period.label));

@@ -6,7 +6,7 @@
 import type { RawPointer } from '../http/client.ts';
 import type { EntityKeys } from '../connectors/records.ts';
 
-export interface AdmittedEvidence {
+export interface AdmittedEvidence<V extends number | boolean | null = number> {
   /** 1-based within the run; the evidence IRI is minted from it. */
   index: number;
   attemptN: number;
@@ -17,11 +17,19 @@ export interface AdmittedEvidence {
   measureLabel: string;
   /** The question's words for the measure ("total revenue"). */
   attribute: string | null;
-  value: number;
+  /** A measured number; a boolean for a status read; null for a listed record without an amount. */
+  value: V;
   unit: string;
   currency?: string;
   period: { label: string; start?: string; end?: string; basis: string; fiscalYear?: number };
   entity: { label: string; keyType: string; key: string; keys: EntityKeys; qid?: string };
   raw: RawPointer;
+  /** Status evidence: the publisher field read, its code as published and what the code means. */
+  status?: { asked: string; field: string; code: string; meaning: string };
+  /** Record evidence (entity lists): the record listed, by its own key. */
+  record?: { kind: string; key: string; label: string; attributes: Record<string, string | number | boolean | null> };
   assurance: { match: 'key' | 'name'; planVerdict: 'exact' | 'composed'; warnings: string[] };
 }
+
+/** Evidence of any value type: measured numbers, status booleans, listed records (null when no amount). */
+export type AnyEvidence = AdmittedEvidence<number | boolean | null>;

@@ -91,12 +91,12 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   return { matches, ...(closest ? { closest } : {}), any: true };
 }
 
-function connectorCtx(ctx: QueryContext): ConnectorContext {
+export function connectorCtx(ctx: QueryContext): ConnectorContext {
   return { signal: ctx.signal, deadline: ctx.deadline, clock: ctx.clock, http: ctx.runtime.http, declarations: ctx.runtime.declarations };
 }
 
 /** Whole-entity fetches are shared within the question (several concepts read from one companyfacts). */
-function fetchOnce(ctx: QueryContext, source: string, operation: string, args: Record<string, string>): Promise<OperationResult> {
+export function fetchOnce(ctx: QueryContext, source: string, operation: string, args: Record<string, string>): Promise<OperationResult> {
   const key = `${source}|${operation}|${JSON.stringify(Object.entries(args).sort())}`;
   let p = ctx.fetchMemo.get(key) as Promise<OperationResult> | undefined;
   if (!p) {

@@ -175,6 +175,8 @@ export const ASSAY = ns(ASSAY_NS, [
   'aboutEntity', 'entityKey', 'assurance', 'matchMethod', 'planVerdict', 'warning', 'evidence',
   'text', 'figure', 'grade', 'asWritten', 'supportedBy', 'arithmetic', 'qualification',
   'boundary', 'resumeState', 'interpreter',
+  // status and record evidence (status and entity-list questions)
+  'statusField', 'statusCode', 'recordKey',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

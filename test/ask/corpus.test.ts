@@ -35,7 +35,8 @@ describe('keyed-read corpus, offline', () => {
     const answered = [...results.values()].filter((r) => r.status === 'answered');
     expect(answered.length).toBeGreaterThanOrEqual(Object.keys(PINNED).length);
     for (const r of answered) {
-      expect(r.figures.length, r.question).toBeGreaterThan(0);
+      // a status answer is a yes/no read from a code: it writes no measured figure
+      if (!r.evidence.every((e) => typeof e.value === 'boolean')) expect(r.figures.length, r.question).toBeGreaterThan(0);
       for (const f of r.figures) expect(['verified', 'derived'], `${r.question}: ${f.text}`).toContain(f.grade);
       expect(r.citations.length, r.question).toBe(r.evidence.length);
       for (const c of r.citations) expect(c.url, r.question).toMatch(/^https:\/\//);

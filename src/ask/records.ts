@@ -1,0 +1,54 @@
+/**
+ * The record-read shapes of ask: status (one field of the entity's record, read as the boolean
+ * asked) and entity list (the entity's records, to the paging boundary). From a plan to a record
+ * search: which status or list the question asks, which planned operations can read it (in plan
+ * order), the hints the publisher's layout needs (a state for the IRS BMF, a form type, a year),
+ * then the leaf search. A question whose status no declared reader answers, or whose plan offers no
+ * operation that carries the field, is refused with that boundary — never read from a guessed field.
+ */
+import type { Assessment } from '../plan/plan.ts';
+import type { Intent } from '../understand/index.ts';
+import type { QueryContext } from '../execute/context.ts';
+import { RECORD_OPERATIONS, stateCode, stateInQuestion, type RecordHints } from '../execute/bind-records.ts';
+import { examineList, formInQuestion, LIST_KINDS } from '../execute/list.ts';
+import { searchRecordLeaf, type RecordSearchResult } from '../execute/record-search.ts';
+import { examineStatus } from '../execute/status.ts';
+import { statusAsk } from '../validate/status.ts';
+import { refusalFrom } from './refusal.ts';
+import type { Refusal } from './types.ts';
+
+/** Records listed at most (most recent first); the total is always stated. */
+export const LIST_CAP = 100;
+
+export async function executeRecordShape(ctx: QueryContext, intent: Intent, candidates: readonly Assessment[], nextAttempt: () => number): Promise<RecordSearchResult | { refusal: Refusal }> {
+  const entity = intent.canonical_entity ?? intent.entity;
+  if (!entity) return { refusal: refusalFrom('entity_unresolved', `the question names no entity for a ${intent.shape === 'status' ? 'status' : 'list'} read`, {}) };
+  const state = stateCode(intent.geography?.within) ?? stateInQuestion(intent.question);
+  const form = formInQuestion(intent.question);
+  const hints: RecordHints = { ...(state ? { state } : {}), ...(form ? { form } : {}) };
+  const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
+
+  if (intent.shape === 'status') {
+    const ask = statusAsk(intent.question, intent.attribute);
+    if (!ask) return { refusal: refusalFrom('no_access_path', `no declared status reader answers "${intent.attribute ?? intent.question}" (readers: 501(c)(N) subsection, private foundation, public charity, tax-exempt, SEC filer category)`, { attribute: intent.attribute, missing: 'a status field with a documented code table for this yes/no' }) };
+    const usable = dedupe(planned.filter((c) => ask.operations.includes(c.operation!.key)));
+    ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()} from the question)` : ''}; the first record whose field reads as a boolean wins` });
+    if (usable.length === 0) return { refusal: refusalFrom('no_access_path', `the plan offers no operation carrying the field that answers "${ask.asked}" (${ask.operations.join(' or ')})`, { attribute: intent.attribute, missing: ask.operations.join(' or ') }) };
+    return searchRecordLeaf(ctx, { entity, candidates: usable, hints, nextAttempt, what: `"${ask.asked}" status`, examine: examineStatus(ask, intent.attribute) });
+  }
+
+  const usable = dedupe(planned.filter((c) => LIST_KINDS[c.operation!.key] && RECORD_OPERATIONS.includes(c.operation!.key)));
+  const year = intent.period && !intent.period.latest && intent.period.year !== null ? intent.period.year : undefined;
+  ctx.emit({ stage: 'execution_plan', by: 'executor', message: `entity list: records by entity via ${usable.map((c) => c.operation!.key).join(', ') || 'none'}, paged to the publisher's declared boundary${form ? `, form ${form}` : ''}${year !== undefined ? `, dated ${year}` : ''}; at most ${LIST_CAP} listed, the total stated` });
+  if (usable.length === 0) return { refusal: refusalFrom('no_access_path', `the plan offers no records-by-entity operation this build can list (${Object.keys(LIST_KINDS).join(', ')})`, { attribute: intent.attribute, missing: 'a records_by_entity operation for these records' }) };
+  return searchRecordLeaf(ctx, {
+    entity, candidates: usable, hints, nextAttempt, what: intent.attribute ?? 'records',
+    examine: (result, read) => examineList({ kind: LIST_KINDS[result.source + '/' + result.operation]!, cap: LIST_CAP, ...(year !== undefined ? { year } : {}), ...(form ? { form } : {}) }, intent.attribute)(result, read),
+  });
+}
+
+/** One choice point per operation (the plan may list an operation once per measure it serves). */
+function dedupe(cands: Assessment[]): Assessment[] {
+  const seen = new Set<string>();
+  return cands.filter((c) => { const k = c.operation!.key; if (seen.has(k)) return false; seen.add(k); return true; });
+}

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { loadDiscoveryIndex } from '../../discover/load.ts';
-import { planQuestion } from '../../plan/index.ts';
+import { planQuestionAsync } from '../../plan/index.ts';
 import { formatUnderstanding, interpreterOption, understandQuestion } from './understand.ts';
 
 export function registerPlan(cli: Command): void {
@@ -18,7 +18,8 @@ export function registerPlan(cli: Command): void {
       const u = await understandQuestion(question, opts.interpreter);
       if (u.status !== 'understood') { process.stdout.write(opts.json ? JSON.stringify(u, null, 2) + '\n' : formatUnderstanding(u)); process.exitCode = 3; return; }
       const { index } = await loadDiscoveryIndex(opts.catalog);
-      const p = planQuestion(u.intent, index);
+      // The async form adds embedding similarity when an embeddings model is configured.
+      const p = await planQuestionAsync(u.intent, index);
       if (opts.json) { process.stdout.write(JSON.stringify({ intent: u.intent, plan: p }, null, 2) + '\n'); return; }
       process.stdout.write(`shape     ${p.shape}\nrequires  exact: ${p.required.exact.join(', ') || '—'}; composed: ${p.required.composed.join(', ') || '—'}\nverdict   ${p.verdict.toUpperCase()}\nreason    ${p.reason}\n`);
       if (p.components) for (const c of p.components) process.stdout.write(`component ${JSON.stringify(c.attribute)}: ${c.verdict} — ${c.reason}\n`);

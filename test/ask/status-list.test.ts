@@ -1,0 +1,153 @@
+/**
+ * Status and entity-list questions end to end on the offline default (real IRS EO BMF, SEC
+ * submissions cassettes; the offline identity registry): exact publisher codes and records, a
+ * `false` that survives on its own terms, a descriptive label rejected as not the boolean asked, a
+ * missing record as no data (never false), list paging to the declared boundary, every record
+ * cited to the response it came from, the count graded, and strict mode against an invented count.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import type { AskRequest, ProgressEvent } from '../../src/ask/types.ts';
+import { ASSAY } from '../../src/rdf/vocab.ts';
+import { fixedModel, testServices } from './services.ts';
+
+let services: AskServices;
+beforeAll(async () => { services = await testServices(); }, 120_000);
+
+async function run(req: AskRequest | string, s = services) {
+  const events: ProgressEvent[] = [];
+  const r = await ask(s, typeof req === 'string' ? { question: req } : req, { onProgress: (e) => events.push(e) });
+  return { r, events };
+}
+
+/** A caller intent (as `--intent` sends it): the question's words decide the status read. */
+const intent = (question: string, entity: string, attribute: string, state: string) =>
+  ({ intent: { question, shape: 'status', entity, canonical_entity: entity, entity_status: 'resolved', attribute, geography: { level: 'state', within: state } } });
+
+describe('status questions', () => {
+  it('reads a true from the IRS BMF status code, cited to the DC extract', async () => {
+    const { r, events } = await run('Is the American National Red Cross in DC tax-exempt?');
+    expect(r.status).toBe('answered');
+    expect(r.text).toBe('Yes. AMERICAN NATIONAL RED CROSS (EIN 530196605) is tax-exempt: its status is "01" (unconditional exemption), according to the IRS Exempt Organizations Business Master File.');
+    expect(r.evidence).toHaveLength(1);
+    expect(r.evidence[0]).toMatchObject({ value: true, unit: 'boolean', source: 'irs-eo-bmf', entity_key: 'ein=530196605', assurance: 'key_match', status: { field: 'status', code: '01', meaning: 'unconditional exemption' } });
+    expect(r.figures).toEqual([]); // every number in the text is an identifier or a code, exempt by name
+    expect(r.citations).toHaveLength(1);
+    expect(r.citations[0]).toMatchObject({ url: 'https://www.irs.gov/pub/irs-soi/eo_dc.csv', evidence: r.evidence[0]!.iri });
+    expect(r.citations[0]!.content_hash).toMatch(/^[0-9a-f]{64}$/);
+    // the boolean is in the evidence graph as xsd:boolean, with the code it was read from
+    const rows = services.store.rdf.select(`SELECT ?v ?code WHERE { GRAPH ?g { <${r.evidence[0]!.iri}> <${ASSAY.value}> ?v ; <${ASSAY.statusCode}> ?code } }`);
+    expect(rows.map((b) => [b.get('v')!.value, (b.get('v') as { datatype?: { value: string } }).datatype?.value, b.get('code')!.value])).toEqual([['true', 'http://www.w3.org/2001/XMLSchema#boolean', '01']]);
+    expect(events.map((e) => e.stage)).toEqual(expect.arrayContaining(['structure', 'plan', 'execution_plan', 'validation', 'evidence', 'answer']));
+    expect(events.find((e) => e.stage === 'execution_plan')!.message).toContain('state DC from the question');
+  });
+
+  it('a false stands on its own terms, with the code shown (IRS subsection 04 asked as 501(c)(3))', async () => {
+    const { r } = await run(intent('Is the American Association of Retired Persons in DC a 501(c)(3)?', 'American Association of Retired Persons', 'tax-exempt status', 'District of Columbia'));
+    expect(r.status).toBe('answered');
+    expect(r.evidence[0]).toMatchObject({ value: false, entity_key: 'ein=911825851', status: { field: 'subsection', code: '04', meaning: '501(c)(4)' } });
+    expect(r.text).toBe('No. AMERICAN ASSOCIATION OF RETIRED PERSONS (EIN 911825851) is not a 501(c)(3) organization: its subsection is "04" (501(c)(4)), according to the IRS Exempt Organizations Business Master File.');
+    expect(r.figures).toEqual([]);
+  });
+
+  it('the same organization reads true for the paragraph it is under', async () => {
+    const { r } = await run('Is the American Association of Retired Persons in DC a 501(c)(4)?');
+    expect(r.status).toBe('answered');
+    expect(r.evidence[0]).toMatchObject({ value: true, status: { code: '04' } });
+  });
+
+  it('a false from an SEC filer category survives: Apple is a large accelerated filer, so not an accelerated filer', async () => {
+    const yes = (await run('Is Apple a large accelerated filer?')).r;
+    expect(yes.status).toBe('answered');
+    expect(yes.evidence[0]).toMatchObject({ value: true, source: 'sec-edgar', entity_key: 'cik=0000320193', status: { field: 'category', code: 'Large accelerated filer' } });
+    expect(yes.citations[0]!.url).toBe('https://data.sec.gov/submissions/CIK0000320193.json');
+    const no = (await run('Is Apple an accelerated filer?')).r;
+    expect(no.status).toBe('answered');
+    expect(no.evidence[0]).toMatchObject({ value: false, status: { code: 'Large accelerated filer' } });
+    expect(no.text).toMatch(/^No\. Apple Inc\. \(CIK 0000320193\) is not an accelerated filer/);
+  });
+
+  it('a descriptive label is not the boolean asked: BMF status 25 is rejected, never coerced', async () => {
+    const { r } = await run('Is the El Hibri Foundation in DC tax-exempt?');
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'polarity' });
+    expect(r.refusal!.reason).toContain('status is "25" (organization terminating its private foundation status): a descriptive label, not the boolean asked');
+    expect(r.evidence).toEqual([]);
+    expect(r.attempts.map((a) => a.disposition)).toContain('rejected');
+    expect(r.attempts.every((a) => a.disposition !== 'accepted')).toBe(true);
+  });
+
+  it('an entity without a record in the extract is no data, not false', async () => {
+    const { r } = await run('Is the American Association of Retired Persons in Rhode Island a 501(c)(4)?');
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'not_found' });
+    expect(r.refusal!.reason).toContain('no record of AMERICAN ASSOCIATION OF RETIRED PERSONS (ein 911825851)');
+    expect(r.refusal!.reason).toContain('no data, not false');
+    expect(r.evidence).toEqual([]);
+  });
+
+  it('the BMF needs the state: without one the read cannot be bound, and the refusal says what to add', async () => {
+    const { r } = await run('Is the El Hibri Foundation tax-exempt?');
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('no_access_path');
+    expect(r.refusal!.reason).toContain('published one extract per state');
+    expect(r.attempts).toEqual([]);
+  });
+
+  it('strict mode answers a status (no figure is unverified)', async () => {
+    const { r } = await run({ question: 'Is Apple a large accelerated filer?', strict: true });
+    expect(r.status).toBe('answered');
+  });
+});
+
+describe('entity-list questions', () => {
+  it("lists Apple's 2024 filings, each a cited record, the count graded as derived", async () => {
+    const { r } = await run('List the filings of Apple in 2024');
+    expect(r.status).toBe('answered');
+    expect(r.evidence).toHaveLength(100);
+    expect(r.evidence.every((e) => e.record?.kind === 'filing' && e.period.startsWith('filingDate 2024-'))).toBe(true);
+    expect(r.evidence[0]).toMatchObject({ value: null, entity_key: 'cik=0000320193', record: { key: 'accession_number=0000320193-24-000132', label: '4 filed 2024-12-18' } });
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe('SEC EDGAR lists 100 filings for Apple Inc. (CIK 0000320193):');
+    expect(lines[1]).toBe('1. 4 filed 2024-12-18, report date 2024-12-16 (accession_number 0000320193-24-000132)');
+    expect(r.text).toContain('10-K filed 2024-11-01, report date 2024-09-28');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['100', 'derived']]);
+    expect(r.figures[0]!.evidence).toHaveLength(100);
+    expect(r.citations).toHaveLength(100);
+    expect(new Set(r.citations.map((c) => c.url))).toEqual(new Set(['https://data.sec.gov/submissions/CIK0000320193.json']));
+  });
+
+  it('a form filter, and a list read from partial paging says so', async () => {
+    const { r } = await run('List all 10-K filings by Microsoft.');
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => e.record!.key)).toEqual([
+      'accession_number=0000950170-25-100235', 'accession_number=0000950170-24-087843', 'accession_number=0000950170-23-035122',
+      'accession_number=0001564590-22-026876', 'accession_number=0001564590-21-039151', 'accession_number=0001564590-20-034944',
+    ]);
+    expect(r.text).toContain('Note: the publisher declares further pages that could not be read');
+    expect(r.qualification!.disclosures.join(' ')).toContain('CIK0000789019-submissions-001.json');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['6', 'derived']]);
+  });
+
+  it("pages Tesla's submissions to the declared end (1,000 recent + 720 on the overflow page) and lists the 100 most recent", async () => {
+    const { r } = await run("Show Tesla's SEC filings.");
+    expect(r.status).toBe('answered');
+    expect(r.text.split('\n')[0]).toBe('SEC EDGAR lists 1720 filings for Tesla, Inc. (CIK 0001318605); the 100 most recent:');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['1720', 'derived'], ['100', 'derived']]);
+    expect(r.evidence).toHaveLength(100);
+    // each record cites the one response it came from, not every page the attempt read
+    expect(r.citations).toHaveLength(100);
+    expect(r.text).not.toContain('Note:');
+  });
+
+  it('a drafted list with an invented count grades it unverified, and strict mode refuses', async () => {
+    const s = await testServices({ model: fixedModel('SEC EDGAR lists 7 filings for MICROSOFT CORP.') });
+    const loose = (await run('List all 10-K filings by Microsoft.', s)).r;
+    expect(loose.status).toBe('answered');
+    expect(loose.figures.map((f) => [f.text, f.grade])).toEqual([['7', 'unverified']]);
+    const strict = (await run({ question: 'List all 10-K filings by Microsoft.', strict: true }, s)).r;
+    expect(strict.status).toBe('refused');
+    expect(strict.refusal!.boundary).toBe('unverified_figures');
+  });
+});

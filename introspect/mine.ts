@@ -15,16 +15,14 @@
  */
 import { DEFAULT_OPTIONS, FORMAT, type BuildOptions, type CharSet, type ClassPredicate, type ClassProfile, type Counted,
   type FocusClass, type Introspection, type JoinHint, type Namespace, type ObjectKinds, type PredicateProfile } from './model.ts';
+import { KIND_BNODE, KIND_IRI, KIND_LITERAL } from './intern.ts';
 import { internSource, type TripleSource } from './source.ts';
 import { iriOf, isIriKey, namespaceOf } from './terms.ts';
 import { Hierarchy } from './types.ts';
 import { IntrospectError } from './errors.ts';
-import { hashKey, newSample, offer, merge, type Sample } from './sample.ts';
-import { RDF, RDFS, WELL_KNOWN, XSD } from './vocab.ts';
+import { newSample, offer, merge, type Sample } from './sample.ts';
+import { RDF, RDFS, WELL_KNOWN } from './vocab.ts';
 
-const KIND_IRI = 1;
-const KIND_BNODE = 2;
-const KIND_LITERAL = 4;
 /** Join keys pack two type-set ids into one number: subjectSet * JOIN_RADIX + objectSet. */
 const JOIN_RADIX = 2 ** 26;
 /** Up to this many predicates a characteristic set's key is a number (a sum of powers of two). */
@@ -82,14 +80,8 @@ export function validateOptions(options: Partial<BuildOptions>): BuildOptions {
 export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): Introspection {
   const opts = validateOptions(options);
   const k = opts.samples;
-  const { n, s: S, p: P, o: O, terms, preds } = internSource(input);
-  const nTerms = terms.length;
+  const { n, s: S, p: P, o: O, termCount: nTerms, term, kind: termKind, sampleHash, datatype: datatypeOf, datatypes: dtNames, preds } = internSource(input);
   const nPreds = preds.length;
-  const termKind = new Uint8Array(nTerms);
-  for (let t = 0; t < nTerms; t++) {
-    const c = terms[t]!.charCodeAt(0);
-    termKind[t] = c === 34 ? KIND_LITERAL : c === 60 ? KIND_IRI : KIND_BNODE;
-  }
 
   // --- Schema triples, in one pass over the predicate column. --------------------------------
   const predIdOf = new Map(preds.map((key, id) => [key, id]));
@@ -99,16 +91,17 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
   const domainP = pidOf(RDFS.domain);
   const rangeP = pidOf(RDFS.range);
   const rawTypes = new Map<number, string[]>();
+  const classIri: string[] = []; // sparse, by term id
   const classSet = new Set<string>();
   const subClassEdges: [string, string][] = [];
   const declaredDomain = new Map<string, Set<string>>();
   const declaredRange = new Map<string, Set<string>>();
   const declare = (into: Map<string, Set<string>>, s: number, o: number) => {
     if (termKind[s] !== KIND_IRI || termKind[o] !== KIND_IRI) return;
-    const key = iriOf(terms[s]!);
+    const key = iriOf(term(s));
     let set = into.get(key);
     if (!set) into.set(key, (set = new Set()));
-    set.add(iriOf(terms[o]!));
+    set.add(iriOf(term(o)));
   };
   if (typeP >= 0 || subClassP >= 0 || domainP >= 0 || rangeP >= 0) {
     for (let i = 0; i < n; i++) {
@@ -116,13 +109,13 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       if (pid === typeP) {
         const o = O[i]!;
         if (termKind[o] !== KIND_IRI) continue;
-        const c = iriOf(terms[o]!);
+        const c = classIri[o] ?? (classIri[o] = iriOf(term(o)));
         classSet.add(c);
         const list = rawTypes.get(S[i]!);
         if (!list) rawTypes.set(S[i]!, [c]);
         else if (!list.includes(c)) list.push(c);
       } else if (pid === subClassP) {
-        if (termKind[S[i]!] === KIND_IRI && termKind[O[i]!] === KIND_IRI) subClassEdges.push([iriOf(terms[S[i]!]!), iriOf(terms[O[i]!]!)]);
+        if (termKind[S[i]!] === KIND_IRI && termKind[O[i]!] === KIND_IRI) subClassEdges.push([iriOf(term(S[i]!)), iriOf(term(O[i]!))]);
       } else if (pid === domainP) declare(declaredDomain, S[i]!, O[i]!);
       else if (pid === rangeP) declare(declaredRange, S[i]!, O[i]!);
     }
@@ -167,23 +160,13 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
   Array.from(preds.keys()).sort((a, b) => cmp(preds[a]!, preds[b]!)).forEach((pid, r) => { rank[pid] = r; });
   const pow2 = Array.from({ length: Math.min(nPreds, NUMERIC_CS_KEY_MAX) }, (_, r) => 2 ** r);
 
-  // Datatypes of literal objects, by id; computed once per literal term.
-  const dtNames: string[] = [];
-  const dtIds = new Map<string, number>();
-  const dtOf = new Int32Array(nTerms); // datatype id + 1; 0 = not yet known
-  const datatypeId = (key: string): number => {
-    const q = key.lastIndexOf('"');
-    const dt = key.startsWith('^^<', q + 1) ? key.slice(q + 4, -1) : key.charCodeAt(q + 1) === 64 ? RDF.langString : XSD.string;
-    let id = dtIds.get(dt);
-    if (id === undefined) {
-      id = dtNames.length;
-      dtIds.set(dt, id);
-      dtNames.push(dt);
-    }
-    return id;
+  // Samples keep the k smallest hashes: most offers lose on the hash alone, without the key.
+  const offerTerm = (sample: Sample, id: number): void => {
+    const h = sampleHash[id]!;
+    const full = sample.keys.length >= k;
+    if (full && h > sample.hashes[k - 1]!) return;
+    offer(sample, term(id), k, h);
   };
-  const hashes = new Uint32Array(k > 0 ? nTerms : 0);
-  const hashed = new Uint8Array(k > 0 ? nTerms : 0);
 
   // --- The tally, one subject at a time. -----------------------------------------------------
   const setStates: (TypeSetState | undefined)[] = [];
@@ -224,8 +207,7 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       const kind = termKind[oid]!;
       if (kind === KIND_LITERAL) {
         ps.kinds.literal++;
-        let dt = dtOf[oid]! - 1;
-        if (dt < 0) dtOf[oid] = (dt = datatypeId(terms[oid]!)) + 1;
+        const dt = datatypeOf[oid]! - 1;
         ps.datatypes.set(dt, (ps.datatypes.get(dt) ?? 0) + 1);
       } else {
         if (kind === KIND_IRI) ps.kinds.iri++;
@@ -243,15 +225,8 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
       kindsOfSubject[pid]! |= kind;
       cell.kinds |= kind;
       if (k > 0) {
-        let h: number;
-        if (hashed[oid] === 1) h = hashes[oid]!;
-        else {
-          h = hashes[oid] = hashKey(terms[oid]!);
-          hashed[oid] = 1;
-        }
-        const key = terms[oid]!;
-        offer(cell.sample, key, k, h);
-        offer(ps.sample, key, k, h);
+        offerTerm(cell.sample, oid);
+        offerTerm(ps.sample, oid);
       }
     }
 

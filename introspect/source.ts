@@ -19,7 +19,7 @@
  */
 import type * as RDFJS from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { Interner, type InternedTriples } from './intern.ts';
+import { Interner, TextInterner, type InternedTriples } from './intern.ts';
 import { termKey } from './terms.ts';
 
 export type Visit = (s: string, p: string, o: string) => void;
@@ -81,36 +81,18 @@ export function fromNTriples(text: string, options: { groupedBySubject?: boolean
       }
     },
     intern() {
-      // Straight from the text: a term is sliced only when it differs from the previous line's
-      // (subjects and predicates repeat on consecutive lines), then looked up once.
-      const b = new Interner(Math.ceil(text.length / 64));
+      const b = new TextInterner(text, Math.ceil(text.length / 64));
       const at = new Int32Array(SPAN_FIELDS);
-      let lastS = '';
-      let lastSId = -1;
-      let lastP = '';
-      let lastPId = -1;
       forEachLine(text, graphKey, at, () => {
-        const s0 = at[0]!;
-        const s1 = at[1]!;
-        if (s1 - s0 !== lastS.length || !text.startsWith(lastS, s0)) {
-          lastS = text.slice(s0, s1);
-          lastSId = b.term(lastS);
-        }
-        const p0 = at[2]!;
-        const p1 = at[3]!;
-        if (p1 - p0 !== lastP.length || !text.startsWith(lastP, p0)) {
-          lastP = text.slice(p0, p1);
-          lastPId = b.pred(lastP);
-        }
-        b.push(lastSId, lastPId, b.term(text.slice(at[4], at[5])));
+        b.push(b.subject(at[0]!, at[1]!), b.pred(at[2]!, at[3]!), b.term(at[4]!, at[5]!, at[8]!));
       });
       return b.finish();
     },
   };
 }
 
-/** Spans of one line: subject, predicate, object, graph (start, end) pairs. */
-const SPAN_FIELDS = 8;
+/** Spans of one line: subject, predicate, object, graph (start, end) pairs, then a literal's closing quote (else -1). */
+const SPAN_FIELDS = 9;
 
 /** Call `visit` for each well-formed line of `graphKey` (undefined = any), with `at` holding its spans. */
 function forEachLine(text: string, graphKey: string | undefined, at: Int32Array, visit: () => void): void {
@@ -162,6 +144,7 @@ function lineSpans(text: string, start: number, end: number, at: Int32Array): bo
       q++;
     }
     oEnd = q + 1;
+    at[8] = q;
     const next = text.charCodeAt(oEnd);
     if (next === 64 /* @ */ || next === 94 /* ^ */) {
       const sp = text.indexOf(' ', oEnd);
@@ -170,6 +153,7 @@ function lineSpans(text: string, start: number, end: number, at: Int32Array): bo
   } else {
     const sp = text.indexOf(' ', oStart);
     oEnd = sp < 0 || sp > stop ? stop : sp;
+    at[8] = -1;
   }
   at[0] = start;
   at[1] = a;

@@ -3,8 +3,9 @@
  *   npx tsx bench/introspect.ts [triples=1800000]
  * Loads the graph into one oxigraph named graph, then in the same run times:
  *   - COUNT:   SELECT (COUNT(*) AS ?n) { GRAPH <g> { ?s ?p ?o } }  (one full scan inside WASM)
- *   - mine:    fromOxigraph(store, g) → mine(): dump as N-Triples + schema lookups + one grouped pass
- *   - mine without distinct-object counting (the one option that costs a set of every object)
+ *   - mine:    fromOxigraph(store, g) → mine(): dump as N-Triples, intern its terms in place, then
+ *              linear passes over integer columns (see introspect/mine.ts)
+ *   - mine without distinct-object counting (skips one counting sort by predicate)
  * and prints the ratio of each to COUNT, with the heap and RSS high-water marks sampled around them.
  */
 import * as ox from 'oxigraph';

@@ -28,7 +28,7 @@ export interface BuildOptions {
   samples: number;
   /** Keep the uncapped characteristic-set table too (can be as large as the subject count). */
   exactCharSets: boolean;
-  /** Count distinct objects (graph-wide and per predicate); costs a set of all objects. */
+  /** Count distinct objects (graph-wide and per predicate); costs one counting sort of the interned triples. */
   distinctObjects: boolean;
 }
 

@@ -15,7 +15,8 @@
  *
  * Speed (measured, see bench/introspect.ts): oxigraph's `match()` builds a JS object per quad and
  * every term access crosses into WebAssembly (~20 µs/quad on this machine); dumping the graph as
- * N-Triples and splitting lines is ~4x faster, so the oxigraph adapters use the dump.
+ * N-Triples is ~4x faster (and faster than a CONSTRUCT serialised as N-Triples), so the oxigraph
+ * adapters use the dump, and `fromNTriples` interns its terms in place (`intern`, see intern.ts).
  */
 import type * as RDFJS from '@rdfjs/types';
 import { DataFactory } from 'n3';

@@ -122,6 +122,29 @@ export function classify(e: unknown, signal: AbortSignal): { boundary: Boundary;
   throw e; // a bug: keep the stack
 }
 
+export type Failure = { boundary: Boundary; code: string; message: string };
+
+/** Open an attempt record: numbered and timed, `errored` until the outcome is known. */
+export function openAttempt(ctx: QueryContext, fields: Pick<Attempt, 'n' | 'source' | 'operation' | 'bindings'> & { measure?: string }): { attempt: Attempt; done: () => void } {
+  const started = ctx.clock.now();
+  const attempt: Attempt = {
+    ...fields, requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
+  };
+  const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
+  return { attempt, done };
+}
+
+/** A fetch threw: close the attempt as errored (or cancelled) and keep the classified failure. */
+export function recordFetchFailure(ctx: QueryContext, attempt: Attempt, done: () => void, e: unknown, failures: Failure[]): Failure {
+  const c = classify(e, ctx.signal);
+  done();
+  attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
+  attempt.reason = c.message; attempt.failure = c.code;
+  if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
+  failures.push(c);
+  return c;
+}
+
 export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {
   const attempts: Attempt[] = [];
   const notes: string[] = [];
@@ -173,24 +196,16 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
       leafAttempts++;
 
       const n = req.nextAttempt();
-      const started = ctx.clock.now();
-      const attempt: Attempt = {
+      const { attempt, done } = openAttempt(ctx, {
         n, source: cand.publisherId, operation: op.operationId, measure: cand.candidateKey,
         bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label },
-        requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
-      };
+      });
       attempts.push(attempt);
-      const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
       let result: OperationResult;
       try {
         result = await fetchOnce(ctx, cand.publisherId, op.operationId, binding.fetchArgs);
       } catch (e) {
-        const c = classify(e, ctx.signal);
-        done();
-        attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
-        attempt.reason = c.message; attempt.failure = c.code;
-        if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
-        failures.push(c);
+        const c = recordFetchFailure(ctx, attempt, done, e, failures);
         ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
         if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
         // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it

@@ -10,7 +10,6 @@
  * become evidence. The first attempt whose records pass examination is admitted and the search stops.
  */
 import type { OperationResult } from '../connectors/records.ts';
-import { PublisherError } from '../http/errors.ts';
 import type { Assessment } from '../plan/plan.ts';
 import { bindKey, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
@@ -19,7 +18,7 @@ import type { Check } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindRecordOperation, recordKeyTypes, type RecordHints } from './bind-records.ts';
 import type { QueryContext } from './context.ts';
-import { chooseBundles, classify, fetchOnce, type Boundary } from './leaf.ts';
+import { chooseBundles, classify, fetchOnce, openAttempt, recordFetchFailure, type Boundary } from './leaf.ts';
 
 export type Item = Omit<AnyEvidence, 'index'>;
 
@@ -97,24 +96,16 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
       }
       try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
       const n = req.nextAttempt();
-      const started = ctx.clock.now();
-      const attempt: Attempt = {
+      const { attempt, done } = openAttempt(ctx, {
         n, source: cand.publisherId, operation: op.operationId,
         bindings: { [key.keyType]: key.value, ...binding.fetchArgs, entity: bundle.label },
-        requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
-      };
+      });
       attempts.push(attempt);
-      const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
       let result: OperationResult;
       try {
         result = await fetchOnce(ctx, cand.publisherId, op.operationId, binding.fetchArgs);
       } catch (e) {
-        const c = classify(e, ctx.signal);
-        done();
-        attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
-        attempt.reason = c.message; attempt.failure = c.code;
-        if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
-        failures.push(c);
+        const c = recordFetchFailure(ctx, attempt, done, e, failures);
         ctx.emit({ stage: 'attempt', by: 'executor', message: `#${n} ${op.key} for ${bundle.label} (${key.keyType} ${key.value}): ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
         if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
         continue;

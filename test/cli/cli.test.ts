@@ -1,22 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-
-/** Run the real `assay` launcher; resolves with exit code and output, never rejects. */
-async function assay(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/assay.js', ...args], { timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
-}
+import { assay } from './run-assay.ts';
 
 async function tmp(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'assay-cli-'));

@@ -194,7 +194,7 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
   if (readings.length >= 2) return ambiguous(s, intent, readings);
 
-  const planned = planFor(s, intent, bound);
+  const planned = await planFor(s, intent, bound);
   s.plan = planned.plan;
   if (planned.plan.verdict === 'infeasible') {
     const boundary = planned.plan.considered === 0 ? 'no_candidate_source' : 'no_access_path';
@@ -234,16 +234,17 @@ function wanted(p: Intent['period']): PeriodWanted {
 
 interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string> }
 
-function planFor(s: RunState, intent: Intent, bound?: Bound): Planned {
+async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Planned> {
   if (bound) {
     const a: Assessment = { candidateKey: bound.measureKey, kind: 'measure', publisherId: bound.operation.publisherId, title: bound.measure, discoveryRank: 1, verdict: 'exact', reason: `bound by the caller's choice (${bound.concept}); not reselected`, operation: bound.operation, complete: bound.operation.complete };
     const plan: Plan = { question: intent.question, shape: intent.shape, required: { exact: [], composed: [], missing: '' }, verdict: 'exact', reason: `exact: ${a.reason}`, selected: a, assessments: [a], considered: 1, discovered: 1 };
     s.ctx.emit({ stage: 'plan', by: 'planner', message: `bound concept ${bound.concept} via ${bound.operation.key}` });
     return { plan, candidates: [a], units: new Map(bound.unit ? [[bound.measureKey, bound.unit]] : []) };
   }
-  const found: Candidate[] = s.services.index.discover(intent);
+  // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
+  const found: Candidate[] = await s.services.index.discoverAsync(intent, s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
-  s.ctx.emit({ stage: 'discovery', by: 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
+  s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const plan = makePlan(intent, found);
   s.ctx.emit({ stage: 'plan', by: 'planner', message: `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
@@ -407,7 +408,7 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
   let lastFailure: LeafResult | undefined;
   for (const reading of readings) {
     const sub = { ...intent, attribute: reading, interpretations: [] };
-    const planned = planFor(s, sub);
+    const planned = await planFor(s, sub);
     lastPlan = planned.plan;
     if (planned.plan.verdict === 'infeasible') continue;
     const r = await searchLeaf(s.ctx, { question: intent.question, entity: entityName, attribute: reading, period: wanted(intent.period), candidates: planned.candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: reading, ...(s.judge ? { judge: s.judge } : {}) });

@@ -3,7 +3,7 @@
  * exact values, verified figures and citations that resolve to publisher responses in the graph;
  * questions beyond the cassettes end as typed refusals.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import { ASSAY, PROV, graphIri } from '../../src/rdf/vocab.ts';
@@ -15,6 +15,18 @@ let services: AskServices;
 beforeAll(async () => { services = await testServices(); }, 120_000);
 
 describe('assay ask, offline', () => {
+  it('discovers through the embedding-aware path (lexical only when no embeddings model is configured)', async () => {
+    const spy = vi.spyOn(services.index, 'discoverAsync');
+    try {
+      const r = await ask(services, { question: "What was Apple's total revenue in 2023?" });
+      expect(r.status).toBe('answered');
+      expect(spy).toHaveBeenCalled();
+      expect(services.index.hasEmbeddings).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
+
   it('answers Apple total revenue 2023 from the recorded SEC response, verified and cited', async () => {
     const events: string[] = [];
     const r = await ask(services, { question: "What was Apple's total revenue in 2023?" }, { onProgress: (e) => events.push(e.stage) });

@@ -103,7 +103,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   async function runInSandbox(job: Job): Promise<QueryReply | Extract<Awaited<ReturnType<QueryPool['run']>>['reply'], { kind: 'update-check' }>> {
     const { reply } = await pool.run(job, limits.timeoutMs);
     if (!reply.ok) throw fromReply(reply);
-    if (reply.kind === 'void') throw new Error('sandbox answered a SPARQL job with VoID figures');
+    if (reply.kind === 'void' || reply.kind === 'mine') throw new Error(`sandbox answered a SPARQL job with a ${reply.kind} result; this is a bug in Assay`);
     return reply;
   }
 

@@ -24,6 +24,7 @@ import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsi
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 import { voidFigures, type StoreFigures } from '../../void/compute.ts';
+import { fromDumpable, mine, toJson } from '../../../introspect/index.ts';
 
 export interface Policy {
   /** Base for relative IRIs in requests (the endpoint's own URL). */
@@ -56,7 +57,14 @@ export interface VoidJob {
   kind: 'void';
 }
 
-export type Job = QueryJob | UpdateCheckJob | VoidJob;
+/** Mine one graph (or the whole store) with introspect/ for a schema card; returned as sidecar JSON. */
+export interface MineJob {
+  kind: 'mine';
+  /** Graph IRI, '' for the default graph; absent = every graph together. */
+  graph?: string;
+}
+
+export type Job = QueryJob | UpdateCheckJob | VoidJob | MineJob;
 
 export interface QueryReply {
   ok: true;
@@ -81,8 +89,15 @@ export interface VoidReply {
   figures: StoreFigures;
 }
 
+export interface MineReply {
+  ok: true;
+  kind: 'mine';
+  /** The mined result in introspect's sidecar JSON (plain data crosses the thread boundary). */
+  json: string;
+}
+
 /** `poisoned`: the engine trapped; the worker that ran this must be thrown away. */
-export type Reply = QueryReply | UpdateCheckReply | VoidReply | (ErrorReply & { poisoned?: boolean });
+export type Reply = QueryReply | UpdateCheckReply | VoidReply | MineReply | (ErrorReply & { poisoned?: boolean });
 
 /**
  * A worker's memo of queries already parsed, capped and regenerated, keyed by the query text
@@ -125,6 +140,7 @@ interface Prepared {
 export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): Reply {
   try {
     if (job.kind === 'void') return { ok: true, kind: 'void', figures: voidFigures(store) };
+    if (job.kind === 'mine') return { ok: true, kind: 'mine', json: toJson(mine(fromDumpable(store, job.graph))) };
     return job.kind === 'query' ? runQuery(store, job, prepared) : checkUpdate(store, job);
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);

@@ -55,6 +55,25 @@ export function assayAiCatalog(baseIri: string): Record<string, unknown> {
         },
       },
       {
+        identifier: urn('ask'),
+        displayName: 'Assay cited answers',
+        type: 'application/json',
+        url: `${base}ask`,
+        description: 'Ask a question in plain English about US public data (POST {"question": "..."}; or send an intent). Answers come from the publishers\' own responses: every number is graded by code (verified, derived, corroborated, conflict, unverified) and cited to the publisher response it came from; ambiguous questions get a clarification with options and values; unanswerable ones a typed refusal saying why. POST /ask/stream sends NDJSON progress events then the result; GET /runs/{id} returns the run graph.',
+        tags: ['question-answering', 'citations', 'provenance', 'us-public-data', 'sec-edgar', 'census', 'irs'],
+        capabilities: ['CitedAnswers', 'Clarification', 'Refusal', 'ProgressStream'],
+        representativeQueries: [
+          "What was Apple's total revenue in 2023?",
+          'Is the American National Red Cross tax-exempt?',
+          'How did Apple revenue change from 2019 to 2023?',
+        ],
+        metadata: {
+          request: 'POST application/json {question, on_ambiguity?: answer|all|ask, strict?: boolean, intent?: object}',
+          stream: `${base}ask/stream`,
+          runs: `${base}runs/{id}`,
+        },
+      },
+      {
         identifier: urn('void'),
         displayName: 'Assay VoID description',
         type: 'text/turtle',

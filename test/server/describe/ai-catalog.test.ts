@@ -47,11 +47,11 @@ describe('/.well-known/ai-catalog.json', () => {
     expect(validate(broken)).toBe(false);
   });
 
-  it('advertises the SPARQL endpoint with protocol and result formats, VoID, catalog and shapes', async () => {
+  it('advertises the SPARQL endpoint with protocol and result formats, cited answers, VoID, catalog and shapes', async () => {
     const doc = assayAiCatalog(BASE) as { specVersion: string; entries: Entry[] };
     expect(doc.specVersion).toBe('1.0');
     const byUrl = new Map(doc.entries.map((e) => [e.url, e]));
-    expect([...byUrl.keys()].sort()).toEqual([`${BASE}.well-known/void`, `${BASE}catalog`, `${BASE}shapes`, `${BASE}sparql`].sort());
+    expect([...byUrl.keys()].sort()).toEqual([`${BASE}.well-known/void`, `${BASE}ask`, `${BASE}catalog`, `${BASE}shapes`, `${BASE}sparql`].sort());
     const sparql = byUrl.get(`${BASE}sparql`)!;
     expect(sparql.identifier).toBe('urn:air:assay.test:assay:sparql');
     expect(sparql.metadata?.protocol).toBe('SPARQL 1.1 Protocol');
@@ -64,6 +64,11 @@ describe('/.well-known/ai-catalog.json', () => {
     apps.push(app);
     const doc = assayAiCatalog(BASE) as { entries: Entry[] };
     for (const e of doc.entries) {
+      // The question API takes POSTs only; answering one needs the whole catalog, which the ask tests do.
+      if (e.url.endsWith('/ask')) {
+        expect(app.hasRoute({ method: 'POST', url: '/ask' }), e.url).toBe(true);
+        continue;
+      }
       const res = await app.inject({ url: new URL(e.url).pathname, headers: { accept: '*/*' } });
       expect(res.statusCode, e.url).toBe(200);
       // Documents are served in their advertised type; the endpoint's type is what it accepts.

@@ -4,7 +4,7 @@
  * in batches; the SDK's own timeout, retries and abort signal are used. A transport failure names
  * the endpoint and the model. `fetch` is injectable so tests drive a stub server.
  */
-import OpenAI from 'openai';
+import { openAiSdk } from './openai-backend.ts';
 import type { EmbeddingConfig } from './config.ts';
 import { ModelTransportError } from './types.ts';
 
@@ -14,13 +14,7 @@ export interface EmbeddingClient {
 }
 
 export function openAiEmbeddings(config: Pick<EmbeddingConfig, 'baseURL' | 'apiKey' | 'model' | 'timeoutMs'>, options: { fetch?: typeof fetch; maxRetries?: number; batchSize?: number } = {}): EmbeddingClient {
-  const sdk = new OpenAI({
-    baseURL: config.baseURL,
-    apiKey: config.apiKey ?? 'not-needed',
-    timeout: config.timeoutMs,
-    maxRetries: options.maxRetries ?? 2,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const sdk = openAiSdk(config, options);
   const batchSize = options.batchSize ?? 256;
   return {
     model: config.model,

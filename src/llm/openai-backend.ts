@@ -7,14 +7,22 @@ import OpenAI from 'openai';
 import type { ModelConfig } from './config.ts';
 import { ModelTransportError, type CompletionRequest, type CompletionResult, type ModelClient, type ModelRole } from './types.ts';
 
-export function openAiClient(config: ModelConfig, options: { fetch?: typeof fetch; maxRetries?: number } = {}): ModelClient {
-  const sdk = new OpenAI({
+/** The SDK for one OpenAI-compatible endpoint: its own timeout and retries, an injected fetch. */
+export function openAiSdk(
+  config: { baseURL: string; apiKey?: string | undefined; timeoutMs: number },
+  options: { fetch?: typeof fetch; maxRetries?: number } = {},
+): OpenAI {
+  return new OpenAI({
     baseURL: config.baseURL,
     apiKey: config.apiKey ?? 'not-needed',
     timeout: config.timeoutMs,
     maxRetries: options.maxRetries ?? 2,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+}
+
+export function openAiClient(config: ModelConfig, options: { fetch?: typeof fetch; maxRetries?: number } = {}): ModelClient {
+  const sdk = openAiSdk(config, options);
   return {
     modelFor: (role: ModelRole) => config.models[role],
     async complete(req: CompletionRequest): Promise<CompletionResult> {

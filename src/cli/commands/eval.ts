@@ -1,7 +1,9 @@
 /**
- * `assay eval understand|discover|plan [--interpreter offline|model] [--out file]`: runs a stage
- * over the labelled corpus and prints its tables; the full result is also written as JSON.
- * Discovery and planning are measured with gold intents, so each stage is measured alone.
+ * `assay eval understand|discover|plan|ask [--interpreter offline|model] [--out file]`: runs a
+ * stage over the labelled corpus and prints its tables; the full result is also written as JSON.
+ * Discovery and planning are measured with gold intents, so each stage is measured alone; `ask`
+ * runs the keyed-read questions end to end (cassettes, offline registry, no model) and prints
+ * the outcome mix.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,6 +14,9 @@ import { planMetrics } from '../../plan/eval.ts';
 import { goldIntent, loadCorpus, DEFAULT_CORPUS_DIR } from '../../understand/corpus.ts';
 import { understandMetrics } from '../../understand/eval.ts';
 import type { Understanding } from '../../understand/understanding.ts';
+import { askMetrics } from '../../ask/eval.ts';
+import { loadAskServices } from '../../ask/services.ts';
+import { DurableStore } from '../../rdf/durable.ts';
 import { UserError } from '../errors.ts';
 import { interpreterOption, understandQuestion } from './understand.ts';
 
@@ -19,14 +24,14 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function registerEval(cli: Command): void {
   cli.command('eval')
-    .description('measure understanding, discovery or planning over the labelled question corpus')
-    .argument('<stage>', 'understand | discover | plan')
+    .description('measure understanding, discovery, planning or end-to-end asking over the labelled question corpus')
+    .argument('<stage>', 'understand | discover | plan | ask')
     .addOption(interpreterOption())
     .option('--corpus <dir>', 'directory of *.jsonl question files', DEFAULT_CORPUS_DIR)
     .option('--catalog <dir>', 'directory of publisher descriptors', 'ard-okf')
     .option('--out <file>', 'where to write the JSON result (default bench/out/eval-<stage>.json)')
     .action(async (stage: string, opts: { interpreter: 'offline' | 'model'; corpus: string; catalog: string; out?: string }) => {
-      if (!['understand', 'discover', 'plan'].includes(stage)) throw new UserError(`unknown stage "${stage}": use understand, discover or plan`);
+      if (!['understand', 'discover', 'plan', 'ask'].includes(stage)) throw new UserError(`unknown stage "${stage}": use understand, discover, plan or ask`);
       const corpus = await loadCorpus(opts.corpus);
       const out = opts.out ?? `bench/out/eval-${stage}.json`;
       let result: unknown;
@@ -43,6 +48,14 @@ export function registerEval(cli: Command): void {
           const conf = Object.entries(m.confusion[s] ?? {}).filter(([k]) => k !== s).map(([k, n]) => `${k}×${n}`).join(' ');
           process.stdout.write(`${s.padEnd(15)} ${String(v.n).padStart(3)}  ${String(v.correct).padStart(5)}  ${String(v.cannotTell).padStart(6)}  ${pct(v.accuracy).padStart(8)}   ${conf}\n`);
         }
+      } else if (stage === 'ask') {
+        const services = await loadAskServices({ store: DurableStore.inMemory(), baseIri: 'http://assay.eval/', catalogDir: opts.catalog });
+        const m = await askMetrics(services, corpus, (o) => process.stdout.write(`${o.id} ${o.status.padEnd(19)} ${(o.boundary ?? o.grades.join(',')).padEnd(22)} ${String(o.attempts).padStart(3)} att  ${o.question}${o.reason ? `  — ${o.reason.slice(0, 140)}` : ''}\n`));
+        result = m;
+        process.stdout.write(`\nask (offline: cassettes, registry snapshot, no model) over ${m.questions} keyed-read questions\n`);
+        process.stdout.write(`status   ${Object.entries(m.byStatus).map(([k, n]) => `${k} ${n}`).join('   ')}\n`);
+        process.stdout.write(`refused  ${Object.entries(m.byBoundary).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join('   ')}\n`);
+        for (const [s, v] of Object.entries(m.byShape).sort()) process.stdout.write(`  ${s.padEnd(12)} ${Object.entries(v).map(([k, n]) => `${k} ${n}`).join('   ')}\n`);
       } else {
         const { index, catalogMs } = await loadDiscoveryIndex(opts.catalog);
         process.stdout.write(`catalog loaded in ${catalogMs.toFixed(0)} ms; index: ${index.stats.cards} cards (${index.stats.measures} measures, ${index.stats.operations} operations), ${index.stats.terms} terms, built in ${index.stats.buildMs.toFixed(0)} ms, ~${(index.serializedBytes() / 1e6).toFixed(1)} MB serialized\n`);

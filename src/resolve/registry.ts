@@ -54,6 +54,23 @@ export function normaliseName(s: string): string {
   return s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9 ]+/g, ' ').replace(SUFFIXES, ' ').replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The words a name is matched on: lower case, split at anything not a letter or digit, legal-form
+ * words dropped (so "Coca-Cola" finds "COCA COLA CO" and "Ford Motor Company" finds "FORD MOTOR CO").
+ * A name made only of such words keeps them (else "The Company" would match everything).
+ */
+export function nameWords(name: string): string[] {
+  const all = name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const kept = all.filter((w) => !LEGAL_FORM.has(w));
+  return kept.length > 0 ? kept : all;
+}
+const LEGAL_FORM = new Set(['incorporated', 'inc', 'corporation', 'corp', 'company', 'co', 'ltd', 'limited', 'llc', 'plc', 'the']);
+
+/** The words in order, as whole words, separated by any run of non-alphanumerics (regex text). */
+function wordsPattern(ws: readonly string[]): string {
+  return `(^|[^a-z0-9])${ws.map(regexEscape).join('[^a-z0-9]+')}([^a-z0-9]|$)`;
+}
+
 const TYPE_OF_CLASS: ReadonlyMap<string, EntityType> = new Map([
   [SCHEMA.Corporation, 'company'], [SCHEMA.Organization, 'organization'], [SCHEMA.Person, 'person'],
   [SCHEMA.State, 'state'], [SCHEMA.AdministrativeArea, 'county'], [SCHEMA.CollegeOrUniversity, 'school'],
@@ -63,10 +80,11 @@ const TYPE_OF_CLASS: ReadonlyMap<string, EntityType> = new Map([
 export function candidateQuery(name: string, mode: 'words' | 'exact', limit = 5000): string {
   const props = [RDF.type, RDFS.label, SKOS.altLabel, ...PROPERTY_ID.keys()].map(iri);
   if (mode === 'words') {
-    const pattern = `(^|[^a-z0-9])${regexEscape(name.trim().toLowerCase())}([^a-z0-9]|$)`;
+    const ws = nameWords(name);
+    const pattern = ws.length ? wordsPattern(ws) : '(?!)';
     return sparql`SELECT ?item ?p ?v WHERE {
   { ?item ${iri(RDFS.label)} ?label } UNION { ?item ${iri(SKOS.altLabel)} ?label }
-  FILTER(CONTAINS(LCASE(STR(?label)), ${lit(name.trim().toLowerCase())}) && REGEX(LCASE(STR(?label)), ${lit(pattern)}))
+  FILTER(CONTAINS(LCASE(STR(?label)), ${lit(ws[0] ?? '')}) && REGEX(LCASE(STR(?label)), ${lit(pattern)}))
   VALUES ?p { ${props} }
   ?item ?p ?v .
 } LIMIT ${limit}`;
@@ -133,8 +151,9 @@ const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
 /**
  * The offline registry: the bundled snapshot in an in-memory oxigraph store, plus a word index over
  * its labels built once at open (a regex scan of every label per question took about a second).
- * Matching is the same as candidateQuery(name, 'words') — whole words, case-insensitive — a test
- * holds the two to the same answers; identifiers are then read with SPARQL.
+ * Matching is the same as candidateQuery(name, 'words') — the name's words (legal forms such as Inc
+ * or Company dropped) in order as whole words, case-insensitive, any punctuation between them — a
+ * test holds the two to the same answers; identifiers are then read with SPARQL.
  */
 export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<IdentityRegistry> {
   const store = new RdfStore();
@@ -157,14 +176,14 @@ export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<Iden
     kind: 'offline-snapshot',
     async lookup(name, options, signal) {
       signal?.throwIfAborted();
-      const ws = words(name);
+      const ws = nameWords(name);
       if (name.trim().length < 2 || ws.length === 0) return [];
       let candidates: Set<string> | undefined;
       for (const w of ws) {
         const set = byWord.get(w) ?? new Set<string>();
         candidates = candidates ? new Set([...candidates].filter((x) => set.has(x))) : new Set(set);
       }
-      const pattern = new RegExp(`(^|[^a-z0-9])${regexEscape(name.trim().toLowerCase())}([^a-z0-9]|$)`);
+      const pattern = new RegExp(wordsPattern(ws));
       const matched = [...(candidates ?? [])].filter((item) => (labels.get(item) ?? []).some((l) => pattern.test(l)));
       if (matched.length === 0) return [];
       const rows = store.select(identifiersQuery(matched.slice(0, 5000))).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));

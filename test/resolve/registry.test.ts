@@ -52,7 +52,7 @@ describe('identity registry (offline snapshot from real samples)', () => {
 });
 
 describe('the label index answers exactly as the reference SPARQL match', () => {
-  it.each(['Apple', 'Cook County', 'Illinois', 'Alabama A&M', 'Spurwink', 'Tesla, Inc.', 'rural'])('%s', async (name) => {
+  it.each(['Apple', 'Cook County', 'Illinois', 'Alabama A&M', 'Spurwink', 'Tesla, Inc.', 'rural', 'Coca-Cola', 'Ford Motor Company', 'AT&T'])('%s', async (name) => {
     const { RdfStore, RDF_FORMATS } = await import('../../src/rdf/store.ts');
     const { readFile } = await import('node:fs/promises');
     const { DEFAULT_SNAPSHOT, bundlesFromRows } = await import('../../src/resolve/registry.ts');
@@ -62,6 +62,20 @@ describe('the label index answers exactly as the reference SPARQL match', () => 
     const viaSparql = bundlesFromRows(rows, name, 'offline-snapshot');
     const viaIndex = await resolveName(offline, name, {}, resolveContext());
     expect(viaIndex.map((b) => b.id)).toEqual(viaSparql.map((b) => b.id));
+  });
+});
+
+describe('legal forms and punctuation do not hide a name', () => {
+  it.each([
+    ['Coca-Cola', 'COCA COLA CO', '0000021344'],
+    ['Ford Motor Company', 'FORD MOTOR CO', '0000037996'],
+    ['The Coca-Cola Company', 'COCA COLA CO', '0000021344'],
+  ])('%s → %s (exact after normalising)', async (name, label, cik) => {
+    const [first] = await resolveName(offline, name, {}, resolveContext());
+    expect(first).toMatchObject({ label, match: 'exact', identifiers: { cik: [cik] } });
+  });
+  it('a name made only of legal-form words still needs those words', async () => {
+    expect((await resolveName(offline, 'The Company', {}, resolveContext())).every((b) => /\bthe\b/i.test([b.label, ...b.altLabels].join(' ')))).toBe(true);
   });
 });
 

@@ -63,8 +63,8 @@ export function formatValue(v: number, unit: string, currency?: string): string 
   return `${digits} ${unit}`;
 }
 
-/** The sheet as text, for the drafting prompt. */
-export function factSheetText(sheet: FactSheet, question: string): string {
+/** The sheet as text, for the drafting prompt (with what cross-checks found, when they ran). */
+export function factSheetText(sheet: FactSheet, question: string, crossCheckLines: readonly string[] = []): string {
   const lines = [`Question: ${question}`, '', 'Facts (admitted evidence; every value is exact as published):'];
   for (const f of sheet.facts) {
     const e = f.evidence;
@@ -74,6 +74,7 @@ export function factSheetText(sheet: FactSheet, question: string): string {
     lines.push('', 'Computed by code from the facts (arithmetic shown):');
     for (const d of sheet.derived) lines.push(`[${d.id}] ${d.label}: ${formatValue(d.value, d.unit, d.currency)} = ${d.arithmetic}`);
   }
+  if (crossCheckLines.length) lines.push('', 'Cross-checks (the same measure read a second way, compared by code):', ...crossCheckLines);
   if (sheet.nonMeasures.length) {
     lines.push('', 'Numbers that are not measurements: ' + sheet.nonMeasures.map((n) => `${n.text} (${n.what})`).join('; '));
   }

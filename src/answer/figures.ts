@@ -1,18 +1,47 @@
 /**
  * Figure extraction and grading, by code only (no model, no similarity): every number in the text
  * is found and graded against the fact sheet.
- *   verified     — equals an admitted value exactly (after the written scale word)
+ *   verified     — equals an admitted value exactly (after the written scale word); when an
+ *                  independent cross-check reproduced that value the figure names it
+ *                  (`corroboratedBy`), but the grade stays verified: a primary value stands behind it
  *   derived      — equals a value computed by code beside it (D…), or an admitted value rounded to
  *                  the precision written; the arithmetic and operands are published
- *   corroborated — agrees with an independent second path that is not a primary value
- *   conflict     — tied to a fact by a marker ([E1]) whose value differs
+ *   corroborated — no admitted or declared value stands behind it, but code reproduces it a second
+ *                  way: (a) rebuilt from admitted values by one of a small bounded set of arithmetic
+ *                  forms (difference, sum, ratio, percent change, average) at the written precision —
+ *                  the arithmetic and operands are published beside it; or (b) a value two
+ *                  independent recorded reads agree on that is not the admitted primary. Agreement,
+ *                  not primary provenance: acceptable in strict mode, and the qualification says so
+ *   conflict     — tied to a fact by a marker ([E1]) whose value differs, or equal to a value only a
+ *                  disagreeing cross-check read (both values shown)
  *   unverified   — found nowhere trusted
  * Exempt (not listed, not graded): renderer list numbering; numbers the sheet lists as not
  * measurements (period labels, years, dates, identifiers). Numbers in a follow-up section are
  * graded (guarded) but not listed. A number followed by "[note: …]" keeps its grade and carries the
  * model's note as a disclosure; an unverified figure with a note does not block strict mode.
  */
-import type { FactSheet } from './factsheet.ts';
+import type { FactSheet, Fact } from './factsheet.ts';
+
+/** A recorded second read: the cross-check activity and the publisher response it used. */
+export interface CorroborationRef { check: string; response: string | null; source: string; operation: string; url: string | null; note?: string }
+
+/** A value recorded reads hold that is not an admitted primary value. */
+export interface SecondValue {
+  value: number;
+  /** Independent recorded reads holding it (two or more agree: corroborated; one disagreeing read: conflict). */
+  refs: CorroborationRef[];
+  /** The admitted fact (E…) the reads were checked against. */
+  fact: string;
+  /** What the reads say, in words. */
+  detail: string;
+}
+
+/** What the cross-checks found, for grading: agreeing reads per fact, and values only second reads hold. */
+export interface SecondPaths {
+  agreements: ReadonlyMap<string, readonly CorroborationRef[]>;
+  values: ReadonlyMap<number, SecondValue>;
+}
+export const NO_SECOND_PATHS: SecondPaths = { agreements: new Map(), values: new Map() };
 
 export type Grade = 'verified' | 'derived' | 'corroborated' | 'conflict' | 'unverified';
 
@@ -23,8 +52,10 @@ export interface Figure {
   grade: Grade;
   /** Fact ids (E…) behind the figure. */
   facts: string[];
-  /** Published beside derived figures. */
+  /** Published beside derived and corroborated figures. */
   arithmetic?: string;
+  /** Recorded second reads that reproduced the value (verified figures whose fact a cross-check agreed with; corroborated (b)). */
+  corroboratedBy?: CorroborationRef[];
   note?: string;
   /** Character offset in the text. */
   at: number;
@@ -38,7 +69,7 @@ const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 
 const NUMBER = /(?<![\w.\-/])(-|−)?(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kmbt]\b))?(?:\s*\[(E\d+|D\d+)\])?(?:\s*\[note:\s*([^\]]+)\])?/gi;
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 
-export function gradeText(text: string, sheet: FactSheet, secondPaths: ReadonlyMap<number, string> = new Map()): Grading {
+export function gradeText(text: string, sheet: FactSheet, secondPaths: SecondPaths = NO_SECOND_PATHS): Grading {
   const figures: Figure[] = [];
   const guarded: Figure[] = [];
   const exempt: Grading['exempt'] = [];
@@ -75,7 +106,7 @@ export function gradeText(text: string, sheet: FactSheet, secondPaths: ReadonlyM
   function push(f: Figure) { (f.followUp ? guarded : figures).push(f); }
 }
 
-function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decimals: number, scale: number, secondPaths: ReadonlyMap<number, string>): void {
+function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decimals: number, scale: number, secondPaths: SecondPaths): void {
   const v = fig.value;
   const facts = sheet.facts.map((f) => ({ id: f.id, value: f.evidence.value }));
   const derived = sheet.derived;
@@ -93,7 +124,12 @@ function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decima
     }
   }
   const exact = facts.filter((f) => f.value === v || (f.value === -v && v !== 0));
-  if (exact.length > 0) { fig.grade = 'verified'; fig.facts = exact.map((f) => f.id); return; }
+  if (exact.length > 0) {
+    fig.grade = 'verified'; fig.facts = exact.map((f) => f.id);
+    const refs = exact.flatMap((f) => secondPaths.agreements.get(f.id) ?? []);
+    if (refs.length) fig.corroboratedBy = refs;
+    return;
+  }
   const d = derived.find((x) => x.value === v || Math.abs(x.value) === Math.abs(v) || roundsTo(x.value, v, decimals, scale));
   if (d) { fig.grade = 'derived'; fig.facts = d.operands; fig.arithmetic = `${d.id} ${d.label}: ${d.arithmetic}`; return; }
   const rounded = facts.filter((f) => roundsTo(f.value, v, decimals, scale));
@@ -102,9 +138,65 @@ function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decima
     fig.arithmetic = `${rounded[0]!.id} = ${rounded[0]!.value} rounded to ${decimals} decimal place${decimals === 1 ? '' : 's'}${scale > 1 ? ` of ${scaleName(scale)}` : ''}`;
     return;
   }
-  const second = secondPaths.get(v);
-  if (second) { fig.grade = 'corroborated'; fig.arithmetic = second; return; }
+  // (b) values recorded second reads hold: two or more agreeing reads corroborate; a lone disagreeing read conflicts
+  const second = secondPaths.values.get(v) ?? secondPaths.values.get(-v);
+  if (second) {
+    fig.facts = [second.fact]; fig.corroboratedBy = second.refs;
+    if (second.refs.length >= 2) { fig.grade = 'corroborated'; fig.arithmetic = `${second.detail}; agreement between recorded reads, not the admitted primary value`; }
+    else { fig.grade = 'conflict'; fig.arithmetic = second.detail; }
+    return;
+  }
+  // (a) rebuilt from admitted values by a bounded set of arithmetic forms, at the written precision
+  const rebuilt = rebuild(v, fig.unit, sheet.facts, decimals, scale);
+  if (rebuilt) { fig.grade = 'corroborated'; fig.facts = rebuilt.operands; fig.arithmetic = `recomputed by code: ${rebuilt.arithmetic}; agrees with the written figure at its precision (agreement, not a published value)`; return; }
   fig.grade = 'unverified';
+}
+
+interface Rebuilt { arithmetic: string; operands: string[] }
+
+/**
+ * The bounded arithmetic forms a written figure is rebuilt from: over two admitted values of the
+ * same unit (in either order) the difference, sum, ratio, percent change and average; over all of
+ * them of one unit the sum and the average. Percent forms match only a figure written with %, a
+ * ratio only a unitless figure written with decimals; a difference, sum or average any other figure. The rebuilt value must equal the written one at the written precision (an unscaled integer
+ * exactly).
+ */
+export function rebuild(written: number, unit: string | null, facts: readonly Fact[], decimals: number, scale: number): Rebuilt | undefined {
+  const groups = new Map<string, Fact[]>();
+  for (const f of facts) {
+    const k = `${f.evidence.unit}|${f.evidence.currency ?? ''}`;
+    groups.set(k, [...(groups.get(k) ?? []), f]);
+  }
+  const at = (exact: number) => (scale === 1 && decimals === 0 ? Math.abs(exact) === Math.abs(written) : roundsTo(exact, written, decimals, scale));
+  const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Math.round(x * 1e6) / 1e6));
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const sameUnit = unit !== '%';
+    const forms: Array<[number, string, string[]]> = [];
+    for (const a of group) for (const b of group) {
+      if (a === b) continue;
+      const [x, y] = [a.evidence.value, b.evidence.value];
+      if (sameUnit) {
+        forms.push([x - y, `${a.id} − ${b.id} = ${fmt(x)} − ${fmt(y)} = ${fmt(x - y)}`, [a.id, b.id]]);
+        if (a.id < b.id) forms.push([x + y, `${a.id} + ${b.id} = ${fmt(x)} + ${fmt(y)} = ${fmt(x + y)}`, [a.id, b.id]]);
+      }
+      if (unit === null && decimals > 0 && y !== 0) forms.push([x / y, `${a.id} / ${b.id} = ${fmt(x)} / ${fmt(y)} = ${fmt(x / y)}`, [a.id, b.id]]);
+      if (unit === '%' && y !== 0) forms.push([((x - y) / y) * 100, `(${a.id} − ${b.id}) / ${b.id} × 100 = (${fmt(x)} − ${fmt(y)}) / ${fmt(y)} × 100 = ${fmt(((x - y) / y) * 100)}`, [a.id, b.id]]);
+    }
+    if (sameUnit && group.length > 2) {
+      const ids = group.map((f) => f.id);
+      const sum = group.reduce((t, f) => t + f.evidence.value, 0);
+      forms.push([sum, `${ids.join(' + ')} = ${fmt(sum)}`, ids]);
+      forms.push([sum / group.length, `(${ids.join(' + ')}) / ${group.length} = ${fmt(sum / group.length)}`, ids]);
+    } else if (sameUnit && group.length === 2) {
+      const [a, b] = group as [Fact, Fact];
+      const avg = (a.evidence.value + b.evidence.value) / 2;
+      forms.push([avg, `(${a.id} + ${b.id}) / 2 = ${fmt(avg)}`, [a.id, b.id]]);
+    }
+    const hit = forms.find(([x]) => Number.isFinite(x) && at(x));
+    if (hit) return { arithmetic: `${hit[1]}${decimals > 0 || scale > 1 ? `, rounded to ${decimals} decimal place${decimals === 1 ? '' : 's'}${scale > 1 ? ` of ${scaleName(scale)}` : ''}` : ''}`, operands: hit[2] };
+  }
+  return undefined;
 }
 
 /** Whether `written` (with `decimals` decimals, in units of `scale`) is `exact` rounded. */

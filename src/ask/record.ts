@@ -41,6 +41,7 @@ export function runQuads(result: AskResult, iris: RunIris, extra: { intentJson: 
     add(fi, ASSAY.grade, lit(f.grade));
     for (const e of f.evidence) add(fi, ASSAY.supportedBy, nn(e));
     if (f.arithmetic) add(fi, ASSAY.arithmetic, lit(f.arithmetic));
+    for (const c of f.corroborated_by ?? []) add(fi, ASSAY.corroboratedBy, nn(c.check));
   });
   if (result.refusal) {
     add(a, ASSAY.boundary, lit(result.refusal.boundary));

@@ -14,13 +14,17 @@ import { planToQuads } from '../plan/rdf.ts';
 import { understand, fromCaller, periodLabel, parseIntent, type Intent, type Understanding } from '../understand/index.ts';
 import { queryContext, type QueryContext } from '../execute/context.ts';
 import { searchLeaf, type LeafResult } from '../execute/leaf.ts';
+import { readUnkeyed, unkeyedCandidates, type UnkeyedResult } from '../execute/unkeyed.ts';
+import { resolveName } from '../resolve/registry.ts';
 import { fanOut } from '../execute/fanout.ts';
 import type { Attempt } from '../execute/attempt.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
 import type { AdmittedEvidence, AnyEvidence } from '../evidence/types.ts';
 import { runIris, RUN_ID, type RunIris } from '../evidence/iris.ts';
-import { attemptRunQuads, evidenceQuads } from '../evidence/rdf.ts';
+import { attemptRunQuads, crossCheckQuads, crossCheckRunQuads, evidenceQuads } from '../evidence/rdf.ts';
+import { crossCheck, type CrossCheck } from '../execute/corroborate.ts';
+import { corroboratedDisclosures, crossCheckDisclosures, crossCheckSheetLines, crossChecksOut, secondPathsFor } from '../answer/corroboration.ts';
 import { factSheet, factSheetText, formatValue } from '../answer/factsheet.ts';
 import { PLAIN_LABEL, renderPlain } from '../answer/render.ts';
 import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
@@ -74,6 +78,8 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
 class RunState {
   attempts: Attempt[] = [];
   evidence: AnyEvidence[] = [];
+  /** Cross-checks of admitted evidence (second paths; never evidence themselves). */
+  crossChecks: CrossCheck[] = [];
   attemptCounter = 0;
   intent: Intent | null = null;
   interpreter: string | null = null;
@@ -108,7 +114,7 @@ class RunState {
 
   async writeEvidence(items: readonly AnyEvidence[]): Promise<void> {
     if (items.length === 0) return;
-    const quads = evidenceQuads(items, this.attempts, this.iris, this.services.baseIri);
+    const quads = [...evidenceQuads(items, this.attempts, this.iris, this.services.baseIri), ...crossCheckQuads(this.crossChecks, this.iris, this.services.baseIri)];
     const report = await this.services.shapes.validate(quads);
     const violations = report.filter((r) => r.severity === 'Violation');
     if (violations.length > 0) throw new Error(`admitted evidence does not conform to shapes/evidence-shapes.ttl (a bug): ${violations.map((v) => `${v.focusNode} ${v.path ?? ''}: ${v.message}`).join('; ')}`);
@@ -120,6 +126,7 @@ class RunState {
     const quads = [
       ...runQuads(result, this.iris, { intentJson: this.intent ? JSON.stringify(this.intent) : null, ...(this.resumeState ? { resumeState: this.resumeState } : {}), startedAt, endedAt: new Date().toISOString() }),
       ...attemptRunQuads(this.attempts, this.iris, this.services.baseIri),
+      ...crossCheckRunQuads(this.crossChecks, this.iris, this.services.baseIri),
       ...(this.plan ? planToQuads(this.plan, { planIri: this.iris.plan, runGraph: this.iris.runGraph, baseIri: this.services.baseIri }) : []),
     ];
     await this.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
@@ -212,6 +219,9 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   }
   const evidence = await execute(s, intent, planned);
   if ('refusal' in evidence) return s.refuse(evidence.refusal);
+  if ('clarify' in evidence) return askEntity(s, evidence.clarify);
+  // independent second paths for the admitted values: within budget and deadline, never failing the answer
+  s.crossChecks = await crossCheck(s.ctx, evidence.items, { serving: planned.serving ?? new Map(), nextAttempt: s.nextAttempt });
   await s.writeEvidence(evidence.items);
   return answer(s, evidence.items, [...(entityDisclosure ? [entityDisclosure] : []), ...evidence.disclosures]);
 }
@@ -232,7 +242,7 @@ function wanted(p: Intent['period']): PeriodWanted {
   return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
 }
 
-interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string> }
+interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string>; /** every catalog operation serving each discovered measure (cross-check second paths) */ serving?: Map<string, OperationRef[]> }
 
 async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Planned> {
   if (bound) {
@@ -248,7 +258,7 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   const plan = makePlan(intent, found);
   s.ctx.emit({ stage: 'plan', by: 'planner', message: `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: withSiblingOperations(plan.assessments, found), units };
+  return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
 }
 
 /**
@@ -270,7 +280,7 @@ function withSiblingOperations(assessments: readonly Assessment[], found: readon
   return out;
 }
 
-type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal };
+type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal } | { clarify: Intent };
 
 async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
   const leaf = (entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string) => (ctx: QueryContext) => searchLeaf(ctx, {
@@ -278,6 +288,9 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
   });
   const entityName = intent.canonical_entity ?? intent.entity;
   const fail = (r: LeafResult, entity: string | null, period: string | null, prefix = ''): Executed => ({ refusal: refusalFrom(r.failure!.boundary, prefix + r.failure!.message, { attribute: intent.attribute, entity, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) });
+  // national aggregates and publisher-defined codes: read without the organisation registry
+  const unkeyed = await executeUnkeyed(s, intent, planned);
+  if (unkeyed) return unkeyed;
 
   if (intent.shape === 'point') {
     if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a point read', {}) };
@@ -317,6 +330,59 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
   return { items, disclosures };
 }
 
+/**
+ * Point and timeseries reads that need no entity resolution (src/execute/unkeyed.ts): a question
+ * naming no entity reads the operations that take no entity key (the dataset's own scope, disclosed);
+ * a question naming something the registry does not know exactly tries the operations keyed by a
+ * publisher-defined code (a currency, an opportunity id) first. Null: not this kind of read.
+ */
+async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
+  if (intent.shape !== 'point' && intent.shape !== 'timeseries') return null;
+  const code = intent.canonical_entity ?? intent.entity;
+  const candidates = unkeyedCandidates(s.ctx, planned.candidates, code !== null);
+  if (candidates.length === 0) return null;
+  if (code !== null) {
+    // an organisation the registry knows by exactly this name is read by its key, not as a code
+    const bundles = await resolveName(s.ctx.registry, code, {}, s.ctx).catch(() => []);
+    if (bundles.some((b) => b.match === 'exact')) return null;
+  }
+  const read = (period: Intent['period'], cands: Assessment[], branch?: string) => (ctx: QueryContext) => readUnkeyed(ctx, {
+    question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
+  });
+  const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
+  const scopeNote = (e: AdmittedEvidence) => code ? `"${code}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is ${e.entity.label}, the scope of ${e.source} ${e.operation}`;
+  const refuse = (r: UnkeyedResult, period: string | null): Executed => {
+    if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask') return { clarify: { ...intent, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
+    return { refusal: refusalFrom(r.failure!.boundary, r.failure!.message, { attribute: intent.attribute, entity: code, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
+  };
+
+  if (intent.shape === 'point') {
+    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: ${candidates.length} candidate measure(s) read with ${what}, first that validates wins` });
+    const r = await read(intent.period, candidates)(s.ctx);
+    if (r.unbound && code) { s.admit(r); return null; }
+    const e = s.admit(r);
+    return e ? { items: [e], disclosures: [scopeNote(e)] } : refuse(r, intent.period?.text ?? 'the latest period');
+  }
+
+  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
+  if (periods.length === 0) return null;
+  const last = periods[periods.length - 1]!;
+  const first = await read(last, candidates, periodLabel(last) ?? last.text)(s.ctx);
+  if (first.unbound && code) { s.admit(first); return null; }
+  if (!first.evidence) { s.admit(first); return refuse(first, last.text); }
+  const bound = candidates.filter((c) => c.candidateKey === first.evidence!.measure);
+  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one read per period against ${first.evidence.measure} with ${what} (resolved once), ${periods.length - 1} more concurrently` });
+  const rest = periods.slice(0, -1);
+  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: read(p, bound, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
+  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return refuse(out.results[out.failedBranch]!, rest[out.failedBranch]!.text); }
+  const items: AdmittedEvidence[] = [];
+  const disclosures: string[] = [];
+  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
+  const lastE = s.admit(first)!;
+  items.push(lastE);
+  return { items, disclosures: [scopeNote(lastE), ...disclosures] };
+}
+
 interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }
 
 async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boolean): Promise<Drafted> {
@@ -324,13 +390,13 @@ async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boo
   let text: string;
   let rendering: 'plain' | 'model' = 'plain';
   if (s.services.model) {
-    const d = await draftWithModel(s.services.model, s.question, factSheetText(sheet, s.question), s.ctx.signal);
+    const d = await draftWithModel(s.services.model, s.question, factSheetText(sheet, s.question, crossCheckSheetLines(sheet, s.crossChecks)), s.ctx.signal);
     s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
     text = d.text; rendering = 'model';
   } else {
     text = renderPlain(sheet, { hedge });
   }
-  const g = gradeText(text, sheet);
+  const g = gradeText(text, sheet, secondPathsFor(sheet, s.crossChecks, s.iris));
   const idToIri = new Map(sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
   const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
   return { text, rendering, figures: g.figures.map(withIris), guarded: g.guarded.map(withIris), blockers: strictBlockers(g) };
@@ -369,7 +435,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
   };
 }
 
-const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}) });
+const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}), ...(f.corroboratedBy ? { corroborated_by: f.corroboratedBy } : {}) });
 
 async function answer(s: RunState, items: AdmittedEvidence[], disclosures: string[], extra: Partial<AskResult> = {}): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
@@ -383,8 +449,8 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   return {
     ...s.base('answered'), text: d.text, rendering: d.rendering, rendering_label: d.rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: d.figures.map(figureOut), guarded_figures: d.guarded.map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures] },
-    evidence: items.map((e) => evidenceOut(s, e)), ...extra,
+    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)] },
+    evidence: items.map((e) => evidenceOut(s, e)), ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}), ...extra,
   };
 }
 

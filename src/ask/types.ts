@@ -5,7 +5,8 @@
  */
 import type { Intent } from '../understand/intent.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
-import type { Grade } from '../answer/figures.ts';
+import type { CorroborationRef, Grade } from '../answer/figures.ts';
+import type { CrossCheckOut } from '../answer/corroboration.ts';
 import type { Citation } from '../answer/citations.ts';
 
 export type OnAmbiguity = 'answer' | 'all' | 'ask';
@@ -51,7 +52,11 @@ export interface Assumptions {
   period: string | null;
 }
 
-export interface FigureOut { text: string; value: number; unit: string | null; grade: Grade; evidence: string[]; arithmetic?: string; note?: string }
+export interface FigureOut {
+  text: string; value: number; unit: string | null; grade: Grade; evidence: string[]; arithmetic?: string; note?: string;
+  /** Recorded second reads that reproduced the value: the cross-check (an attempt IRI), its publisher response, operation and URL. */
+  corroborated_by?: CorroborationRef[];
+}
 
 export interface EvidenceOut {
   iri: string; entity: string; entity_key: string; measure: string; measure_label: string;
@@ -87,6 +92,8 @@ export interface AskResult {
   interpreter: string | null;
   plan: { verdict: string; reason: string } | null;
   attempts: AttemptOut[];
+  /** Independent cross-checks of the admitted evidence (README, "Asking questions"). */
+  cross_checks?: CrossCheckOut[];
   resumed_from?: string;
 }
 

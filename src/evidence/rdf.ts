@@ -7,11 +7,17 @@
  * prov:SoftwareAgent) which prov:used the publisher response (prov:Entity + assay:PublisherResponse
  * with URL, retrieval time and content hash, attributed to the catalog's publisher).
  * Run graph: every attempt of the run (rejected and errored ones too, never typed as evidence).
+ * Cross-checks (src/execute/corroborate.ts): a cross-check is an attempt (prov:Activity +
+ * assay:Attempt + assay:CrossCheck) that prov:used the second publisher response and names the
+ * evidence it compared (assay:crossCheckOf), its outcome and the second value. In the evidence graph
+ * an agreeing check is linked from the evidence by assay:corroboratedBy, a disagreeing one by
+ * assay:disputedBy; every check, whatever its outcome, is in the run graph.
  */
 import { catalogIris } from '../ard/rdf/iris.ts';
 import { factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, OWL, PROV, RDF, RDFS, SCHEMA, WD, XSD } from '../rdf/vocab.ts';
 import type { Attempt } from '../execute/attempt.ts';
+import type { CrossCheck } from '../execute/corroborate.ts';
 import type { RawPointer } from '../http/client.ts';
 import type { AnyEvidence } from './types.ts';
 import type { RunIris } from './iris.ts';
@@ -111,5 +117,37 @@ export function evidenceQuads(evidence: readonly AnyEvidence[], attempts: readon
 export function attemptRunQuads(attempts: readonly Attempt[], iris: RunIris, base: string): Quad[] {
   const { out, add } = writer(iris.runGraph);
   for (const a of attempts) { add(iris.run, ASSAY.attempt, nn(iris.attempt(a.n))); attemptQuads(add, a, iris, base); }
+  return out;
+}
+
+function crossCheckNode(add: (s: string, p: string, o: Obj) => void, c: CrossCheck & { attempt: Attempt }, iris: RunIris, base: string): string {
+  const s = iris.attempt(c.attempt.n);
+  attemptQuads(add, c.attempt, iris, base);
+  add(s, RDF.type, nn(ASSAY.CrossCheck));
+  add(s, ASSAY.crossCheckOf, nn(iris.evidence(c.evidenceIndex)));
+  add(s, ASSAY.crossCheckOutcome, lit(c.outcome));
+  if (c.value !== undefined) add(s, ASSAY.crossCheckValue, dec(c.value));
+  if (c.sharedUpstream) add(s, ASSAY.warning, lit(c.sharedUpstream));
+  return s;
+}
+
+/** Evidence-graph quads for cross-checks that read a comparable value (agreeing or disagreeing). */
+export function crossCheckQuads(checks: readonly CrossCheck[], iris: RunIris, base: string): Quad[] {
+  const { out, add } = writer(iris.evidenceGraph);
+  for (const c of checks) {
+    if (!c.attempt || !c.response || (c.outcome !== 'agrees' && c.outcome !== 'disagrees')) continue;
+    const s = crossCheckNode(add, c as CrossCheck & { attempt: Attempt }, iris, base);
+    add(iris.evidence(c.evidenceIndex), c.outcome === 'agrees' ? ASSAY.corroboratedBy : ASSAY.disputedBy, nn(s));
+  }
+  return out;
+}
+
+/** Run-graph quads for every attempted cross-check, whatever its outcome. */
+export function crossCheckRunQuads(checks: readonly CrossCheck[], iris: RunIris, base: string): Quad[] {
+  const { out, add } = writer(iris.runGraph);
+  for (const c of checks) {
+    if (!c.attempt) continue;
+    add(iris.run, ASSAY.attempt, nn(crossCheckNode(add, c as CrossCheck & { attempt: Attempt }, iris, base)));
+  }
   return out;
 }

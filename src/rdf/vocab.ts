@@ -177,6 +177,8 @@ export const ASSAY = ns(ASSAY_NS, [
   'boundary', 'resumeState', 'interpreter',
   // status and record evidence (status and entity-list questions)
   'statusField', 'statusCode', 'recordKey',
+  // cross-checks: the same measure read a second way after admission (src/execute/corroborate.ts)
+  'CrossCheck', 'corroboratedBy', 'disputedBy', 'crossCheckOf', 'crossCheckOutcome', 'crossCheckValue',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

@@ -1,0 +1,361 @@
+/**
+ * Reads that need no entity resolution: national aggregates and code-keyed records.
+ *
+ * An operation whose catalog entry accepts no organisation key is read without the identity
+ * registry. Two cases:
+ *
+ *  - scope reads: the operation accepts no key at all, or only a date (Treasury debt to the penny,
+ *    average interest rates). The "entity" is the dataset's own scope, as the descriptor states it
+ *    (`scope` on the access path), and every answer says so.
+ *  - code-keyed reads: the key is a code the publisher itself defines — a country-currency string of
+ *    the rates of exchange, a Grants.gov opportunity id. It is bound from the question's words through
+ *    the operation's declared parameters (a numeric id named in the question) or through the
+ *    response's own fields (the record's series, e.g. `country_currency_desc`), never through the
+ *    organisation registry. Several matching rows with different values are never picked silently:
+ *    the caller is asked (or told which rows matched).
+ *
+ * Periods: a date-addressed range read is fetched one calendar year at a time ([Y-01-01, Y-12-31],
+ * memoised per question), and the record is chosen in that year's response: "latest" = the newest
+ * record (an ordered top-1 read of the same dataset when the catalog declares one); a date = that
+ * date's record, or — disclosed, never silently — the last record before it when the publisher has
+ * none dated that day; a quarter or a year = its last record (quarter end / year end), disclosed; a
+ * federal fiscal year = the last record on or before 30 September. Every fetch is an attempt; every
+ * admitted value passes the same checks (scope/key, measure, sentinel, unit, period) and becomes the
+ * same evidence as a keyed read, cited to the publisher response (URL, retrieval time, hash).
+ */
+import type { Observation, OperationResult } from '../connectors/records.ts';
+import type { OperationDecl } from '../connectors/declarations.ts';
+import type { AdmittedEvidence } from '../evidence/types.ts';
+import type { Assessment } from '../plan/plan.ts';
+import type { Period } from '../understand/intent.ts';
+import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
+import { headMatches, type Check, type StructuralVerdict } from '../validate/structural.ts';
+import type { Attempt } from './attempt.ts';
+import type { QueryContext } from './context.ts';
+import { classify, fetchOnce, openAttempt, recordFetchFailure, type Failure, type LeafResult } from './leaf.ts';
+
+/** Key types that address a period, not an entity. */
+const PERIOD_KEYS = new Set(['date']);
+/** Key types the publisher defines and the question names as a code: bound from the response's own series field. */
+const SERIES_KEYS = new Set(['country_currency']);
+
+export interface UnkeyedRequest {
+  question: string;
+  /** The question's words for the measure. */
+  attribute: string | null;
+  /** The code the question names ("euro", "Mexican peso", "opportunity 350123"), or null for a scope read. */
+  code: string | null;
+  period: Period | null;
+  candidates: Assessment[];
+  units: ReadonlyMap<string, string>;
+  nextAttempt: () => number;
+  judge?: SemanticJudge;
+  branch?: string;
+}
+
+export interface UnkeyedResult extends LeafResult {
+  /** Several published rows match the code and report different values: the caller must choose. */
+  ambiguous?: { code: string; options: Array<{ label: string; value: number; period: string }> };
+  /** The code could not be bound to any declared parameter or published row (another path may try). */
+  unbound?: boolean;
+}
+
+type KeyKind = 'scope' | 'series' | 'param';
+
+/** How an operation is keyed, from its declaration: a scope read, a series code, a declared id parameter, or not at all. */
+export function unkeyedKind(decl: OperationDecl | undefined): KeyKind | null {
+  if (!decl) return null;
+  const keys = decl.data.accepts.filter((k) => !PERIOD_KEYS.has(k));
+  if (keys.length === 0) return 'scope';
+  if (keys.every((k) => SERIES_KEYS.has(k))) return 'series';
+  if (keys.length === 1 && paramFor(decl, keys[0]!)) return 'param';
+  return null;
+}
+
+function paramFor(decl: OperationDecl, keyType: string) {
+  return (decl.data.parameters ?? []).find((p) => p.name === keyType || p.identifierType === keyType);
+}
+
+const declOf = (ctx: QueryContext, c: Assessment) => c.operation ? ctx.runtime.declarations.operation(c.operation.publisherId, c.operation.operationId) : undefined;
+
+/** Planned measure candidates this module can read: scope reads, or (with a code) code-keyed reads. */
+export function unkeyedCandidates(ctx: QueryContext, candidates: readonly Assessment[], withCode: boolean): Assessment[] {
+  return candidates.filter((c) => {
+    if (c.kind !== 'measure' || !c.operation) return false;
+    const k = unkeyedKind(declOf(ctx, c));
+    return withCode ? k === 'series' || k === 'param' : k === 'scope';
+  });
+}
+
+/** A numeric id named in the question for a declared parameter ("opportunity 350123" for opportunity_id). */
+export function codeFromText(text: string, paramName: string): string | undefined {
+  const noun = paramName.replace(/_(id|number|no)$/, '').split('_').join('\\s+');
+  const m = new RegExp(`\\b${noun}\\s*(?:id|number|no\\.?|#)?\\s*:?\\s*#?(\\d{2,})\\b`, 'i').exec(text);
+  return m?.[1];
+}
+
+const STOP = new Set(['the', 'of', 'for', 'a', 'an', 'on', 'in', 'and', 'to', 'rate', 'rates', 'exchange', 'what', 'is', 'was', 'us', 'u', 's']);
+const tokens = (t: string) => t.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !STOP.has(w));
+/** Same word, or the same stem of five letters or more (Mexican ~ Mexico, Japanese ~ Japan). */
+const sameWord = (a: string, b: string) => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5));
+
+/**
+ * Published series that the code names: every word of the code must appear in the series; among
+ * those, the ones whose own words the code covers best (Euro Zone-Euro over Cyprus-Euro for "euro").
+ */
+export function matchSeries(code: string, series: readonly string[]): { best: string[]; all: string[] } {
+  const want = tokens(code);
+  if (want.length === 0) return { best: [], all: [] };
+  const scored = series.map((s) => {
+    const have = tokens(s);
+    const all = want.every((w) => have.some((h) => sameWord(w, h)));
+    const covered = have.filter((h) => want.some((w) => sameWord(w, h))).length / Math.max(1, have.length);
+    return { s, all, covered };
+  }).filter((x) => x.all);
+  const top = Math.max(0, ...scored.map((x) => x.covered));
+  return { best: scored.filter((x) => x.covered === top).map((x) => x.s), all: scored.map((x) => x.s) };
+}
+
+const iso = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+/** The target of a period inside the data: the last record on or before `until` (and not before `from`). */
+interface Target { from: string; until: string; exactDate?: string; what: string; year: number }
+
+function targetOf(p: Period, today: string): Target | 'latest' | { error: string } {
+  if (p.latest) return 'latest';
+  if (p.date) return { from: `${p.date.slice(0, 4)}-01-01`, until: p.date, exactDate: p.date, what: p.date, year: Number(p.date.slice(0, 4)) };
+  if (p.year === null) return { error: `"${p.text}" names no date or year` };
+  const y = p.year;
+  if (p.basis === 'fiscal') return { from: `${y}-01-01`, until: `${y}-09-30`, what: `federal fiscal year ${y} (ends 30 September ${y})`, year: y };
+  if (p.quarter) {
+    const endMonth = p.quarter * 3;
+    const endDay = new Date(Date.UTC(y, endMonth, 0)).getUTCDate();
+    return { from: iso(y, endMonth - 2, 1), until: iso(y, endMonth, endDay), what: `${y}Q${p.quarter}`, year: y };
+  }
+  if (`${y}-01-01` > today) return { error: `${y} has not begun` };
+  return { from: `${y}-01-01`, until: `${y}-12-31`, what: String(y), year: y };
+}
+
+/** The declaration's own statement of what a scope read covers. */
+function scopeLabel(decl: OperationDecl): string {
+  const s = (decl.data as unknown as { scope?: string }).scope;
+  return s ?? `the whole dataset (${decl.data.coverage.of}), as published`;
+}
+
+function measureOf(candidateKey: string, publisher: string): string {
+  return candidateKey.startsWith(`${publisher}/`) ? candidateKey.slice(publisher.length + 1) : candidateKey;
+}
+
+export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promise<UnkeyedResult> {
+  const attempts: Attempt[] = [];
+  const notes: string[] = [];
+  const failures: Failure[] = [];
+  const tag = req.branch ? `[${req.branch}] ` : '';
+  const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+  let unbound = 0;
+  let tried = 0;
+
+  for (const cand of req.candidates) {
+    const op = cand.operation;
+    const decl = declOf(ctx, cand);
+    const kind = unkeyedKind(decl);
+    if (!op || !decl || !kind) continue;
+    if (ctx.signal.aborted) break;
+    tried++;
+    const measure = measureOf(cand.candidateKey, cand.publisherId);
+    const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
+    const ranged = params.has('start') && params.has('end');
+
+    // the code, bound through a declared parameter
+    const args: Record<string, string> = {};
+    let key: { keyType: string; value: string; label: string } | undefined;
+    if (kind === 'param') {
+      const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
+      const param = paramFor(decl, keyType)!;
+      const value = codeFromText(`${req.code ?? ''} ${req.question}`, param.name);
+      if (!value) { unbound++; notes.push(`${op.key}: the question names no ${param.name}`); continue; }
+      args[param.name] = value;
+      key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };
+    }
+
+    // which request: an ordered top-1 read of the dataset for "latest", else the period's calendar year
+    const target = req.period ? targetOf(req.period, today) : 'latest';
+    if (typeof target === 'object' && 'error' in target) { failures.push({ boundary: 'no_data', code: 'period', message: target.error }); continue; }
+    let readDecl = decl;
+    if (target === 'latest') {
+      const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
+      if (top && kind === 'scope') readDecl = top;
+      else if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
+    } else if (ranged) {
+      args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`;
+    }
+
+    try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); break; }
+    const n = req.nextAttempt();
+    const periodText = target === 'latest' ? 'latest' : target.what;
+    const { attempt, done } = openAttempt(ctx, {
+      n, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
+      bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
+    });
+    attempts.push(attempt);
+    let result: OperationResult;
+    try {
+      result = await fetchOnce(ctx, cand.publisherId, readDecl.id, args);
+    } catch (e) {
+      const c = recordFetchFailure(ctx, attempt, done, e, failures);
+      ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${readDecl.id} ${measure} (${periodText}): ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
+      if (c.boundary === 'cancelled' || c.code === 'deadline' || c.code === 'budget') break;
+      continue;
+    }
+    attempt.responses = result.responses;
+    attempt.requests = result.responses.map((r) => r.url);
+    const reject = (code: string, reason: string, boundary: Failure['boundary'] = 'no_data') => {
+      done();
+      attempt.disposition = code === 'not_found' ? 'errored' : 'rejected'; attempt.failure = code; attempt.reason = reason;
+      failures.push({ boundary, code, message: reason });
+      ctx.emit({ stage: 'validation', by: 'validator', message: `${tag}#${n} ${attempt.disposition} ${measure}: ${reason}`, data: { attempt: n } });
+    };
+
+    let obs = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+    if (obs.length === 0) { reject('not_found', `the ${readDecl.id} response reports no ${measure}`); continue; }
+
+    // the code, bound through the response's own series field
+    const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
+    const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+    const warnings: string[] = [];
+    if (allSeries.length > 0) {
+      const phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
+      const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
+      if (m.best.length === 0) {
+        if (kind === 'series') unbound++;
+        const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
+        reject('key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, kind === 'series' ? 'entity_unresolved' : 'no_data');
+        continue;
+      }
+      obs = obs.filter((o) => m.best.includes(seriesOf(o)));
+      if (m.all.length > m.best.length) warnings.push(`"${phrase}" also matches ${m.all.length - m.best.length} other published row label(s) (${m.all.filter((x) => !m.best.includes(x)).slice(0, 6).join('; ')}); read as ${m.best.join(' / ')}, which it matches most closely`);
+    } else if (kind === 'series') {
+      reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`); unbound++; continue;
+    }
+
+    // the period
+    const dated = obs.filter((o) => o.period.end);
+    let pick: Observation[];
+    if (target === 'latest') {
+      const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+      pick = dated.filter((o) => o.period.end === newest);
+      if (newest) warnings.push(`latest record in the response: ${newest}`);
+    } else {
+      const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
+      const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+      if (!last) {
+        const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
+        reject('period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
+        continue;
+      }
+      pick = inRange.filter((o) => o.period.end === last);
+      if (target.exactDate && last !== target.exactDate) {
+        const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
+        warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
+      } else if (!target.exactDate) {
+        warnings.push(`${target.what} read as its last record, dated ${last}`);
+      }
+    }
+
+    // several rows per series and date (mid-period amendments): the latest effective on or before the date asked
+    const bySeries = new Map<string, Observation[]>();
+    for (const o of pick) bySeries.set(seriesOf(o), [...(bySeries.get(seriesOf(o)) ?? []), o]);
+    const chosen: Observation[] = [];
+    for (const [series, rows] of bySeries) {
+      const limit = target === 'latest' ? '9999-12-31' : target.until;
+      const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end!);
+      const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
+      const row = ok[0] ?? rows[0]!;
+      if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
+      chosen.push(row);
+    }
+    const values = [...new Set(chosen.map((o) => o.value))];
+    if (chosen.length > 1 && values.length > 1) {
+      done();
+      attempt.disposition = 'rejected'; attempt.failure = 'ambiguous_key';
+      attempt.reason = `"${req.code}" matches ${chosen.length} published rows with different values: ${chosen.map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')}`;
+      ctx.emit({ stage: 'ambiguity', by: 'executor', message: `${tag}#${n} ${attempt.reason}`, data: { attempt: n } });
+      return { attempts, notes, failure: { boundary: 'entity_unresolved', code: 'ambiguous_key', message: attempt.reason }, ambiguous: { code: req.code ?? '', options: chosen.map((o) => ({ label: seriesOf(o), value: o.value!, period: o.period.end! })) } };
+    }
+    if (chosen.length > 1) warnings.push(`"${req.code}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
+    const rec = chosen[0]!;
+
+    // the checks: scope or key, measure, sentinel, unit, period
+    const unit = req.units.get(cand.candidateKey);
+    const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
+    const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
+    structural.warnings.push(...warnings);
+    const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+    done();
+    attempt.checks = verdict.checks;
+    if (!verdict.passed) {
+      attempt.disposition = 'rejected'; attempt.failure = verdict.checks.find((c) => !c.passed)?.name ?? 'residual'; attempt.reason = verdict.reason ?? 'rejected';
+      failures.push({ boundary: 'no_data', code: attempt.failure, message: `${measure}: ${attempt.reason}` });
+      ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${measure}: ${attempt.reason}`, data: { attempt: n } });
+      continue;
+    }
+    attempt.disposition = 'accepted';
+    ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${measure} ${rec.period.end} = ${rec.value} ${rec.unit} (${label})`, data: { attempt: n } });
+    const p = rec.period;
+    const entityKey = key?.value ?? (kind === 'series' ? seriesOf(rec) : `${cand.publisherId}/${decl.data.dataset}`);
+    const keyType = key?.keyType ?? (kind === 'series' ? decl.data.accepts.find((k) => SERIES_KEYS.has(k))! : 'scope');
+    const evidence: Omit<AdmittedEvidence, 'index'> = {
+      attemptN: n, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
+      measureLabel: rec.label ?? cand.title, attribute: req.attribute,
+      value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
+      period: { label: p.end ? `as of ${p.end}` : (p.label ?? periodText), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
+      entity: { label, keyType, key: entityKey, keys: {} },
+      raw: rec.raw,
+      assurance: { match: 'key', planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
+    };
+    return { attempts, notes, evidence };
+  }
+
+  if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
+  const stopped = failures.find((f) => f.code === 'deadline' || f.code === 'budget' || f.boundary === 'cancelled');
+  const blocked = failures.find((f) => f.boundary === 'operationally_blocked');
+  const other = failures.find((f) => f.boundary !== 'operationally_blocked');
+  const failure = stopped ?? (blocked && !failures.some((f) => f.code === 'period' || f.code === 'residual' || f.code === 'ambiguous_key') ? blocked : other ?? blocked)
+    ?? { boundary: 'no_access_path' as const, code: 'unbound', message: notes.join('; ') || 'no candidate operation reads this without an entity key' };
+  return { attempts, notes, failure, ...(tried > 0 && unbound === tried ? { unbound: true } : {}) };
+}
+
+/** Words of the attribute beyond the measure's own label ("treasury bills" in "average interest rate on Treasury bills"). */
+function residualWords(attribute: string | null, label: string): string {
+  const own = new Set(tokens(label));
+  return tokens(attribute ?? '').filter((w) => !own.has(w) && !['average', 'interest', 'latest', 'current', 'total'].includes(w)).join(' ');
+}
+
+interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; label: string; keyValue?: string; attribute: string | null; period: string }
+
+const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'] };
+
+/** The keyed-read checks, with the scope (or the publisher-defined code) standing where the entity key stands. */
+export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): StructuralVerdict {
+  const checks: Check[] = [];
+  if (want.kind === 'scope') checks.push({ name: 'entity', passed: true, detail: `the operation takes no entity key: the record is the dataset's own scope (${want.label})` });
+  else if (want.kind === 'series') checks.push({ name: 'entity', passed: true, detail: `the record's own series field is "${want.label}", the code the question names` });
+  else {
+    const recKey = Object.values(rec.entity ?? {}).find((v) => v === want.keyValue);
+    checks.push(recKey ? { name: 'entity', passed: true, detail: `${want.label} equals the record's own id` } : { name: 'entity', passed: false, detail: `the record does not carry ${want.label}` });
+  }
+  checks.push(rec.measure === want.measure ? { name: 'measure', passed: true, detail: `field ${rec.measure}` } : { name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` });
+  checks.push(rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)
+    ? { name: 'sentinel', passed: true, detail: 'a reported value' }
+    : { name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
+  const unitOk = !want.unit || rec.unit === want.unit || (UNIT_ALIASES[want.unit] ?? []).includes(rec.unit);
+  checks.push(unitOk ? { name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` } : { name: 'unit', passed: false, detail: `unit ${rec.unit}, the measure is declared in ${want.unit}` });
+  checks.push(rec.period.end ? { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` } : { name: 'period', passed: false, detail: 'the record carries no date' });
+  const passed = checks.every((c) => c.passed);
+  const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
+  if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
+  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label)) {
+    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
+  }
+  return out;
+}

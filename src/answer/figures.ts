@@ -193,7 +193,8 @@ export function rebuild(written: number, unit: string | null, facts: readonly Fa
       const avg = (a.evidence.value + b.evidence.value) / 2;
       forms.push([avg, `(${a.id} + ${b.id}) / 2 = ${fmt(avg)}`, [a.id, b.id]]);
     }
-    const hit = forms.find(([x]) => Number.isFinite(x) && at(x));
+    // the form whose sign matches the written figure first ("rose by $X" is later − earlier)
+    const hit = forms.find(([x]) => Number.isFinite(x) && at(x) && Math.sign(x) === Math.sign(written)) ?? forms.find(([x]) => Number.isFinite(x) && at(x));
     if (hit) return { arithmetic: `${hit[1]}${decimals > 0 || scale > 1 ? `, rounded to ${decimals} decimal place${decimals === 1 ? '' : 's'}${scale > 1 ? ` of ${scaleName(scale)}` : ''}` : ''}`, operands: hit[2] };
   }
   return undefined;

@@ -216,13 +216,15 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
       ctx.emit({ stage: 'validation', by: 'validator', message: `${tag}#${n} ${attempt.disposition} ${measure}: ${reason}`, data: { attempt: n } });
     };
 
-    let obs = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+    const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+    let obs = published;
     if (obs.length === 0) { reject('not_found', `the ${readDecl.id} response reports no ${measure}`); continue; }
 
     // the code, bound through the response's own series field
     const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
     const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
     const warnings: string[] = [];
+    let alsoMatched: string[] = [];
     if (allSeries.length > 0) {
       const phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
       const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
@@ -233,7 +235,7 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
         continue;
       }
       obs = obs.filter((o) => m.best.includes(seriesOf(o)));
-      if (m.all.length > m.best.length) warnings.push(`"${phrase}" also matches ${m.all.length - m.best.length} other published row label(s) (${m.all.filter((x) => !m.best.includes(x)).slice(0, 6).join('; ')}); read as ${m.best.join(' / ')}, which it matches most closely`);
+      alsoMatched = m.all.filter((x) => !m.best.includes(x));
     } else if (kind === 'series') {
       reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`); unbound++; continue;
     }
@@ -284,6 +286,12 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     }
     if (chosen.length > 1) warnings.push(`"${req.code}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
     const rec = chosen[0]!;
+    // the other rows the words also match, on the same date: named, with whether their values differ
+    const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
+    if (others.length > 0) {
+      const differ = others.filter((o) => o.value !== rec.value);
+      warnings.push(`"${req.code ?? ''}" also matches ${others.length} other published row(s) dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length} report a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
+    }
 
     // the checks: scope or key, measure, sentinel, unit, period
     const unit = req.units.get(cand.candidateKey);
@@ -308,8 +316,8 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
       attemptN: n, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
       measureLabel: rec.label ?? cand.title, attribute: req.attribute,
       value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
-      period: { label: p.end ? `as of ${p.end}` : (p.label ?? periodText), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
-      entity: { label, keyType, key: entityKey, keys: {} },
+      period: { label: p.end ?? p.label ?? periodText, ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
+      entity: { label, keyType, key: entityKey, keys: { [keyType]: entityKey } },
       raw: rec.raw,
       assurance: { match: 'key', planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
     };

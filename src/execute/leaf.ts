@@ -13,13 +13,13 @@ import type { Observation, OperationResult } from '../connectors/records.ts';
 import type { ConnectorContext } from '../connectors/types.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { Assessment } from '../plan/plan.ts';
-import { bindKey, type IdentityBundle } from '../resolve/bundle.ts';
+import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
-import { bindOperation } from './bind.ts';
+import { bindReadings, entityTypeFor } from './bind.ts';
 import { BudgetExhaustedError, DeadlineError, type QueryContext } from './context.ts';
 
 export type Boundary = 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked' | 'cancelled';
@@ -44,6 +44,8 @@ export interface LeafResult {
   attempts: Attempt[];
   evidence?: Omit<AdmittedEvidence, 'index'>;
   failure?: { boundary: Boundary; message: string; code?: string };
+  /** The entity name fits several entities of the kind the operation reads (three Cook Counties): never picked silently. */
+  ambiguity?: { entity: string; type: EntityType; candidates: string[] };
   notes: string[];
 }
 
@@ -53,9 +55,23 @@ export interface LeafResult {
  * exactly one such candidate is used, marked as chosen by name (weaker assurance, disclosed); more
  * than one is left unresolved — choosing among them is a judgment for a model or the caller, and
  * the registry never makes it.
+ *
+ * When the operation reads one kind of entity (`type`: counties, states, schools), several exact
+ * matches of that kind holding different keys are different entities of the same name ("Cook
+ * County" in Georgia, Illinois and Minnesota): none is chosen, and `ambiguous` lists them so the
+ * caller can be asked or told.
  */
-export function chooseBundles(bundles: IdentityBundle[], accepts: readonly string[] = []): { chosen: IdentityBundle[]; byName: boolean; note?: string } {
+export function chooseBundles(bundles: IdentityBundle[], accepts: readonly string[] = [], type?: EntityType): { chosen: IdentityBundle[]; byName: boolean; note?: string; ambiguous?: string[] } {
   const exact = bundles.filter((b) => b.match === 'exact');
+  if (type && exact.length > 1) {
+    const keyOf = (b: IdentityBundle) => { const k = bindKey(b, accepts); return k.ok ? k.value : b.id; };
+    const distinct = [...new Map(exact.map((b) => [keyOf(b), b])).values()];
+    if (distinct.length > 1) {
+      const labels = distinct.map((b) => b.label).sort();
+      return { chosen: [], byName: false, ambiguous: labels, note: `${distinct.length} ${type === 'county' ? 'counties' : `${type}s`} have that name (${labels.join('; ')}); name the one meant` };
+    }
+    return { chosen: distinct, byName: false };
+  }
   if (exact.length > 0) return { chosen: exact, byName: false };
   const bindable = accepts.length ? bundles.filter((b) => bindKey(b, accepts).ok && !(accepts.length === 1 && accepts[0] === 'name')) : bundles;
   if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} with a ${accepts.join(' or ')}` };
@@ -69,25 +85,61 @@ function labelOf(rec: Observation): string {
   return p.label ?? p.end ?? 'unknown period';
 }
 
-/** Records of one measure for the wanted period, best first (current filing first). */
-export function selectRecords(records: OperationResult['records'], measure: string, want: PeriodWanted): { matches: Observation[]; closest?: Observation; any: boolean } {
-  const obs = records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+/** Whether a record is one year's figure (an annual duration, a balance, a whole filing year or a survey vintage), not a quarter's. */
+function yearly(o: Observation): boolean {
+  const p = o.period;
+  return p.instant || isAnnual(p) || p.basis === 'survey' || (p.basis === 'fiscal' && p.fiscalPeriod === 'FY' && !p.start);
+}
+
+/** The year a record's period is named by: the fiscal year for fiscal records, else the year its period ends (a survey's vintage). */
+export function periodYear(o: Observation): number | undefined {
+  const p = o.period;
+  if (p.basis === 'fiscal' && p.fiscalYear !== undefined) return p.fiscalYear;
+  const y = p.end ? Number(p.end.slice(0, 4)) : NaN;
+  return Number.isFinite(y) ? y : undefined;
+}
+
+/** The identifier of an entity a record carries, for a key type (FIPS codes sit on the geography). */
+export function recordKey(o: Observation, keyType: string): string | undefined {
+  return o.entity?.[keyType] ?? (keyType === 'fips' ? o.geography?.fips : undefined);
+}
+
+/**
+ * Records of one measure for the wanted period, best first (current filing first).
+ *
+ * By the record's period basis: SEC facts by fiscal year (FY) or calendar frame (CY); other fiscal
+ * records (990 filings) by their fiscal (tax) year; survey records by their vintage (the year the
+ * survey period ends: ACS 5-year 2017–2021 is 2021); calendar records by their year. "Latest" is the
+ * newest period the response holds (for SEC, among the current filing's facts). With `key`, only
+ * the rows of that entity are kept (a population extract read for one entity); rows that carry no
+ * key of that type stay, and the entity check decides on them. With `attributes`, only rows with
+ * those attribute values (the crude-prevalence row of a PLACES county).
+ */
+export function selectRecords(records: OperationResult['records'], measure: string, want: PeriodWanted, key?: { keyType: string; value: string }, attributes?: Readonly<Record<string, string>>): { matches: Observation[]; closest?: Observation; any: boolean } {
+  let obs = records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+  if (key) obs = obs.filter((o) => { const k = recordKey(o, key.keyType); return k === undefined || k === key.value; });
+  if (attributes) obs = obs.filter((o) => Object.entries(attributes).every(([a, v]) => o.attributes[a] === v));
   if (obs.length === 0) return { matches: [], any: false };
-  const annual = obs.filter((o) => o.period.instant || isAnnual(o.period));
+  const annual = obs.filter(yearly);
+  const hasCurrent = annual.some((o) => o.attributes.current !== undefined);
   const current = (o: Observation) => o.attributes.current === true;
   let matches: Observation[];
   if (want.latest) {
-    const pool = annual.filter(current);
+    const pool = hasCurrent ? annual.filter(current) : annual;
     const maxEnd = pool.reduce((m, o) => ((o.period.end ?? '') > m ? o.period.end ?? '' : m), '');
-    matches = pool.filter((o) => o.period.end === maxEnd && (o.period.instant || o.period.fiscalPeriod === 'FY'));
-  } else if (want.basis === 'calendar') {
+    matches = pool.filter((o) => (o.period.end ?? '') === maxEnd && (o.period.instant || o.period.fiscalPeriod === 'FY' || o.period.basis !== 'fiscal'));
+  } else if (want.basis === 'calendar' && obs.some((o) => o.period.frame)) {
     matches = obs.filter((o) => o.period.frame === `CY${want.year}`);
+  } else if (want.basis === 'calendar') {
+    // a calendar year: a record covering that calendar year, or a survey whose vintage it is
+    matches = annual.filter((o) => o.period.end === `${want.year}-12-31` || (o.period.basis === 'survey' && periodYear(o) === want.year));
   } else {
     // the year's own figure: the annual duration, or the balance at fiscal year end (not a quarter's)
-    matches = annual.filter((o) => o.period.fiscalYear === want.year && o.period.fiscalPeriod === 'FY');
+    matches = annual.filter((o) => periodYear(o) === want.year && (o.period.basis !== 'fiscal' || o.period.fiscalPeriod === 'FY'));
   }
-  matches.sort((a, b) => Number(current(b)) - Number(current(a)));
-  const closest = annual.filter(current).sort((a, b) => (b.period.end ?? '').localeCompare(a.period.end ?? ''))[0] ?? obs[0];
+  // SEC: the current filing's fact first (response order otherwise); elsewhere the newest period first
+  matches.sort((a, b) => hasCurrent ? Number(current(b)) - Number(current(a)) : (b.period.end ?? '').localeCompare(a.period.end ?? ''));
+  const closest = (hasCurrent ? annual.filter(current) : annual).sort((a, b) => (b.period.end ?? '').localeCompare(a.period.end ?? ''))[0] ?? obs[0];
   return { matches, ...(closest ? { closest } : {}), any: true };
 }
 
@@ -149,11 +201,14 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   const attempts: Attempt[] = [];
   const notes: string[] = [];
   const pruned = new Set<string>();
-  const failures: Array<{ boundary: Boundary; code: string; message: string }> = [];
+  const failures: Failure[] = [];
   let leafAttempts = 0;
   let resolvedAny = false;
+  let ambiguity: LeafResult['ambiguity'];
   const crosswalkSaid = new Set<string>();
   const blockedOps = new Set<string>();
+  const blockedReadings = new Set<string>();
+  const tried = new Set<string>();
   const tag = req.branch ? `[${req.branch}] ` : '';
 
   for (const cand of req.candidates) {
@@ -163,18 +218,24 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     if (blockedOps.has(op.key)) continue;
     if (ctx.signal.aborted) break;
 
-    // entity resolution (memoised per question)
+    // entity resolution (memoised per question), among the kind of entity the operation's key names
+    const entityType = entityTypeFor(op.key);
     let bundles: IdentityBundle[];
     try {
-      bundles = await resolveName(ctx.registry, req.entity, {}, ctx);
+      bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
     } catch (e) {
       const c = classify(e, ctx.signal);
       failures.push(c);
       break;
     }
-    const { chosen, note, byName } = chooseBundles(bundles, op.accepts);
+    const { chosen, note, byName, ambiguous } = chooseBundles(bundles, op.accepts, entityType);
     if (chosen.length === 0) {
-      failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved: ${note}` });
+      if (ambiguous) {
+        ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
+        failures.push({ boundary: 'entity_unresolved', code: 'ambiguous', message: `"${req.entity}" is ambiguous: ${note}` });
+      } else {
+        failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved${entityType ? ` as a ${entityType}` : ''}: ${note}` });
+      }
       continue; // another operation may accept a key some candidate carries
     }
     resolvedAny = true;
@@ -189,75 +250,91 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
         notes.push(key.reason);
         continue;
       }
-      const binding = bindOperation(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value });
-      if ('error' in binding) { notes.push(`${cand.candidateKey}: ${binding.error}`); continue; }
-      if (leafAttempts >= ctx.leafCap) { notes.push(`leaf attempt cap (${ctx.leafCap}) reached`); return finish(); }
-      try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
-      leafAttempts++;
+      const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period);
+      if ('error' in readings) { notes.push(`${cand.candidateKey}: ${readings.error}`); continue; }
+      const unit = req.units.get(cand.candidateKey);
+      for (const binding of readings) {
+        const operationId = binding.operation ?? op.operationId;
+        // the same call and record selection from another candidate key would repeat a verdict
+        const triedKey = JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]);
+        if (tried.has(triedKey)) continue;
+        tried.add(triedKey);
+        // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
+        const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
+        if (binding.reading && blockedReadings.has(readingKey)) { notes.push(`${cand.candidateKey}: ${binding.reading} skipped, blocked for an earlier concept`); continue; }
+        if (leafAttempts >= ctx.leafCap) { notes.push(`leaf attempt cap (${ctx.leafCap}) reached`); return finish(); }
+        try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
+        leafAttempts++;
 
-      const n = req.nextAttempt();
-      const { attempt, done } = openAttempt(ctx, {
-        n, source: cand.publisherId, operation: op.operationId, measure: cand.candidateKey,
-        bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label },
-      });
-      attempts.push(attempt);
-      let result: OperationResult;
-      try {
-        result = await fetchOnce(ctx, cand.publisherId, op.operationId, binding.fetchArgs);
-      } catch (e) {
-        const c = recordFetchFailure(ctx, attempt, done, e, failures);
-        ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
-        if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
-        // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it
-        if (c.boundary === 'operationally_blocked') blockedOps.add(op.key);
-        continue;
-      }
-      attempt.responses = result.responses;
-      attempt.requests = result.responses.map((r) => r.url);
-      const sel = selectRecords(result.records, binding.measure, req.period);
-      if (!sel.any) {
+        const n = req.nextAttempt();
+        const { attempt, done } = openAttempt(ctx, {
+          n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
+          bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
+        });
+        attempts.push(attempt);
+        let result: OperationResult;
+        try {
+          result = await fetchOnce(ctx, cand.publisherId, operationId, binding.fetchArgs);
+        } catch (e) {
+          const c = recordFetchFailure(ctx, attempt, done, e, failures);
+          ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${operationId} ${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
+          if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
+          // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
+          // a binder's further readings are other requests (another survey, another vintage) and are still tried
+          if (c.boundary === 'operationally_blocked' && readings.length === 1) blockedOps.add(op.key);
+          if (c.boundary === 'operationally_blocked' && binding.reading) blockedReadings.add(readingKey);
+          continue;
+        }
+        attempt.responses = result.responses;
+        attempt.requests = result.responses.map((r) => r.url);
+        const sel = selectRecords(result.records, binding.measure, req.period, { keyType: key.keyType, value: key.value }, binding.attributes);
+        if (!sel.any) {
+          done();
+          attempt.disposition = 'errored'; attempt.failure = 'not_found';
+          attempt.reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
+          failures.push({ boundary: 'no_data', code: 'not_found', message: attempt.reason });
+          ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}`, data: { attempt: n, disposition: 'errored' } });
+          continue;
+        }
+        const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
+        let admitted: Observation | undefined;
+        let verdict;
+        for (const rec of toCheck) {
+          const structural = checkObservation(rec, {
+            entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
+            ...(unit ? { unit } : {}),
+            period: req.period, attribute: req.attribute,
+          });
+          verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+          if (verdict.passed) { admitted = rec; break; }
+          if (verdict.prune) break;
+        }
         done();
-        attempt.disposition = 'errored'; attempt.failure = 'not_found';
-        attempt.reason = `${bundle.label} reports no ${binding.measure} in this response`;
-        failures.push({ boundary: 'no_data', code: 'not_found', message: attempt.reason });
-        ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${op.key} ${binding.measure}: not reported by ${bundle.label}`, data: { attempt: n, disposition: 'errored' } });
-        continue;
+        attempt.checks = verdict?.checks ?? [];
+        if (admitted && verdict) {
+          attempt.disposition = 'accepted';
+          ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${binding.measure} ${labelOf(admitted)} = ${admitted.value} ${admitted.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`, data: { attempt: n } });
+          const p = admitted.period;
+          const geo = admitted.geography;
+          return finish({
+            attemptN: n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
+            measureLabel: admitted.label ?? (cand.title ? binding.labelFor?.(cand.title) ?? cand.title : binding.measure), attribute: req.attribute,
+            value: admitted.value!, unit: admitted.unit, ...(admitted.currency ? { currency: admitted.currency } : {}),
+            period: { label: labelOf(admitted), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
+            entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(admitted.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
+            raw: admitted.raw,
+            assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...verdict.warnings, ...result.notes] },
+          });
+        }
+        attempt.disposition = 'rejected';
+        attempt.reason = verdict?.reason ?? `no ${req.period.text} value`;
+        const failed = verdict?.checks.find((c) => !c.passed)?.name;
+        attempt.failure = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : 'period';
+        failures.push({ boundary: 'no_data', code: attempt.failure, message: `${binding.measure}: ${attempt.reason}` });
+        ctx.emit({ stage: 'validation', by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${binding.measure}: ${attempt.reason}`, data: { attempt: n } });
+        if (verdict?.prune) { pruned.add(cand.publisherId); break; }
       }
-      const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
-      let admitted: Observation | undefined;
-      let verdict;
-      for (const rec of toCheck) {
-        const structural = checkObservation(rec, {
-          entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
-          ...(req.units.get(cand.candidateKey) ? { unit: req.units.get(cand.candidateKey)! } : {}),
-          period: req.period, attribute: req.attribute,
-        });
-        verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-        if (verdict.passed) { admitted = rec; break; }
-        if (verdict.prune) break;
-      }
-      done();
-      attempt.checks = verdict?.checks ?? [];
-      if (admitted && verdict) {
-        attempt.disposition = 'accepted';
-        ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${binding.measure} ${labelOf(admitted)} = ${admitted.value} ${admitted.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`, data: { attempt: n } });
-        const p = admitted.period;
-        return finish({
-          attemptN: n, source: cand.publisherId, operation: op.operationId, measure: cand.candidateKey,
-          measureLabel: admitted.label ?? binding.measure, attribute: req.attribute,
-          value: admitted.value!, unit: admitted.unit, ...(admitted.currency ? { currency: admitted.currency } : {}),
-          period: { label: labelOf(admitted), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
-          entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(admitted.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
-          raw: admitted.raw,
-          assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...verdict.warnings, ...result.notes] },
-        });
-      }
-      attempt.disposition = 'rejected';
-      attempt.reason = verdict?.reason ?? `no ${req.period.text} value`;
-      attempt.failure = verdict?.prune ? 'different_question' : 'period';
-      failures.push({ boundary: 'no_data', code: attempt.failure, message: `${binding.measure}: ${attempt.reason}` });
-      ctx.emit({ stage: 'validation', by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${binding.measure}: ${attempt.reason}`, data: { attempt: n } });
-      if (verdict?.prune) { pruned.add(cand.publisherId); break; }
+      if (pruned.has(cand.publisherId)) break;
     }
   }
   return finish();
@@ -265,7 +342,8 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   function finish(evidence?: Omit<AdmittedEvidence, 'index'>): LeafResult {
     if (evidence) return { attempts, evidence, notes };
     if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
-    return { attempts, notes, failure: summarise() };
+    const failure = summarise();
+    return { attempts, notes, failure, ...(ambiguity && failure.code === 'ambiguous' ? { ambiguity } : {}) };
   }
 
   function summarise(): { boundary: Boundary; message: string; code?: string } {
@@ -275,6 +353,9 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     if (stopped) return stopped;
     const cancelled = pick('cancelled');
     if (cancelled) return cancelled;
+    // a name that fits several entities of the kind asked is said as such, before "not found"
+    const ambiguous = failures.find((f) => f.code === 'ambiguous');
+    if (ambiguous && attempts.length === 0) return ambiguous;
     const unresolved = pick('entity_unresolved');
     if (unresolved && !resolvedAny) return unresolved;
     const blocked = pick('operationally_blocked');

@@ -50,7 +50,17 @@ export interface StructuralVerdict {
 const DAY = 86_400_000;
 export const isAnnual = (p: Observation['period']) => !p.instant && !!p.start && !!p.end && Math.abs((Date.parse(p.end) - Date.parse(p.start)) / DAY - 364) <= 10;
 
-const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], shares: ['shares'], count: ['count', '1'] };
+const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'], shares: ['shares'], count: ['count', '1'] };
+
+/**
+ * Publishers' jam values that a connector should already have turned into a marked absence; if one
+ * ever arrives as a number it is still never admitted (Census -666666666 … -999999999, CDC -999).
+ */
+const CENSUS_JAM = [-666666666, -888888888, -999999999, -222222222, -333333333, -555555555];
+const SENTINEL_VALUES: Readonly<Record<string, ReadonlySet<number>>> = {
+  'census-acs': new Set(CENSUS_JAM), 'cdc-svi': new Set([-999, ...CENSUS_JAM]), 'cdc-places': new Set([-999]),
+};
+const isSentinel = (source: string, v: number) => SENTINEL_VALUES[source]?.has(v) ?? false;
 
 export function checkObservation(rec: Observation, want: Expectation): StructuralVerdict {
   const checks: Check[] = [];
@@ -60,21 +70,23 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const fail = (c: Check, pruning = false) => { checks.push(c); if (pruning) prune = true; };
 
   // entity: canonical key first; a name match is weaker and disclosed; anything else is someone else
-  const recKey = rec.entity?.[want.entity.keyType];
+  // FIPS codes sit on a record's geography (Census, CDC); CIK, EIN and UNITID on its entity
+  const recKey = rec.entity?.[want.entity.keyType] ?? (want.entity.keyType === 'fips' ? rec.geography?.fips : undefined);
+  const recName = rec.entity?.name ?? rec.geography?.name;
   if (recKey !== undefined && recKey === want.entity.key) {
     checks.push({ name: 'entity', passed: true, detail: `${want.entity.keyType} ${recKey} equals the resolved key of ${want.entity.label}` });
-  } else if (recKey === undefined && rec.entity?.name && normaliseName(rec.entity.name) === normaliseName(want.entity.label)) {
+  } else if (recKey === undefined && recName && normaliseName(recName) === normaliseName(want.entity.label)) {
     match = 'name';
-    checks.push({ name: 'entity', passed: true, detail: `matched by name only ("${rec.entity.name}")` });
-    warnings.push(`entity matched by name ("${rec.entity.name}"), not by a canonical key`);
+    checks.push({ name: 'entity', passed: true, detail: `matched by name only ("${recName}")` });
+    warnings.push(`entity matched by name ("${recName}"), not by a canonical key`);
   } else {
-    fail({ name: 'entity', passed: false, detail: `record is about ${rec.entity?.name ?? 'an unnamed entity'} (${want.entity.keyType} ${recKey ?? 'absent'}), not ${want.entity.label} (${want.entity.keyType} ${want.entity.key})` }, true);
+    fail({ name: 'entity', passed: false, detail: `record is about ${recName ?? 'an unnamed entity'} (${want.entity.keyType} ${recKey ?? 'absent'}), not ${want.entity.label} (${want.entity.keyType} ${want.entity.key})` }, true);
   }
 
   if (rec.measure === want.measure) checks.push({ name: 'measure', passed: true, detail: `concept ${rec.measure}` });
   else fail({ name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` });
 
-  if (rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)) {
+  if (rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value) && !isSentinel(rec.source, rec.value)) {
     checks.push({ name: 'sentinel', passed: true, detail: 'a reported value' });
   } else {
     fail({ name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
@@ -92,7 +104,7 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings, match, prune: !passed && prune };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label)) {
+  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label) && !(rec.period.basis === 'survey' && surveyLabelCovers(want.attribute, rec.label, rec.unit))) {
     out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
   }
   return out;
@@ -101,8 +113,19 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
 function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warning?: string } {
   const p = rec.period;
   const label = `${p.start ?? ''}${p.start ? '…' : ''}${p.end ?? ''}`;
-  if (want.latest) return { check: { name: 'period', passed: true, detail: `latest period available, ${label}` } };
+  if (want.latest) {
+    const vintage = p.basis === 'survey' && p.label ? p.label : undefined;
+    return { check: { name: 'period', passed: true, detail: `latest period available, ${vintage ?? label}` }, ...(vintage ? { warning: /^latest/i.test(vintage) ? vintage : `latest available: ${vintage}` } : {}) };
+  }
   if (want.year === null) return { check: { name: 'period', passed: false, detail: `the question names no year the record could be checked against` } };
+  if (p.basis === 'survey') {
+    // a survey is named by its vintage, the year its period ends (ACS 5-year 2017–2021 is "2021")
+    const vintage = p.end ? Number(p.end.slice(0, 4)) : undefined;
+    const what = p.label ?? label;
+    if (vintage !== want.year) return { check: { name: 'period', passed: false, detail: `${want.year} asked; the record is the ${what}${vintage === undefined ? ', whose year is not stated' : ''}` } };
+    const oneYear = p.start?.startsWith(String(want.year)) ?? false;
+    return { check: { name: 'period', passed: true, detail: `survey vintage ${want.year}: ${what}` }, ...(oneYear ? {} : { warning: `"${want.text}" read as the ${what} estimate (survey vintage ${want.year})` }) };
+  }
   if (want.basis === 'calendar') {
     const frameOk = p.frame === `CY${want.year}` || (p.start === `${want.year}-01-01` && p.end === `${want.year}-12-31`);
     const exactCalendar = p.start === `${want.year}-01-01` && p.end === `${want.year}-12-31`;
@@ -110,7 +133,7 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
       ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` }, ...(exactCalendar ? {} : { warning: `calendar ${want.year} asked; the publisher assigns this value to CY${want.year} but it covers ${label}${p.fiscalYear ? ` (the filer's fiscal ${p.fiscalYear})` : ''}` }) }
       : { check: { name: 'period', passed: false, detail: `calendar ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}` } };
   }
-  if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p))) {
+  if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p) || (p.fiscalPeriod === 'FY' && !p.start))) {
     const calendarAligned = p.end?.endsWith('-12-31');
     const warning = want.basis === 'unspecified' && !calendarAligned
       ? `"${want.text}" read as the filer's fiscal year FY${want.year} (${label}), not calendar ${want.year}`
@@ -135,6 +158,22 @@ export function headMatches(attribute: string, label: string): boolean {
   return a.length > 0 && a.every((w, i) => l[i] === w);
 }
 const stem = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
+
+/** Words that name how a percent is expressed, not what it measures ("poverty rate", "diabetes prevalence"). */
+const RATE_WORDS = new Set(['rate', 'prevalence', 'percent', 'percentage', 'share', 'proportion']);
+/**
+ * Survey measures (Census, CDC, Scorecard) carry descriptive labels that qualify the subject
+ * ("Diagnosed diabetes among adults aged >=18 years", "Persons below poverty (percent)"), so the
+ * question's words rarely lead them. Such a label still answers the question when every word asked
+ * appears in it — apart from a rate word when the value is a percent, which is what a rate is.
+ * SEC concepts keep the stricter leading-words test ("Deferred Revenue" is not revenue).
+ */
+export function surveyLabelCovers(attribute: string, label: string, unit: string): boolean {
+  const percent = unit === '%' || unit === 'percent' || unit === 'ratio';
+  const asked = words(attribute).filter((w) => !(percent && RATE_WORDS.has(w)));
+  const have = new Set(words(label));
+  return asked.length > 0 && asked.every((w) => have.has(w));
+}
 
 /** Status questions: the asked boolean field, read on its own terms. */
 export function checkPolarity(value: unknown, field: string): Check {

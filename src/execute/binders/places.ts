@@ -1,0 +1,126 @@
+/**
+ * Binders for reads keyed by a FIPS code: Census ACS (states, counties, places), CDC/ATSDR SVI 2018
+ * (counties) and CDC PLACES (counties).
+ *
+ * ACS vintages. A year the question names is the survey year asked: for a state, the 1-year
+ * estimate of that year first, then the 5-year estimate ending that year (each disclosed by its
+ * label, "ACS 5-year 2014–2018"); for a county or place, the 5-year estimate (the only survey that
+ * publishes every county and place). "Latest" is the newest vintage the catalog declares for the
+ * ACS dataset (ard-okf/census-acs.json: temporal end 2024); a vintage that cannot be fetched (no
+ * cassette offline, not released) is a refusal naming it, never an older year in its place.
+ *
+ * Request forms. A state's value is read from the all-states table (`group(<table>)`, one request
+ * for every state: the estimate with its margin of error and annotations, shared by every state of
+ * a comparison); a county's or place's from the variable for every county (place) of its state
+ * (one request shared by the counties of a comparison within a state). The record is still found
+ * by its FIPS code, never by name.
+ *
+ * SVI 2018 holds one vintage (ACS 2014–2018 republished); PLACES a release whose records carry the
+ * BRFSS year they model. Both are read whole for the county, and the period check decides.
+ */
+import type { Binder, Binding, BindRequest, BindResult } from './types.ts';
+import { measurePart } from './types.ts';
+
+/** The newest ACS vintage the catalog declares (dataset temporal end); "latest" reads this one. */
+export const ACS_NEWEST_VINTAGE = 2024;
+
+type Level = 'state' | 'county' | 'place';
+
+const FIPS_LENGTH: Record<Level, number> = { state: 2, county: 5, place: 7 };
+
+/** `acs5-2009/B19013_001E` → the variable; the group is the variables file the catalog read it from, not a vintage to fetch. */
+function acsVariable(measureKey: string): string | undefined {
+  const m = measurePart(measureKey, 'census-acs');
+  const v = m.includes('/') ? m.slice(m.lastIndexOf('/') + 1) : m;
+  return /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/.test(v) ? v : undefined;
+}
+
+/** Which ACS product family publishes a variable: subject tables (S…), data profiles (DP…), comparison profiles (CP…), else detailed tables. */
+function family(variable: string): '' | '/subject' | '/profile' | '/cprofile' {
+  if (/^S\d/.test(variable)) return '/subject';
+  if (/^DP/.test(variable)) return '/profile';
+  if (/^CP/.test(variable)) return '/cprofile';
+  return '';
+}
+
+/** "Median household income … (median household income …)": the catalog appends the table concept, often the label again. */
+function dropRepeatedConcept(t: string): string {
+  if (!t.endsWith(')')) return t;
+  let depth = 0;
+  let open = -1;
+  for (let k = t.length - 1; k >= 0; k--) {
+    if (t[k] === ')') depth++;
+    else if (t[k] === '(' && --depth === 0) { open = k; break; }
+  }
+  const head = open > 0 ? t.slice(0, open).trimEnd() : '';
+  return head && head.toLowerCase() === t.slice(open + 1, -1).toLowerCase() ? head : t;
+}
+
+export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
+  return survey === 'acs5' ? `ACS 5-year ${year - 4}–${year}` : `ACS 1-year ${year}`;
+}
+
+/** The record measure the census connector writes for a product and year (`acs1-subject-2018/S1701_C03_001E`). */
+const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
+
+function acsBinder(level: Level): Binder {
+  return {
+    entityType: level,
+    bind({ measureKey, key, period }: BindRequest): BindResult {
+      if (key.keyType !== 'fips' || key.value.length !== FIPS_LENGTH[level]) return { error: `acs-${level} takes a ${FIPS_LENGTH[level]}-digit ${level} FIPS code, not ${key.keyType} ${key.value}` };
+      const variable = acsVariable(measureKey);
+      if (!variable) return { error: `${measureKey} is not an ACS estimate variable` };
+      if (!period.latest && period.year === null) return { error: 'the question names no survey year' };
+      const year = period.latest ? ACS_NEWEST_VINTAGE : period.year!;
+      if (year < 2005) return { error: `the ACS began in 2005; there is no ${year} estimate` };
+      const fam = family(variable);
+      const surveys: Array<'acs1' | 'acs5'> = level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
+      const out: Binding[] = [];
+      for (const survey of surveys) {
+        if (survey === 'acs5' && year < 2009) continue; // the first 5-year estimates are 2005–2009
+        const product = `${survey}${fam}`;
+        const reading = acsSurveyLabel(survey, year);
+        // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
+        const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
+        if (level === 'state') {
+          out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        } else if (level === 'county') {
+          out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        } else {
+          out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        }
+      }
+      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${year}` };
+    },
+  };
+}
+
+const sviBinder: Binder = {
+  entityType: 'county',
+  bind({ measureKey, key }) {
+    if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-poverty takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
+    const measure = measurePart(measureKey, 'cdc-svi');
+    if (!/^svi2018\/[A-Z_]+$/.test(measure)) return { error: `${measureKey} is not an SVI 2018 column` };
+    return [{ fetchArgs: { county_fips: key.value }, measure, reading: 'CDC/ATSDR SVI 2018 (ACS 5-year 2014–2018)' }];
+  },
+};
+
+const placesBinder: Binder = {
+  entityType: 'county',
+  bind({ measureKey, key }) {
+    if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-measure takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
+    const measure = measurePart(measureKey, 'cdc-places');
+    const m = /^measureid\/([A-Z0-9]+)$/.exec(measure);
+    if (!m) return { error: `${measureKey} names no PLACES measure id (the planned candidate is the operation itself)` };
+    // crude prevalence is the headline PLACES value; the age-adjusted row answers another question
+    return [{ fetchArgs: { county_fips: key.value, measure: m[1]! }, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES crude prevalence' }];
+  },
+};
+
+export const PLACE_BINDERS: ReadonlyArray<[string, Binder]> = [
+  ['census-acs/acs-state', acsBinder('state')],
+  ['census-acs/acs-county', acsBinder('county')],
+  ['census-acs/acs-place', acsBinder('place')],
+  ['cdc-svi/county-poverty', sviBinder],
+  ['cdc-places/county-measure', placesBinder],
+];

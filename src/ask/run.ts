@@ -298,6 +298,8 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
     s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${planned.candidates.length} candidate measure(s), first that validates wins` });
     const r = await leaf(entityName, p, planned.candidates)(s.ctx);
     const e = s.admit(r);
+    // a name several entities of the kind read share (three Cook Counties): asked, never picked
+    if (!e && r.ambiguity && s.req.on_ambiguity === 'ask') return { clarify: { ...intent, entity_status: 'ambiguous', entity_candidates: r.ambiguity.candidates } };
     return e ? { items: [e], disclosures: [] } : fail(r, entityName, p.text);
   }
 
@@ -470,12 +472,14 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
   s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `"${intent.attribute}" has ${readings.length} readings (${readings.join(', ')}); each is fetched and validated before anyone is asked` });
   if (!entityName) return s.refuse(refusalFrom('entity_unresolved', 'the question names no entity', {}));
   const got: Array<{ reading: string; e: AdmittedEvidence; operation: OperationRef }> = [];
+  const serving = new Map<string, OperationRef[]>();
   let lastPlan: Plan | null = null;
   let lastFailure: LeafResult | undefined;
   for (const reading of readings) {
     const sub = { ...intent, attribute: reading, interpretations: [] };
     const planned = await planFor(s, sub);
     lastPlan = planned.plan;
+    for (const [k, ops] of planned.serving ?? []) serving.set(k, ops);
     if (planned.plan.verdict === 'infeasible') continue;
     const r = await searchLeaf(s.ctx, { question: intent.question, entity: entityName, attribute: reading, period: wanted(intent.period), candidates: planned.candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: reading, ...(s.judge ? { judge: s.judge } : {}) });
     const e = s.admit(r);
@@ -488,6 +492,8 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
     if (lastFailure?.failure) return s.refuse(refusalFrom(lastFailure.failure.boundary, lastFailure.failure.message, { attribute: intent.attribute, entity: entityName, period: wanted(intent.period).text, ...(lastFailure.failure.code ? { code: lastFailure.failure.code } : {}) }));
     return s.refuse(refusalFrom('no_access_path', `no reading of "${intent.attribute}" has an eligible source`, { attribute: intent.attribute }));
   }
+  // cross-check the readings that may be answered (not when the caller will choose first)
+  if ((s.req.on_ambiguity ?? 'answer') !== 'ask') s.crossChecks = await crossCheck(s.ctx, got.map((g) => g.e), { serving, nextAttempt: s.nextAttempt });
   await s.writeEvidence(got.map((g) => g.e));
   const groups = collapseAliases(got.map((g) => ({ ...g, value: g.e.value })));
   const aliasNote = groups.filter((g) => g.length > 1).map((g) => `${g.map((x) => x.reading).join(' = ')} (same value)`);

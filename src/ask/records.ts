@@ -9,7 +9,7 @@
 import type { Assessment } from '../plan/plan.ts';
 import type { Intent } from '../understand/index.ts';
 import type { QueryContext } from '../execute/context.ts';
-import { RECORD_OPERATIONS, stateCode, stateInQuestion, type RecordHints } from '../execute/bind-records.ts';
+import { RECORD_OPERATIONS, stateCode, type RecordHints } from '../execute/bind-records.ts';
 import { examineList, formInQuestion, LIST_KINDS } from '../execute/list.ts';
 import { searchRecordLeaf, type RecordSearchResult } from '../execute/record-search.ts';
 import { examineStatus } from '../execute/status.ts';
@@ -23,28 +23,38 @@ export const LIST_CAP = 100;
 export async function executeRecordShape(ctx: QueryContext, intent: Intent, candidates: readonly Assessment[], nextAttempt: () => number): Promise<RecordSearchResult | { refusal: Refusal }> {
   const entity = intent.canonical_entity ?? intent.entity;
   if (!entity) return { refusal: refusalFrom('entity_unresolved', `the question names no entity for a ${intent.shape === 'status' ? 'status' : 'list'} read`, {}) };
-  const state = stateCode(intent.geography?.within) ?? stateInQuestion(intent.question);
+  // the place the intent puts the entity in ("the Red Cross in DC"): the IRS BMF extract to read
+  const state = stateCode(intent.geography?.within);
   const form = formInQuestion(intent.question);
-  const hints: RecordHints = { ...(state ? { state } : {}), ...(form ? { form } : {}) };
+  const year = intent.period && !intent.period.latest && intent.period.year !== null ? intent.period.year : undefined;
+  const awardGroup = awardGroupOf(`${intent.attribute ?? ''} ${intent.question}`);
+  const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+  const hints: RecordHints = { ...(state ? { state } : {}), ...(form ? { form } : {}), ...(year !== undefined ? { year } : {}), ...(awardGroup ? { awardGroup } : {}), today };
   const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
 
   if (intent.shape === 'status') {
     const ask = statusAsk(intent.question, intent.attribute);
     if (!ask) return { refusal: refusalFrom('no_access_path', `no declared status reader answers "${intent.attribute ?? intent.question}" (readers: 501(c)(N) subsection, private foundation, public charity, tax-exempt, SEC filer category)`, { attribute: intent.attribute, missing: 'a status field with a documented code table for this yes/no' }) };
     const usable = dedupe(planned.filter((c) => ask.operations.includes(c.operation!.key)));
-    ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()} from the question)` : ''}; the first record whose field reads as a boolean wins` });
+    ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()}, where the question places the entity)` : ''}; the first record whose field reads as a boolean wins` });
     if (usable.length === 0) return { refusal: refusalFrom('no_access_path', `the plan offers no operation carrying the field that answers "${ask.asked}" (${ask.operations.join(' or ')})`, { attribute: intent.attribute, missing: ask.operations.join(' or ') }) };
     return searchRecordLeaf(ctx, { entity, candidates: usable, hints, nextAttempt, what: `"${ask.asked}" status`, examine: examineStatus(ask, intent.attribute) });
   }
 
   const usable = dedupe(planned.filter((c) => LIST_KINDS[c.operation!.key] && RECORD_OPERATIONS.includes(c.operation!.key)));
-  const year = intent.period && !intent.period.latest && intent.period.year !== null ? intent.period.year : undefined;
   ctx.emit({ stage: 'execution_plan', by: 'executor', message: `entity list: records by entity via ${usable.map((c) => c.operation!.key).join(', ') || 'none'}, paged to the publisher's declared boundary${form ? `, form ${form}` : ''}${year !== undefined ? `, dated ${year}` : ''}; at most ${LIST_CAP} listed, the total stated` });
   if (usable.length === 0) return { refusal: refusalFrom('no_access_path', `the plan offers no records-by-entity operation this build can list (${Object.keys(LIST_KINDS).join(', ')})`, { attribute: intent.attribute, missing: 'a records_by_entity operation for these records' }) };
   return searchRecordLeaf(ctx, {
     entity, candidates: usable, hints, nextAttempt, what: intent.attribute ?? 'records',
     examine: (result, read) => examineList({ kind: LIST_KINDS[result.source + '/' + result.operation]!, cap: LIST_CAP, ...(year !== undefined ? { year } : {}), ...(form ? { form } : {}) }, intent.attribute)(result, read),
   });
+}
+
+/** The award-type group a question names: USAspending searches one group per request. */
+function awardGroupOf(text: string): RecordHints['awardGroup'] {
+  const contracts = /\bcontracts?\b|\bprocurement\b/i.test(text);
+  const grants = /\bgrants?\b|\bcooperative agreements?\b/i.test(text);
+  return contracts && !grants ? 'contracts' : grants && !contracts ? 'grants' : undefined;
 }
 
 /** One choice point per operation (the plan may list an operation once per measure it serves). */

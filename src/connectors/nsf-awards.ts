@@ -8,7 +8,7 @@ import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';
 import { readPages } from './paging.ts';
-import { pointer, type Observation, type OperationResult } from './records.ts';
+import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
 
@@ -24,6 +24,23 @@ export const buildNsfRequest: RequestBuilder = (decl, args) => {
   if (decl.id === 'award' && !/^\d{7}$/.test(args.id ?? '')) throw new ConnectorInputError(`--id is a 7-digit NSF award id, not "${args.id}"`);
   return { request: requestFor(decl, { ...args, offset: args.offset ?? '1' }), policy: policyFor(decl, 'json') };
 };
+
+/**
+ * `response.award[]` → one award record each (the list an awardee's awards are read from): keyed by
+ * the NSF award id, with the awardee name as published, the date the list is ordered by (award
+ * date, else start date, ISO) and the estimated total amount as a number.
+ */
+export function nsfAwardRecords(awards: Array<Record<string, string>>, raw: RawResponse, operation: string): EntityRecord[] {
+  return awards.map((a) => {
+    const date = usDate(a.date) ?? usDate(a.startDate);
+    return {
+      type: 'entity', source: SOURCE, operation, kind: 'award', label: a.title ?? `NSF award ${a.id ?? ''}`.trim(),
+      keys: { name: a.awardeeName ?? '', ...(a.id ? { nsf_award_id: a.id } : {}) },
+      attributes: { date: date ?? null, startDate: usDate(a.startDate) ?? null, expDate: usDate(a.expDate) ?? null, amount: decimal(a.estimatedTotalAmt) ?? null },
+      raw: pointer(raw),
+    } satisfies EntityRecord;
+  });
+}
 
 /** `response.award[]` → observations of the estimated total amount (and obligated, when printed). */
 export function nsfAwards(awards: Array<Record<string, string>>, raw: RawResponse, operation: string): Observation[] {
@@ -55,7 +72,7 @@ function list(required: string[]) {
       const out = await readPages((n) => { const { request, policy } = buildNsfRequest(decl, { ...args, offset: String(1 + n * PAGE) }); return ctx.http.request(request, policy, ctx); }, (raw) => {
         const awards = (raw.json as { response?: { award?: Array<Record<string, string>> } })?.response?.award;
         if (!Array.isArray(awards)) throw new PublisherError('unexpected_shape', 'NSF response lacks response.award', { method: raw.method, url: raw.url, source: SOURCE });
-        return { records: nsfAwards(awards, raw, decl.id), more: awards.length === PAGE };
+        return { records: [...nsfAwardRecords(awards, raw, decl.id), ...nsfAwards(awards, raw, decl.id)], more: awards.length === PAGE };
       }, { first: 0, maxPages: args.pages ? Number(args.pages) : 1 });
       return { source: SOURCE, operation: decl.id, records: out.records, responses: out.responses.map(pointer), complete: out.complete, notes: ['name and keyword matching is textual: variants of an institution\'s name are missed', ...out.notes] };
     },

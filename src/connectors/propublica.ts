@@ -43,7 +43,7 @@ async function get(decl: OperationDecl, args: Readonly<Record<string, string>>, 
   return ctx.http.request(request, policy, ctx);
 }
 
-interface Org { ein: number; name: string; city?: string; state?: string; zipcode?: string; subsection_code?: number; ntee_code?: string | null; ruling_date?: string; deductibility_code?: number }
+interface Org { ein: number; name: string; city?: string; state?: string; zipcode?: string; subsection_code?: number; foundation_code?: number; exempt_organization_status_code?: number; ntee_code?: string | null; ruling_date?: string; deductibility_code?: number }
 interface Filing { tax_prd: number; tax_prd_yr: number; formtype: number; pdf_url: string | null; [k: string]: unknown }
 
 export const propublica: Connector = {
@@ -61,9 +61,14 @@ export const propublica: Connector = {
         const ein = padEin(o.ein);
         const records: OperationResult['records'] = [{
           type: 'entity', source: SOURCE, operation: decl.id, kind: 'organization', label: o.name, keys: { ein, name: o.name },
-          attributes: { city: o.city ?? null, state: o.state ?? null, zip: o.zipcode ?? null, subsection: o.subsection_code != null ? String(o.subsection_code).padStart(2, '0') : null, ntee: o.ntee_code ?? null, rulingDate: o.ruling_date ?? null, deductibility: o.deductibility_code != null ? String(o.deductibility_code) : null, filingsWithoutData: (body.filings_without_data ?? []).length },
+          attributes: { city: o.city ?? null, state: o.state ?? null, zip: o.zipcode ?? null, subsection: o.subsection_code != null ? String(o.subsection_code).padStart(2, '0') : null, foundation: o.foundation_code != null ? String(o.foundation_code).padStart(2, '0') : null, status: o.exempt_organization_status_code != null ? String(o.exempt_organization_status_code).padStart(2, '0') : null, ntee: o.ntee_code ?? null, rulingDate: o.ruling_date ?? null, deductibility: o.deductibility_code != null ? String(o.deductibility_code) : null, filingsWithoutData: (body.filings_without_data ?? []).length },
           raw: pointer(raw),
         } satisfies EntityRecord];
+        // every return ProPublica lists, with or without extracted figures, as a record of its own
+        for (const [f, withData] of [...(body.filings_with_data ?? []).map((x) => [x, true] as const), ...(body.filings_without_data ?? []).map((x) => [x, false] as const)]) {
+          const form = (f.formtype_str as string | undefined) ?? FORM[f.formtype] ?? String(f.formtype);
+          records.push({ type: 'entity', source: SOURCE, operation: decl.id, kind: 'return', label: `Form ${form} for tax period ${String(f.tax_prd)}`, keys: { ein, name: o.name, tax_period: String(f.tax_prd) }, attributes: { taxPeriod: String(f.tax_prd), taxYear: f.tax_prd_yr ?? null, periodEnd: monthEnd(String(f.tax_prd)) ?? null, form, withData, pdfUrl: f.pdf_url ?? null }, raw: pointer(raw) } satisfies EntityRecord);
+        }
         for (const f of body.filings_with_data ?? []) {
           const end = monthEnd(String(f.tax_prd));
           for (const field of FIELDS) {

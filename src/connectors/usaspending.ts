@@ -27,9 +27,17 @@ export const buildUsaRequest: RequestBuilder = (decl, args) => {
     if (decl.id === 'recipient' && !/^[0-9a-f-]{36}-[CPR]$/.test(args.recipient_id ?? '')) throw new ConnectorInputError(`--recipient_id is a USAspending recipient hash ending -C, -P or -R, not "${args.recipient_id}"`);
     return { request: requestFor(decl, args), policy: policyFor(decl, 'json') };
   }
-  const body: Record<string, unknown> = { start: args.start, end: args.end, award_types: args.award_types ?? 'A', keyword: args.keyword, page: Number(args.page ?? '1') };
+  const types = (args.award_types ?? 'A').split(',').map((t) => t.trim()).filter(Boolean);
+  const body: Record<string, unknown> = { start: args.start, end: args.end, award_types: types[0], keyword: args.keyword, page: Number(args.page ?? '1') };
   for (const k of ['start', 'end'] as const) if (args[k] !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args[k]!)) throw new ConnectorInputError(`--${k} is a date YYYY-MM-DD`);
-  return { request: requestFor(decl, {}, body), policy: policyFor(decl, 'json') };
+  const request = requestFor(decl, {}, body);
+  // one award-type group (A,B,C,D contracts; 02,03,04,05 grants) and the recipient, as the search API's own filters
+  if (request.body && (types.length > 1 || args.recipient)) {
+    const b = JSON.parse(request.body) as { filters?: Record<string, unknown> };
+    b.filters = { ...b.filters, award_type_codes: types, ...(args.recipient ? { recipient_search_text: [args.recipient] } : {}) };
+    request.body = JSON.stringify(b);
+  }
+  return { request, policy: policyFor(decl, 'json') };
 };
 
 const usd = (measure: string, value: number | null | undefined, raw: RawResponse, operation: string, extra: Partial<Observation>): Observation => ({
@@ -44,13 +52,17 @@ export function awardRows(raw: RawResponse, operation: string): { records: Opera
   const body = raw.json as { results?: Row[]; page_metadata?: { hasNext?: boolean } };
   if (!Array.isArray(body?.results)) throw new PublisherError('unexpected_shape', 'USAspending search response lacks "results"', { method: raw.method, url: raw.url, source: SOURCE });
   const records: OperationResult['records'] = [];
+  const awards: EntityRecord[] = [];
   for (const r of body.results) {
     const entity = { name: String(r['Recipient Name'] ?? ''), ...(r['Recipient UEI'] ? { uei: String(r['Recipient UEI']) } : {}), ...(r.recipient_id ? { recipient_id: normaliseRecipientId(String(r.recipient_id)) } : {}) };
     const awardId = String(r.generated_internal_id ?? r['Award ID'] ?? '');
     const period = { ...(r['Start Date'] ? { start: String(r['Start Date']) } : {}), ...(r['End Date'] ? { end: String(r['End Date']) } : {}), instant: false, basis: 'calendar' as const, label: 'period of performance' };
-    records.push(usd('award/Award Amount', r['Award Amount'] as number, raw, operation, { entity, period, attributes: { awardId, agency: (r['Awarding Agency'] as string) ?? null, awardType: (r['Award Type'] ?? r['Contract Award Type'] ?? null) as string | null } }));
+    const awardType = (r['Award Type'] ?? r['Contract Award Type'] ?? null) as string | null;
+    // the award as a record of its own (what a recipient's list is made of), and its amount as an observation
+    awards.push({ type: 'entity', source: SOURCE, operation, kind: 'award', label: String(r.Description ?? r['Award ID'] ?? awardId), keys: { ...entity, award_id: String(r['Award ID'] ?? awardId) }, attributes: { date: (r['Start Date'] as string) ?? null, endDate: (r['End Date'] as string) ?? null, amount: typeof r['Award Amount'] === 'number' ? r['Award Amount'] : null, agency: (r['Awarding Agency'] as string) ?? null, awardType }, raw: pointer(raw) } satisfies EntityRecord);
+    records.push(usd('award/Award Amount', r['Award Amount'] as number, raw, operation, { entity, period, attributes: { awardId, agency: (r['Awarding Agency'] as string) ?? null, awardType } }));
   }
-  return { records, more: body.page_metadata?.hasNext === true };
+  return { records: [...records, ...awards], more: body.page_metadata?.hasNext === true };
 }
 
 /** One page of a spending_by_category response → totals per recipient or state. */
@@ -75,7 +87,8 @@ function searchOp(parse: (raw: RawResponse, op: string) => { records: OperationR
   return {
     params: [
       ...(needsRange ? [{ name: 'start', description: 'period start YYYY-MM-DD (2007-10-01 or later)', required: true }, { name: 'end', description: 'period end YYYY-MM-DD', required: true }] : [{ name: 'keyword', description: 'recipient name or UEI', required: true }]),
-      { name: 'award_types', description: 'award type code (A-D contracts, 02-05 grants)', required: false },
+      { name: 'award_types', description: 'award type codes of one group, comma-separated (A,B,C,D contracts; 02,03,04,05 grants)', required: false },
+      ...(needsRange ? [{ name: 'recipient', description: 'recipient name or UEI to filter by (recipient_search_text)', required: false }] : []),
       { name: 'pages', description: 'maximum pages to read (default 1)', required: false },
     ],
     async run(args: Readonly<Record<string, string>>, ctx: ConnectorContext, decl: OperationDecl): Promise<OperationResult> {

@@ -5,14 +5,28 @@
  * an operation without a binder is a choice point that cannot be bound (the executor says why).
  *
  * The IRS EO BMF is published one extract per state, so a keyed read by EIN needs the state: it
- * comes from the question (the place it names) and is never guessed or scanned for.
+ * comes from the intent's geography (the place the question puts the entity in) and is never
+ * guessed or scanned for; ProPublica's organization record carries the same BMF codes by EIN alone.
  */
 export interface RecordHints {
-  /** Two-letter state code named by the question, lower case. */
+  /** Two-letter state code the intent places the entity in (its geography), lower case. */
   state?: string;
   /** A form type the question names (10-K), for filing lists. */
   form?: string;
+  /** The year the question names, for publishers that filter a list by year in the request. */
+  year?: number;
+  /** Award-type group the question names, for award searches that take one group per request. */
+  awardGroup?: 'contracts' | 'grants';
+  /** Today (YYYY-MM-DD, the question's clock): the end of an award search over every searchable year. */
+  today?: string;
 }
+
+/** Pages a list read may take (the connector states when more were left). */
+export const LIST_PAGES = { nsf: 40, nih: 10, usaspending: 10 } as const;
+/** USAspending award type codes, one group per request (its search rejects mixed groups). */
+const AWARD_TYPES = { contracts: 'A,B,C,D', grants: '02,03,04,05' } as const;
+/** USAspending's searchable history starts with FY2008. */
+const USASPENDING_FIRST = '2007-10-01';
 
 type Bind = (key: { keyType: string; value: string }, hints: RecordHints) => { fetchArgs: Record<string, string> } | { error: string };
 /** `takes`: the identifier types the read is keyed by (the records are matched on it even when the request is not). */
@@ -24,6 +38,19 @@ const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>(([
   ['sec-edgar/submissions-identity', ['cik'], (k) => k.keyType === 'cik' ? { fetchArgs: { cik: k.value } } : needs('submissions-identity', 'CIK', k.keyType)],
   ['sec-edgar/submissions', ['cik'], (k, h) => k.keyType === 'cik' ? { fetchArgs: { cik: k.value, ...(h.form ? { form: h.form } : {}) } } : needs('submissions', 'CIK', k.keyType)],
   ['propublica-nonprofits/organization', ['ein'], (k) => k.keyType === 'ein' ? { fetchArgs: { ein: k.value } } : needs('organization', 'EIN', k.keyType)],
+  // name-keyed publishers match the name textually; the records are then kept by that name
+  ['nsf-awards/awards-by-awardee', ['name'], (k) => k.keyType === 'name' ? { fetchArgs: { awardee: k.value, pages: String(LIST_PAGES.nsf) } } : needs('awards-by-awardee', 'name', k.keyType)],
+  ['nih-reporter/projects-by-organization', ['name'], (k, h) => k.keyType === 'name'
+    ? { fetchArgs: { org: k.value, ...(h.year !== undefined ? { fiscal_year: String(h.year) } : {}), pages: String(LIST_PAGES.nih) } }
+    : needs('projects-by-organization', 'name', k.keyType)],
+  ['usaspending/spending-by-award', ['name', 'uei'], (k, h) => {
+    if (k.keyType !== 'name' && k.keyType !== 'uei') return needs('spending-by-award', 'recipient name or UEI', k.keyType);
+    if (!h.awardGroup) return { error: 'USAspending searches one award-type group per request (contracts or grants); the question names neither, so which awards to list is unknown (ask for "contracts" or "grants")' };
+    const start = h.year !== undefined ? `${h.year}-01-01` : USASPENDING_FIRST;
+    const end = h.year !== undefined ? `${h.year}-12-31` : h.today;
+    if (!end) return { error: 'no end date for the award search (the question names no year and the run has no clock)' };
+    return { fetchArgs: { recipient: k.value, award_types: AWARD_TYPES[h.awardGroup], start, end, pages: String(LIST_PAGES.usaspending) } };
+  }],
   // the whole state extract: the record is still found by its EIN (examined by key), never by name
   ['irs-eo-bmf/eo-bmf-state', ['ein'], (k, h) => {
     if (k.keyType !== 'ein') return needs('eo-bmf-state', 'EIN', k.keyType);
@@ -67,16 +94,5 @@ export function stateCode(place: string | null | undefined): string | null {
   const t = place.toLowerCase().replace(/\./g, '').replace(/^the /, '').replace(/[^a-z ]+/g, ' ').replace(/\s+/g, ' ').trim();
   if (STATES[t]) return STATES[t]!;
   if (CODES.has(t)) return t;
-  return null;
-}
-
-/** The state a question names ("… in Rhode Island", "… in DC"), read from its words. */
-export function stateInQuestion(question: string): string | null {
-  const m = /\b(?:in|of|from|based in|located in)\s+((?:the\s+)?[A-Z][A-Za-z.]*(?:\s+(?:of\s+)?[A-Z][A-Za-z.]*){0,2})/g;
-  for (const x of question.matchAll(m)) {
-    const words = x[1]!.split(/\s+/);
-    // try the longest span first ("District of Columbia" before "District")
-    for (let n = words.length; n >= 1; n--) { const c = stateCode(words.slice(0, n).join(' ')); if (c) return c; }
-  }
   return null;
 }

@@ -1,5 +1,6 @@
 /**
- * Entity-list questions ("List Apple's filings in 2024", "Which 10-K filings did Microsoft make?"):
+ * Entity-list questions ("List Apple's filings in 2024", "Show the Ford Foundation's tax returns",
+ * "List NSF awards made to UCAR", "What NIH projects does Johns Hopkins have?"):
  * the records a publisher keeps by entity, read through the operation's own paging to its declared
  * boundary (the connector reads every overflow page it lists, and says which it could not read).
  *
@@ -11,21 +12,54 @@
  */
 import type { EntityRecord, OperationResult } from '../connectors/records.ts';
 import type { Check } from '../validate/structural.ts';
+import { normaliseName } from '../resolve/registry.ts';
 import type { BoundRead, Examined, Item } from './record-search.ts';
 
 export interface ListFilter {
-  /** Record kind the list is made of (filing). */
+  /** Record kind the list is made of (filing, return, award, project). */
   kind: string;
-  /** Calendar year of the record's date, when the question names one. */
+  /** Year of the record (its date, or the year the publisher files it under), when the question names one. */
   year?: number;
   form?: string;
   cap: number;
 }
 
-/** The date a record is ordered and filtered by, per kind. */
-const DATE_ATTR: Readonly<Record<string, string>> = { filing: 'filingDate' };
-/** Which record kinds an operation lists. */
-export const LIST_KINDS: Readonly<Record<string, string>> = { 'sec-edgar/submissions': 'filing' };
+/**
+ * How each record kind is read: the attribute it is ordered by (a date), the year it is filed under
+ * when that is not its date's year (a project's federal fiscal year, a return's tax year), the key
+ * that identifies one record, and the amount it carries (a fact, graded like any value).
+ */
+interface KindSpec { date: string; yearAttr?: string; key: readonly string[]; amount?: { attr: string; unit: string; currency: string }; dateLabel: string }
+const KINDS: Readonly<Record<string, KindSpec>> = {
+  filing: { date: 'filingDate', key: ['accession_number'], dateLabel: 'filingDate' },
+  return: { date: 'periodEnd', yearAttr: 'taxYear', key: ['tax_period'], dateLabel: 'tax period ending' },
+  award: { date: 'date', key: ['nsf_award_id', 'award_id'], amount: { attr: 'amount', unit: 'USD', currency: 'USD' }, dateLabel: 'dated' },
+  project: { date: 'date', yearAttr: 'fiscalYear', key: ['appl_id'], amount: { attr: 'amount', unit: 'USD', currency: 'USD' }, dateLabel: 'budget start' },
+};
+const specOf = (kind: string): KindSpec => KINDS[kind] ?? { date: 'date', key: [], dateLabel: 'date' };
+
+/** Which record kinds an operation lists (the records-by-entity readers this build implements). */
+export const LIST_KINDS: Readonly<Record<string, string>> = {
+  'sec-edgar/submissions': 'filing',
+  'propublica-nonprofits/organization': 'return',
+  'nsf-awards/awards-by-awardee': 'award',
+  'nih-reporter/projects-by-organization': 'project',
+  'usaspending/spending-by-award': 'award',
+};
+
+/**
+ * Whether a record's key is the bound entity's. Identifiers match exactly; a name matches as the
+ * publisher matches it (textually): equal once case, punctuation and legal forms are set aside, or
+ * one a prefix of the other at a word boundary (NSF truncates "... Atmospheric Research" to "... Atmospheric Res").
+ */
+export function sameEntity(keyType: string, wanted: string, got: string | undefined): boolean {
+  if (got === undefined) return false;
+  if (keyType !== 'name') return got === wanted;
+  const a = normaliseName(wanted);
+  const b = normaliseName(got);
+  if (!a || !b) return false;
+  return a === b || a.startsWith(`${b} `) || b.startsWith(`${a} `) || (b.length >= 12 && a.startsWith(b)) || (a.length >= 12 && b.startsWith(a));
+}
 
 /** A form type the question names ("10-K", "Form 4", "DEF 14A"), as the SEC spells it. */
 export function formInQuestion(question: string): string | undefined {
@@ -34,38 +68,45 @@ export function formInQuestion(question: string): string | undefined {
 }
 
 export function examineList(filter: ListFilter, attribute: string | null) {
+  const spec = specOf(filter.kind);
   return (result: OperationResult, read: BoundRead): Examined => {
     const checks: Check[] = [];
     const ofKind = result.records.filter((r): r is EntityRecord => r.type === 'entity' && r.kind === filter.kind);
-    const mine = ofKind.filter((r) => r.keys[read.key.keyType] === read.key.value);
+    const mine = ofKind.filter((r) => sameEntity(read.key.keyType, read.key.value, r.keys[read.key.keyType]));
     if (ofKind.length > 0 && mine.length === 0) {
       checks.push({ name: 'entity', passed: false, detail: `the ${filter.kind} records are about ${ofKind[0]!.keys.name ?? 'another entity'} (${read.key.keyType} ${ofKind[0]!.keys[read.key.keyType] ?? 'absent'}), not ${read.bundle.label}` });
       return { reject: checks[0]!.detail, checks, prune: true, code: 'different_question' };
     }
     const others = ofKind.length - mine.length;
-    checks.push({ name: 'entity', passed: true, detail: `${mine.length} ${filter.kind} record(s) carry ${read.key.keyType} ${read.key.value}${others ? `; ${others} about other entities left out` : ''}` });
-    const dateOf = (r: EntityRecord) => { const v = r.attributes[DATE_ATTR[filter.kind] ?? 'date']; return typeof v === 'string' ? v : ''; };
+    const how = read.key.keyType === 'name' ? `name "${read.key.value}" (matched textually, as the publisher matches it)` : `${read.key.keyType} ${read.key.value}`;
+    checks.push({ name: 'entity', passed: true, detail: `${mine.length} ${filter.kind} record(s) carry ${how}${others ? `; ${others} about other entities left out` : ''}` });
+    const dateOf = (r: EntityRecord) => { const v = r.attributes[spec.date]; return typeof v === 'string' ? v : ''; };
+    const yearOf = (r: EntityRecord) => { const y = spec.yearAttr ? r.attributes[spec.yearAttr] : undefined; return typeof y === 'number' ? y : Number(dateOf(r).slice(0, 4)) || undefined; };
     let kept = mine;
     if (filter.form) kept = kept.filter((r) => r.attributes.form === filter.form);
-    if (filter.year !== undefined) kept = kept.filter((r) => dateOf(r).startsWith(String(filter.year)));
-    checks.push({ name: 'period', passed: true, detail: `${kept.length} of ${mine.length} kept${filter.form ? `, form ${filter.form}` : ''}${filter.year !== undefined ? `, ${DATE_ATTR[filter.kind] ?? 'date'} in ${filter.year}` : ''}` });
+    if (filter.year !== undefined) kept = kept.filter((r) => yearOf(r) === filter.year);
+    const yearWord = spec.yearAttr ? `${spec.yearAttr} (else ${spec.date})` : spec.date;
+    checks.push({ name: 'period', passed: true, detail: `${kept.length} of ${mine.length} kept${filter.form ? `, form ${filter.form}` : ''}${filter.year !== undefined ? `, ${yearWord} in ${filter.year}` : ''}` });
     if (kept.length === 0) {
-      return { reject: `${read.bundle.label} has no ${filter.form ? `${filter.form} ` : ''}${filter.kind} records${filter.year !== undefined ? ` dated ${filter.year}` : ''} in the response (${mine.length} ${filter.kind} records in all)`, checks, prune: false, code: 'not_found' };
+      return { reject: `${read.bundle.label} has no ${filter.form ? `${filter.form} ` : ''}${filter.kind} records${filter.year !== undefined ? ` for ${filter.year}` : ''} in the response (${mine.length} ${filter.kind} records in all)`, checks, prune: false, code: 'not_found' };
     }
     kept = [...kept].sort((a, b) => dateOf(b).localeCompare(dateOf(a)));
     const listed = kept.slice(0, filter.cap);
     const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : []), ...result.notes];
     if (!result.complete) warnings.push(`the publisher's paging was not read to its end, so the list may miss records: ${result.notes.join('; ') || 'pages unread'}`);
     const items: Item[] = listed.map((r) => {
-      const [keyType, keyValue] = Object.entries(r.keys).find(([k, v]) => k !== 'name' && k !== read.key.keyType && v) ?? [read.key.keyType, read.key.value];
+      const [keyType, keyValue] = spec.key.map((k) => [k, r.keys[k]] as const).find(([, v]) => v)
+        ?? Object.entries(r.keys).find(([k, v]) => k !== 'name' && k !== read.key.keyType && v) ?? [read.key.keyType, read.key.value];
       const attributes: Record<string, string | number | boolean | null> = {};
-      for (const [k, v] of Object.entries(r.attributes)) if (!Array.isArray(v)) attributes[k] = v;
+      // the amount is the item's value (a graded fact), not an attribute exempted as an identifier
+      for (const [k, v] of Object.entries(r.attributes)) if (!Array.isArray(v) && k !== spec.amount?.attr) attributes[k] = v;
+      const amount = spec.amount ? r.attributes[spec.amount.attr] : undefined;
       const date = dateOf(r);
       return {
         attemptN: read.attemptN, source: result.source, operation: result.operation,
         measure: `${result.source}/records/${filter.kind}`, measureLabel: r.label, attribute,
-        value: null, unit: 'record',
-        period: { label: date ? `${DATE_ATTR[filter.kind] ?? 'date'} ${date}` : 'undated', ...(date ? { end: date } : {}), basis: 'calendar' },
+        ...(typeof amount === 'number' && spec.amount ? { value: amount, unit: spec.amount.unit, currency: spec.amount.currency } : { value: null, unit: 'record' }),
+        period: { label: date ? `${spec.dateLabel} ${date}` : 'undated', ...(date ? { end: date } : {}), basis: 'calendar' },
         entity: { label: read.bundle.label, keyType: read.key.keyType, key: read.key.value, keys: { ...r.keys } },
         raw: r.raw,
         record: { kind: filter.kind, key: `${keyType}=${keyValue}`, label: r.label, attributes },

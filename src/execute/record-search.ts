@@ -63,7 +63,8 @@ export interface RecordSearchResult {
 export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchRequest): Promise<RecordSearchResult> {
   const attempts: Attempt[] = [];
   const notes: string[] = [];
-  const failures: Array<{ boundary: Boundary; code: string; message: string }> = [];
+  /** `examined`: the records were read and judged (not a fetch that failed before any record was seen). */
+  const failures: Array<{ boundary: Boundary; code: string; message: string; examined?: boolean }> = [];
   const pruned = new Set<string>();
   const said = new Set<string>();
   let resolvedAny = false;
@@ -75,7 +76,13 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
     let bundles: IdentityBundle[];
     try { bundles = await resolveName(ctx.registry, req.entity, {}, ctx); } catch (e) { failures.push(classify(e, ctx.signal)); break; }
     const takes = recordKeyTypes(op.key);
-    const { chosen, note, byName } = chooseBundles(bundles, takes);
+    let { chosen, note, byName } = chooseBundles(bundles, takes);
+    // a publisher that matches names itself (textually) needs no registry entity: the name goes as asked, disclosed
+    if (chosen.length === 0 && takes.includes('name')) {
+      note = `no registry entity is exactly "${req.entity}" (${note ?? 'no candidate'}); ${op.key} matches names textually, so "${req.entity}" is sent as asked and records are kept by that name`;
+      chosen = [asAsked(req.entity)];
+      byName = true;
+    }
     if (chosen.length === 0) { failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved: ${note}` }); continue; }
     resolvedAny = true;
     if (byName && note && !said.has(note)) { said.add(note); ctx.emit({ stage: 'crosswalk', by: 'registry', message: note }); }
@@ -123,7 +130,7 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
       }
       attempt.disposition = verdict.code === 'not_found' ? 'errored' : 'rejected';
       attempt.reason = verdict.reject; attempt.failure = verdict.code;
-      failures.push({ boundary: 'no_data', code: verdict.code, message: `${op.key}: ${verdict.reject}` });
+      failures.push({ boundary: 'no_data', code: verdict.code, message: `${op.key}: ${verdict.reject}`, examined: true });
       ctx.emit({ stage: 'validation', by: 'validator', message: `#${n} rejected ${op.key} for ${bundle.label}: ${verdict.reject}`, data: { attempt: n } });
       if (verdict.prune) { pruned.add(cand.publisherId); break; }
     }
@@ -140,13 +147,21 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
     if (stopped) return stopped;
     if (!resolvedAny) return failures.find((f) => f.boundary === 'entity_unresolved') ?? { boundary: 'entity_unresolved', message: `"${req.entity}" could not be resolved` };
     // what the data said outranks how an operation failed: a rejected reading, then "no record", then a block
-    const data = failures.find((f) => f.code === 'polarity' || f.code === 'missing' || f.code === 'different_question') ?? failures.find((f) => f.code === 'not_found');
+    const data = failures.find((f) => f.code === 'polarity' || f.code === 'missing' || f.code === 'different_question')
+      ?? failures.find((f) => f.code === 'not_found' && f.examined) ?? failures.find((f) => f.code === 'not_found');
     if (data) return { boundary: 'no_data', code: data.code, message: `no ${req.what} for ${req.entity}: ${data.message}` };
     const blocked = failures.find((f) => f.boundary === 'operationally_blocked');
-    if (blocked) return blocked;
+    // a block is what stopped the read; the operations that could not even be bound are said too
+    const unboundToo = failures.filter((f) => f.code === 'unbound').map((f) => f.message);
+    if (blocked) return unboundToo.length ? { ...blocked, message: `${blocked.message}; and ${unboundToo.join('; ')}` } : blocked;
     const unbound = failures.find((f) => f.code === 'unbound');
     if (unbound) return { boundary: 'no_access_path', code: 'unbound', message: unbound.message };
     if (failures.length === 0) return { boundary: 'no_access_path', message: `no operation could be bound for "${req.entity}": ${notes.join('; ') || 'none eligible'}` };
     return { boundary: failures[0]!.boundary, code: failures[0]!.code, message: failures[0]!.message };
   }
+}
+
+/** The entity as the question names it, for operations keyed by a name the publisher matches itself. */
+function asAsked(name: string): IdentityBundle {
+  return { id: `name:${name}`, label: name, altLabels: [], types: [], identifiers: {}, from: 'offline-snapshot', match: 'words' };
 }

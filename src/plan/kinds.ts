@@ -59,6 +59,18 @@ export function grainHead(grain: string): string | null {
   return last ? singular(last) : null;
 }
 
+/**
+ * Every kind of row a grain declares: its head, and the nested lists it says it carries
+ * ("one organization; filings_with_data has one entry per return" → organization, return).
+ */
+export function grainRowNouns(grain: string): string[] {
+  const out = new Set<string>();
+  const head = grainHead(grain);
+  if (head) out.add(head);
+  for (const m of grain.matchAll(/\bone\s+(?:entry|row|record|item)\s+per\s+([a-z-]+)/gi)) out.add(singular(m[1]!.toLowerCase()));
+  return [...out];
+}
+
 /** Whom a grain's rows belong to: "one fact per company" → "company", otherwise its head. */
 export function grainNoun(grain: string): string | null {
   const per = /\bper\s+([a-z-]+)/i.exec(grain);

@@ -17,7 +17,7 @@
 import type { Candidate, OperationRef } from '../discover/index.ts';
 import type { Intent } from '../understand/intent.ts';
 import { grainMismatch, requirementFor, type Requirement } from './algebra.ts';
-import { freshnessMismatch, grainHead, kindMismatch, singular, sourceNamesKind, STALE_MARK } from './kinds.ts';
+import { freshnessMismatch, grainRowNouns, kindMismatch, singular, sourceNamesKind, STALE_MARK } from './kinds.ts';
 
 export type Verdict = 'exact' | 'composed' | 'infeasible';
 
@@ -76,7 +76,7 @@ function recordNoun(phrase: string | null): string | null {
 
 /** Operations whose rows are the records named ("one organization (EIN, ...)" for organizations). */
 function operationsReturning(candidates: Candidate[], noun: string): Candidate[] {
-  return candidates.filter((c) => c.card.kind === 'operation' && c.card.operations.some((o) => grainHead(o.grain) === noun));
+  return candidates.filter((c) => c.card.kind === 'operation' && c.card.operations.some((o) => grainRowNouns(o.grain).includes(noun)));
 }
 
 function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict: Verdict; reason: string } {
@@ -135,14 +135,23 @@ function decide(intent: Intent, req: Requirement, candidates: Candidate[], relev
   } else {
     considered = relevant(candidates, relevance, intent.shape, false);
     // A status is a field of the entity's own record: the operations of sources about entities of its kind qualify.
+    // The kind is the intent's type or, when the question leaves it open, the status asked: a
+    // 501(c)(3), a public charity or a private foundation is a nonprofit's status, an accelerated
+    // filer a company's (the status words name the kind of entity that can hold them).
     if (intent.shape === 'status' && intent.entity_status !== 'none') {
       const have = new Set(considered.map((c) => c.card.id));
-      considered = [...considered, ...candidates.filter((c) => c.card.kind === 'operation' && !have.has(c.card.id) && sourceNamesKind(intent.type, c.card.source))];
+      const kind = intent.type ?? intent.attribute;
+      considered = [...considered, ...candidates.filter((c) => c.card.kind === 'operation' && !have.has(c.card.id) && sourceNamesKind(kind, c.card.source))];
     }
     // A list of records ("tax returns") is served by the operations whose rows are those records, when any is relevant.
+    // Those operations are looked for among every scored candidate, not only the best-scored ones:
+    // a card that declares rows of returns ("one entry per return") serves a list of returns however
+    // its wording scores against the question's.
     if (intent.shape === 'entity_list') {
-      const rows = operationsReturning(considered, recordNoun(intent.attribute) ?? '');
-      if (rows.length > 0) considered = rows;
+      const noun = recordNoun(intent.attribute) ?? '';
+      const rows = operationsReturning(considered, noun);
+      const more = operationsReturning(candidates, noun).filter((c) => !rows.includes(c));
+      if (rows.length > 0) considered = [...rows, ...more];
     }
   }
   const assessments = considered.map((c) => assess(intent, req, c)).sort(byPriority);

@@ -74,8 +74,8 @@ function foundationAsk(id: 'private_foundation' | 'public_charity'): StatusAsk {
   const no = id === 'private_foundation' ? PUBLIC_CHARITY : PRIVATE_FOUNDATION;
   return {
     id, asked: id === 'private_foundation' ? 'a private foundation' : 'a public charity',
-    // ProPublica's organization record carries no foundation code: only the BMF answers this
-    operations: BMF_OPS,
+    // ProPublica's organization record carries the BMF foundation code too (foundation_code), keyed by EIN alone
+    operations: NONPROFIT_OPS,
     read(rec) {
       const got = attr(rec, 'foundation');
       if (!got) return { kind: 'missing', field: 'foundation' };
@@ -89,7 +89,7 @@ function foundationAsk(id: 'private_foundation' | 'public_charity'): StatusAsk {
 }
 
 const exemptAsk: StatusAsk = {
-  id: 'tax_exempt', asked: 'tax-exempt', operations: BMF_OPS,
+  id: 'tax_exempt', asked: 'tax-exempt', operations: NONPROFIT_OPS,
   read(rec) {
     const got = attr(rec, 'status');
     if (!got) return { kind: 'missing', field: 'status' };

@@ -40,7 +40,10 @@ describe('status questions', () => {
     const rows = services.store.rdf.select(`SELECT ?v ?code WHERE { GRAPH ?g { <${r.evidence[0]!.iri}> <${ASSAY.value}> ?v ; <${ASSAY.statusCode}> ?code } }`);
     expect(rows.map((b) => [b.get('v')!.value, (b.get('v') as { datatype?: { value: string } }).datatype?.value, b.get('code')!.value])).toEqual([['true', 'http://www.w3.org/2001/XMLSchema#boolean', '01']]);
     expect(events.map((e) => e.stage)).toEqual(expect.arrayContaining(['structure', 'plan', 'execution_plan', 'validation', 'evidence', 'answer']));
-    expect(events.find((e) => e.stage === 'execution_plan')!.message).toContain('state DC from the question');
+    // the state is the intent's geography (the interpreter read "in DC"), not re-read from the text
+    expect(events.find((e) => e.stage === 'execution_plan')!.message).toContain('state DC, where the question places the entity');
+    // ProPublica (EIN-keyed, no state needed) is tried first; it has no recording for this EIN, so the BMF answers
+    expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'errored'], ['irs-eo-bmf', 'eo-bmf-ein-lookup', 'accepted']]);
   });
 
   it('a false stands on its own terms, with the code shown (IRS subsection 04 asked as 501(c)(3))', async () => {
@@ -87,12 +90,15 @@ describe('status questions', () => {
     expect(r.evidence).toEqual([]);
   });
 
-  it('the BMF needs the state: without one the read cannot be bound, and the refusal says what to add', async () => {
+  it('without a state the BMF cannot be bound; the EIN-keyed ProPublica read is tried and its missing recording named', async () => {
     const { r } = await run('Is the El Hibri Foundation tax-exempt?');
     expect(r.status).toBe('refused');
-    expect(r.refusal!.boundary).toBe('no_access_path');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.reason).toContain('https://projects.propublica.org/nonprofits/api/v2/organizations/522306995.json');
+    expect(r.refusal!.reason).toContain('not in the offline snapshot');
     expect(r.refusal!.reason).toContain('published one extract per state');
-    expect(r.attempts).toEqual([]);
+    expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'errored']]);
+    expect(r.evidence).toEqual([]);
   });
 
   it('strict mode answers a status (no figure is unverified)', async () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityRecord } from '../../src/connectors/records.ts';
 import { polarityCheck, statusAsk } from '../../src/validate/status.ts';
-import { stateCode, stateInQuestion } from '../../src/execute/bind-records.ts';
+import { stateCode } from '../../src/execute/bind-records.ts';
+import { interpretOffline } from '../../src/understand/offline/interpret.ts';
 import { formInQuestion } from '../../src/execute/list.ts';
 
 const rec = (attributes: Record<string, string | null>): EntityRecord => ({
@@ -64,7 +65,11 @@ describe('hints from the question', () => {
     ['Is X in the District of Columbia a 501(c)(3)?', 'dc'],
     ['Is AARP in Rhode Island a 501(c)(4)?', 'ri'],
     ['Is the Red Cross tax-exempt?', null],
-  ])('%s → %s', (q, s) => expect(stateInQuestion(q)).toBe(s));
+  ])('%s → %s', (q, s) => {
+    // the state comes from the intent's geography (the interpreter reads "in DC"), never from the question text
+    const u = interpretOffline(q);
+    expect(u.status === 'understood' ? stateCode(u.intent.geography?.within) : 'not understood').toBe(s);
+  });
   it('state names and codes', () => { expect(stateCode('Rhode Island')).toBe('ri'); expect(stateCode('D.C.')).toBe('dc'); expect(stateCode('Atlantis')).toBeNull(); });
   it('form types', () => { expect(formInQuestion('List all 10-K filings by Microsoft.')).toBe('10-K'); expect(formInQuestion("Show Apple's filings")).toBeUndefined(); });
 });

@@ -12,7 +12,7 @@ import type { Understanding } from '../understanding.ts';
 import { readName } from './ambiguous-names.ts';
 import { findEntities } from './entities.ts';
 import { findPeriods } from './periods.ts';
-import { decideShape } from './shape.ts';
+import { decideShape, RECORD_NOUNS } from './shape.ts';
 import { findLimit, findThreshold } from './thresholds.ts';
 
 const FRAME = [
@@ -31,6 +31,14 @@ const STOP = new Set([
   'correlated', 'associated', 'relationship', 'related', 'correlation', 'whose', 'than', 'combined', 'all', 'across',
 ]);
 const POPULATION_NOUN = /^\s*(?:which|what\s+are(?:\s+the)?|what\s+were(?:\s+the)?|rank\s+the|top\s+\d+)\s+(?:\d+\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:have|has|had|with|by|reported|received|produce|is|are|gets?|paid|employs|in)\b/i;
+
+/** Yes/no statuses the interpreter reads as a phrase, longest qualifier first. */
+const STATUS_CUE = /501\(c\)\(\d+\)|tax[- ]exempt|public(?:ly supported)? charity|private (?:non-?operating |operating )?foundation|(?:large |non-)?accelerated filer|smaller reporting company|emerging growth company|active|open/i;
+/** The kind of entity a status belongs to, by the status's own words (general knowledge, no source). */
+const STATUS_KINDS: { words: RegExp; kind: string }[] = [
+  { words: /501\(c\)|tax[- ]exempt|charity|foundation/i, kind: 'nonprofit' },
+  { words: /filer|reporting company|growth company/i, kind: 'company' },
+];
 
 export function interpretOffline(question: string): Understanding {
   const q = question.trim().replace(/\s+/g, ' ');
@@ -59,19 +67,34 @@ export function interpretOffline(question: string): Understanding {
 
   const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(q) && shape !== 'status' ? 'state'
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
-  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset') ? (mentions.find((m) => /\bin\s+$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
+  const placed = shape === 'status' && names.length >= 2;
+  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
-  if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names[0] ?? null;
+  if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   const entities = isList ? names : [];
 
   const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents(names.reduce((acc, n) => acc.split(n).join(' '), q), attribute) : [];
   if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
+  // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
+  // of "every tax return filed"), without the quantifier before it or the participle after it.
+  if (shape === 'entity_list' && attribute) {
+    const ws = attribute.split(' ');
+    let last = -1;
+    ws.forEach((w, i) => { if (RECORD_NOUNS.test(w)) last = i; });
+    if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
+  }
+  let kind: string | null = null;
   if (shape === 'status') {
-    const cue = q.match(/501\(c\)\(\d+\)|tax[- ]exempt|public charity|private foundation|accelerated filer|active|open/i);
-    if (cue) attribute = `${cue[0].toLowerCase()} status`;
+    // the whole status phrase, qualifiers included: a large accelerated filer is not an accelerated filer
+    const cue = q.match(STATUS_CUE);
+    if (cue) {
+      attribute = `${cue[0].toLowerCase().replace(/\s+/g, ' ')} status`;
+      kind = STATUS_KINDS.find((k) => k.words.test(cue[0]))?.kind ?? null;
+    }
   }
   // A bare name that is ambiguous in general ("Springfield") is reported, not guessed; a cue in the question may settle it.
   const reading = entity ? readName(entity, q) : { status: 'unknown' as const };
@@ -86,7 +109,7 @@ export function interpretOffline(question: string): Understanding {
     entity_status: reading.status === 'ambiguous' ? 'ambiguous' : entity ? 'resolved' : 'none',
     entity_candidates: reading.status === 'ambiguous' ? reading.candidates : [],
     entities,
-    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : null,
+    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind,
     direction: decided?.direction ?? null,
     geography: geoLevel || within ? { level: geoLevel, within } : null,
     attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? 'grants' : attribute),

@@ -31,7 +31,7 @@ export interface ShapeDecision {
 const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\s+(?:money|grants)\\s+to|donates?\\s+to|grants?\\s+to)';
 const SUPERLATIVE = /\b(highest|lowest|most|least|largest|biggest|smallest|fewest|best|worst|top|richest|poorest|greatest|leading)\b/i;
 const ASC = /\b(lowest|least|smallest|fewest|worst|poorest)\b/i;
-const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
+export const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
 const MEASURE_WORDS = /\b(total|amount|ceiling|floor|how\s+much|paid|value|rate)\b/i;
 
 export function decideShape(c: ShapeCues): ShapeDecision | null {

@@ -21,7 +21,7 @@ import type { OperationRef } from '../discover/index.ts';
 import type { Observation, OperationResult } from '../connectors/records.ts';
 import type { RawPointer } from '../http/client.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
-import type { Check } from '../validate/structural.ts';
+import type { Check, PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindOperation } from './bind.ts';
 import { childContext, type QueryContext } from './context.ts';
@@ -102,7 +102,10 @@ const SCAN_BINDERS: ReadonlyMap<string, (e: AdmittedEvidence) => Bound> = new Ma
 
 function bindSecond(op: OperationRef, e: AdmittedEvidence): Bound {
   if (op.kind === 'population_scan') return SCAN_BINDERS.get(op.key)?.(e) ?? { error: `${op.key} has no cross-check binder` };
-  return bindOperation(op.key, e.measure, { keyType: e.entity.keyType, value: e.entity.key });
+  // the period the evidence covers, so a binder that addresses periods binds the same one
+  const year = e.period.fiscalYear ?? (e.period.end ? Number(e.period.end.slice(0, 4)) : null);
+  const period: PeriodWanted = { year, basis: e.period.basis === 'fiscal' || e.period.basis === 'calendar' ? e.period.basis : 'unspecified', latest: year === null, text: e.period.label };
+  return bindOperation(op.key, e.measure, { keyType: e.entity.keyType, value: e.entity.key }, period);
 }
 
 /** The second path's record for exactly the evidence's entity, measure, unit and period (current filing first). */

@@ -432,7 +432,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
   return {
     ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures] },
+    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures, ...corroboratedDisclosures(figures)] },
     evidence: items.map((e) => evidenceOut(s, e)),
   };
 }

@@ -95,7 +95,7 @@ export function crossCheckDisclosures(items: readonly AdmittedEvidence[], checks
     for (const c of compared) {
       const second = `${publisherName(c.source)} ${c.operation} (${c.response?.url ?? 'no URL recorded'})`;
       const upstream = c.sharedUpstream ? ` Independence: the second path ${c.sharedUpstream}.` : '';
-      if (c.outcome === 'agrees') out.push(`Cross-check agrees: ${second} holds the same value for ${what} as the primary read, ${primary}.${upstream}`);
+      if (c.outcome === 'agrees') out.push(`Cross-check agrees: ${second} holds the same ${formatValue(e.value, e.unit, e.currency)} for ${what} as the primary read, ${publisherName(e.source)} ${e.operation} (${e.raw.url}).${upstream}`);
       else out.push(`Cross-check DISAGREES for ${what}: the answer's value is ${primary}; ${second} holds ${formatValue(c.value!, e.unit, e.currency)} for the same entity, measure, unit and period. The disagreement is not resolved; the answer states the primary read.${upstream}`);
     }
     if (compared.length === 0) {

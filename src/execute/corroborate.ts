@@ -126,12 +126,12 @@ export function sameRecord(records: OperationResult['records'], measure: string,
   return { ...(record ? { record } : {}), checks };
 }
 
-const sampleNote = (r: RawPointer) => `(${r.origin?.sample ?? r.cassette ?? r.url}${r.origin?.note ? `: ${r.origin.note}` : ''})`;
+const sampleOf = (r: RawPointer) => r.origin?.sample ?? r.cassette ?? r.url;
 /** Why two paths cannot count as independent, when either replays a sample built rather than recorded. */
 function sharedUpstreamOf(second: RawPointer, primary: RawPointer): string | undefined {
-  if (second.origin?.synthetic || second.origin?.kind === 'synthetic') return `replays a SYNTHETIC response ${sampleNote(second)}, not publisher data`;
-  if (second.origin?.derived) return `replays a DERIVED sample, not a recorded response ${sampleNote(second)}, so agreement with the primary read may be by construction rather than independent`;
-  if (primary.origin?.derived) return `is compared with a primary read that replays a DERIVED sample ${sampleNote(primary)}, so agreement may be by construction rather than independent`;
+  if (second.origin?.synthetic || second.origin?.kind === 'synthetic') return `replays a SYNTHETIC response (${sampleOf(second)}${second.origin.note ? `: ${second.origin.note}` : ''}), not publisher data`;
+  if (second.origin?.derived) return `replays a DERIVED sample (${sampleOf(second)}) built from other publisher data rather than recorded, so it may agree with the primary read by construction`;
+  if (primary.origin?.derived) return `is compared with a primary read that replays a DERIVED sample (${sampleOf(primary)}), so they may agree by construction`;
   return undefined;
 }
 

@@ -352,9 +352,10 @@ async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Pr
     question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
   });
   const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
-  const scopeNote = (e: AdmittedEvidence) => code ? `"${code}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is ${e.entity.label}, the scope of ${e.source} ${e.operation}`;
+  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? `"${code ?? e.entity.key}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is ${e.entity.label}, the scope of ${e.source} ${e.operation}`;
   const refuse = (r: UnkeyedResult, period: string | null): Executed => {
-    if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask') return { clarify: { ...intent, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
+    // a clarification offers at most five candidates (the intent's limit); more are listed in the refusal, to be named
+    if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask' && r.ambiguous.options.length <= 5) return { clarify: { ...intent, entity: intent.entity ?? r.ambiguous.code, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
     return { refusal: refusalFrom(r.failure!.boundary, r.failure!.message, { attribute: intent.attribute, entity: code, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
   };
 

@@ -29,7 +29,7 @@ import type { AdmittedEvidence } from '../evidence/types.ts';
 import type { Assessment } from '../plan/plan.ts';
 import type { Period } from '../understand/intent.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
-import { headMatches, type Check, type StructuralVerdict } from '../validate/structural.ts';
+import type { Check, StructuralVerdict } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import type { QueryContext } from './context.ts';
 import { classify, fetchOnce, openAttempt, recordFetchFailure, type Failure, type LeafResult } from './leaf.ts';
@@ -83,7 +83,8 @@ export function unkeyedCandidates(ctx: QueryContext, candidates: readonly Assess
   return candidates.filter((c) => {
     if (c.kind !== 'measure' || !c.operation) return false;
     const k = unkeyedKind(declOf(ctx, c));
-    return withCode ? k === 'series' || k === 'param' : k === 'scope';
+    // without a code the series may still be named among the measure words ("krone exchange rate")
+    return withCode ? k === 'series' || k === 'param' : k === 'scope' || k === 'series';
   });
 }
 
@@ -225,8 +226,9 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
     const warnings: string[] = [];
     let alsoMatched: string[] = [];
+    let phrase = req.code ?? '';
     if (allSeries.length > 0) {
-      const phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
+      phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
       const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
       if (m.best.length === 0) {
         if (kind === 'series') unbound++;
@@ -280,17 +282,20 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     if (chosen.length > 1 && values.length > 1) {
       done();
       attempt.disposition = 'rejected'; attempt.failure = 'ambiguous_key';
-      attempt.reason = `"${req.code}" matches ${chosen.length} published rows with different values: ${chosen.map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')}`;
+      // every row the words match on that date is an option, not only the closest matches
+      const more = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === chosen[0]!.period.end && typeof o.value === 'number');
+      const options = [...chosen, ...more].map((o) => ({ label: seriesOf(o), value: o.value!, period: o.period.end! })).filter((o, i, all) => all.findIndex((x) => x.label === o.label) === i);
+      attempt.reason = `"${phrase}" matches ${options.length} published rows dated ${chosen[0]!.period.end} with different values: ${options.map((o) => `${o.label} ${o.value}`).join('; ')}`;
       ctx.emit({ stage: 'ambiguity', by: 'executor', message: `${tag}#${n} ${attempt.reason}`, data: { attempt: n } });
-      return { attempts, notes, failure: { boundary: 'entity_unresolved', code: 'ambiguous_key', message: attempt.reason }, ambiguous: { code: req.code ?? '', options: chosen.map((o) => ({ label: seriesOf(o), value: o.value!, period: o.period.end! })) } };
+      return { attempts, notes, failure: { boundary: 'entity_unresolved', code: 'ambiguous_key', message: attempt.reason }, ambiguous: { code: phrase, options } };
     }
-    if (chosen.length > 1) warnings.push(`"${req.code}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
+    if (chosen.length > 1) warnings.push(`"${phrase}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
     const rec = chosen[0]!;
     // the other rows the words also match, on the same date: named, with whether their values differ
     const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
     if (others.length > 0) {
       const differ = others.filter((o) => o.value !== rec.value);
-      warnings.push(`"${req.code ?? ''}" also matches ${others.length} other published row(s) dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length} report a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
+      warnings.push(`"${phrase}" also matches ${others.length} other published row(s) dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length} report a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
     }
 
     // the checks: scope or key, measure, sentinel, unit, period
@@ -362,8 +367,18 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label)) {
+  else if (want.attribute && rec.label && !leadsWith(rec.label, want.attribute)) {
     out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
   }
   return out;
+}
+
+/** Function words the interpreter drops from an attribute ("debt held public" for "debt held by the public"). */
+const FUNCTION_WORDS = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'by', 'on', 'for', 'to', 'at', 'per', 'latest', 'current']);
+const plainWords = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FUNCTION_WORDS.has(w)).map((w) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1'));
+/** Whether the publisher's label leads with the words asked for (the same test as a keyed read, function words aside). */
+export function leadsWith(label: string, attribute: string): boolean {
+  const a = plainWords(attribute);
+  const l = plainWords(label);
+  return a.length > 0 && a.every((w, i) => l[i] === w);
 }

@@ -1,0 +1,201 @@
+/**
+ * Questions that name no entity (national aggregates) or name a code the publisher defines (a
+ * currency row, a Grants.gov opportunity id), end to end on the offline cassettes. Every value is
+ * pinned to the publisher data it was read from (the Debt to the Penny and Rates of Exchange CSV
+ * downloads in ../shared/publisher-samples/treasury-fiscal-data, checked by hand), cited to the
+ * response (URL, retrieval time, content hash = the cassette's bodySha256); beyond the recordings
+ * every question is a typed refusal.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import { codeFromText, matchSeries } from '../../src/execute/unkeyed.ts';
+import { fixedModel, testServices } from './services.ts';
+
+const PENNY = 'https://api.fiscaldata.treasury.gov/services/api/fiscal_service/v2/accounting/od/debt_to_penny';
+const XCHG = 'https://api.fiscaldata.treasury.gov/services/api/fiscal_service/v1/accounting/od/rates_of_exchange';
+/** bodySha256 of the cassettes read (fixtures/publishers/treasury-fiscal-data/*.cassette.json). */
+const SHA = {
+  pennyLatest: '346523f06db595ac73454ff564005d025c50fb848b360f34bf92bd9385b037e4',
+  penny2024: '78266ab4d3a8bf49fc17169988e8ca2c34346236d0aa5e0dd60a8356aec452e7',
+  xchg2024: '66d43423cb32afa318b2e82dfcdd5a3aeb8a70d4e827ffbe35406fe64d8a8ce1',
+  xchg2025: '12aba462ac59fd3f7f7478445beaf6cf90d9a7ca4a09377c1cdae5ac7ad3f427',
+};
+
+let services: AskServices;
+beforeAll(async () => { services = await testServices(); }, 120_000);
+
+const values = (r: Awaited<ReturnType<typeof ask>>) => r.evidence.map((e) => [e.period, e.value]);
+
+describe('national aggregates: read at the dataset scope, no entity resolution', () => {
+  it('latest total public debt outstanding = the newest record (2026-10-01), from the ordered top-1 read', async () => {
+    const r = await ask(services, { question: 'What is the latest total public debt outstanding?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2026-10-01', 40260641972390.03]]);
+    const e = r.evidence[0]!;
+    expect(e.entity).toBe('United States federal government');
+    expect(e.entity_key).toBe('scope=treasury-fiscal-data/debt-to-the-penny');
+    expect(e.measure).toBe('treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt');
+    expect(r.qualification!.disclosures.join('\n')).toContain('no entity named: the figure is United States federal government');
+    expect(r.citations).toEqual([expect.objectContaining({ url: `${PENNY}?sort=-record_date&page[size]=1`, content_hash: SHA.pennyLatest })]);
+    expect(r.figures.map((f) => [f.value, f.grade])).toEqual([[40260641972390.03, 'verified']]);
+  });
+
+  it('debt held by the public "right now" is the same newest record', async () => {
+    const r = await ask(services, { question: 'How much debt is held by the public right now?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2026-10-01', 32433790394253.86]]);
+  });
+
+  it('a date with no record: the last record before it, said plainly with the next one (2024-03-31 → 2024-03-29)', async () => {
+    const r = await ask(services, { question: 'What was the total public debt outstanding on March 31, 2024?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2024-03-29', 34586533479349.88]]);
+    expect(r.qualification!.disclosures).toContain('the publisher has no record dated 2024-03-31; the value is the last record before it, dated 2024-03-29 (the next record is dated 2024-04-01)');
+    const c = r.citations[0]!;
+    expect(c.url).toBe(`${PENNY}?filter=record_date:gte:2024-01-01,record_date:lte:2024-12-31&sort=-record_date&page[size]=10000`);
+    expect(c.content_hash).toBe(SHA.penny2024);
+    expect(c.retrieved_at).toMatch(/^2025-03-08/);
+  });
+
+  it('a date that has its own record is read exactly, without a disclosure of substitution', async () => {
+    const r = await ask(services, { question: 'What was the total public debt outstanding on January 3, 2024?' });
+    expect(values(r)).toEqual([['2024-01-03', 33994219872567.85]]);
+    expect(r.qualification!.disclosures.join('\n')).not.toContain('no record dated');
+  });
+
+  it('a date before the first record of its year is refused, naming the nearest later record (never substituted)', async () => {
+    const r = await ask(services, { question: 'What was the total public debt outstanding on January 1, 2024?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('no_data');
+    expect(r.refusal!.reason).toContain('the nearest later record is dated 2024-01-02');
+  });
+
+  it('"national debt" is not the publisher label: offline it stays a residual question; a judging model settles it', async () => {
+    const q = 'What was the national debt on March 31, 2024?';
+    const offline = await ask(services, { question: q });
+    expect(offline.status).toBe('refused');
+    expect(offline.refusal!.boundary).toBe('no_data');
+    expect(offline.refusal!.reason).toContain('does "Total Public Debt Outstanding" mean "national debt"?');
+    const judged = await ask(await testServices({ model: fixedModel('The national debt was $34,586,533,479,349.88 on 2024-03-29.') }), { question: q });
+    expect(judged.status).toBe('answered');
+    expect(values(judged)).toEqual([['2024-03-29', 34586533479349.88]]);
+  });
+
+  it('a yearly timeseries reads each year\'s last record, one request per year', async () => {
+    const r = await ask(services, { question: 'Show the total public debt outstanding each year from 2021 to 2024.' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([
+      ['2021-12-31', 29617214856051.75], ['2022-12-30', 31419689421557.9], ['2023-12-29', 34001493655565.48], ['2024-12-31', 36218605311689.91],
+    ]);
+    expect(r.qualification!.disclosures).toContain('2022 read as its last record, dated 2022-12-30');
+    expect(new Set(r.citations.map((c) => c.url)).size).toBe(4);
+  });
+
+  it('"since 2020" = the 2020 year-end record and the newest record', async () => {
+    const r = await ask(services, { question: 'How has the total public debt outstanding changed since 2020?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2020-12-31', 27747797947667.77], ['2026-10-01', 40260641972390.03]]);
+    // the 2020 cassette starts where the download starts (2020-03-09): TRIMMED, and said so
+    expect(r.qualification!.disclosures.join('\n')).toMatch(/TRIMMED/);
+  });
+
+  it('years beyond the recordings end as a typed operational block naming the missing request', async () => {
+    const r = await ask(services, { question: 'Show the total public debt outstanding each year from 2015 to 2024.' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.reason).toContain('record_date:gte:2015-01-01,record_date:lte:2015-12-31');
+  });
+
+  it('average interest rate in 2022: discovered (catalog title), then blocked — no 2022 recording', async () => {
+    const r = await ask(services, { question: 'What was the average interest rate on Treasury securities in 2022?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.reason).toContain('avg_interest_rates?filter=record_date:gte:2022-01-01');
+  });
+});
+
+describe('publisher-defined codes: bound from the question, not the organisation registry', () => {
+  it('euro, third quarter of 2025 = the Euro Zone-Euro row of 2025-09-30', async () => {
+    const r = await ask(services, { question: 'What was the euro exchange rate in the third quarter of 2025?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2025-09-30', 0.852]]);
+    expect(r.evidence[0]!.entity_key).toBe('country_currency=Euro Zone-Euro');
+    expect(r.evidence[0]!.unit).toBe('foreign currency units per USD');
+    expect(r.citations[0]).toMatchObject({ url: `${XCHG}?filter=record_date:gte:2025-01-01,record_date:lte:2025-12-31&page[size]=10000`, content_hash: SHA.xchg2025 });
+    expect(r.qualification!.disclosures).toContain('"euro" bound to the publisher\'s own country currency "Euro Zone-Euro", not through the organisation registry');
+  });
+
+  it('the other euro rows of the date are disclosed, with the one whose value differs (2025-03-31: Cross Border-Euro 0.92)', async () => {
+    const r = await ask(services, { question: 'What was the euro exchange rate in the first quarter of 2025?' });
+    expect(values(r)).toEqual([['2025-03-31', 0.924]]);
+    const d = r.qualification!.disclosures.find((x) => x.startsWith('"euro" also matches'))!;
+    expect(d).toContain('23 other published row(s) dated 2025-03-31');
+    expect(d).toContain('1 report a different value (Cross Border-Euro 0.92)');
+  });
+
+  it('a currency timeseries reads each year-end row', async () => {
+    const r = await ask(services, { question: 'How has the euro exchange rate changed from 2021 to 2024?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2021-12-31', 0.882], ['2022-12-31', 0.936], ['2023-12-31', 0.905], ['2024-12-31', 0.961]]);
+  });
+
+  it('"Mexican peso" binds Mexico-Peso alone (20.704 at the end of 2024)', async () => {
+    const r = await ask(services, { question: 'What was the Mexican peso exchange rate at the end of 2024?' });
+    expect(r.status).toBe('answered');
+    expect(values(r)).toEqual([['2024-12-31', 20.704]]);
+    expect(r.citations[0]!.content_hash).toBe(SHA.xchg2024);
+  });
+
+  it('"peso" alone matches eight countries with different rates: a typed refusal listing them all, even when asked to clarify', async () => {
+    for (const mode of ['answer', 'ask'] as const) {
+      const r = await ask(services, { question: 'What was the peso exchange rate at the end of 2024?', on_ambiguity: mode });
+      expect(r.status, mode).toBe('refused');
+      expect(r.refusal, mode).toMatchObject({ boundary: 'entity_unresolved', code: 'ambiguous_key' });
+      expect(r.refusal!.reason).toBe('"peso" matches 8 published rows dated 2024-12-31 with different values: Argentina-Peso 1052.5; Chile-Peso 992.6; Colombia-Peso 4402.49; Cuba-Peso 24; Mexico-Peso 20.704; Philippines-Peso 58.025; Uruguay-Peso 43.66; Dominican Republic-Peso 60.71');
+    }
+  });
+
+  it('"krone" matches Denmark and Norway: asked with on_ambiguity=ask, answered on resume', async () => {
+    const q = 'What was the krone exchange rate at the end of 2024?';
+    const c = await ask(services, { question: q, on_ambiguity: 'ask' });
+    expect(c.status).toBe('needs_clarification');
+    expect(c.clarification!.options.map((o) => o.label)).toEqual(['Denmark-Krone', 'Norway-Krone']);
+    const resumed = await ask(services, { resume: { run: c.run_id, option: 2 } });
+    expect(resumed.status).toBe('answered');
+    expect(values(resumed)).toEqual([['2024-12-31', 11.322]]);
+    expect(resumed.evidence[0]!.entity_key).toBe('country_currency=Norway-Krone');
+  });
+
+  it('the latest euro rate needs the current year, which is not recorded: a typed block', async () => {
+    const r = await ask(services, { question: 'What is the exchange rate for the euro?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.reason).toContain('rates_of_exchange?filter=record_date:gte:');
+  });
+
+  it('a Grants.gov opportunity id is bound from the question; the snapshot holds no Grants.gov data, so it is blocked', async () => {
+    for (const q of ['How much total funding is estimated for opportunity 350123?', 'What is the award ceiling of Grants.gov opportunity 362478?']) {
+      const r = await ask(services, { question: q });
+      expect(r.status, q).toBe('refused');
+      expect(r.refusal!.boundary, q).toBe('operationally_blocked');
+      expect(r.refusal!.reason, q).toContain('no Grants.gov data');
+      expect(r.attempts.length, q).toBe(1);
+    }
+  });
+});
+
+describe('binding helpers', () => {
+  it('codeFromText finds the id a declared parameter names', () => {
+    expect(codeFromText('What is the award ceiling of Grants.gov opportunity 362478?', 'opportunity_id')).toBe('362478');
+    expect(codeFromText('opportunity id #350123', 'opportunity_id')).toBe('350123');
+    expect(codeFromText('the opportunity to grow in 2024', 'opportunity_id')).toBeUndefined();
+  });
+  it('matchSeries prefers the row the words cover best and keeps every row they match', () => {
+    const rows = ['Euro Zone-Euro', 'Cyprus-Euro', 'Cross Border-Euro', 'Japan-Yen', 'Mexico-Peso', 'Chile-Peso'];
+    expect(matchSeries('euro', rows)).toEqual({ best: ['Euro Zone-Euro'], all: ['Euro Zone-Euro', 'Cyprus-Euro', 'Cross Border-Euro'] });
+    expect(matchSeries('Japanese yen', rows).best).toEqual(['Japan-Yen']);
+    expect(matchSeries('peso', rows).best).toEqual(['Mexico-Peso', 'Chile-Peso']);
+    expect(matchSeries('pound', rows)).toEqual({ best: [], all: [] });
+  });
+});

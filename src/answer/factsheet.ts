@@ -52,6 +52,8 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
     if (e.period.end) addNon(e.period.end.slice(0, 4), 'calendar year of the period end');
     if (e.period.start) addNon(e.period.start.slice(0, 4), 'calendar year of the period start');
     addNon(e.entity.key, `${e.entity.keyType} of ${e.entity.label}`);
+    // numbers inside a period or measure name name things (ACS 5-year, Form 990, 2018 dollars); they are not measurements
+    for (const t of [e.period.label, e.measureLabel]) for (const m of (t ?? '').matchAll(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)) addNon(m[0], `part of the name "${t}"`);
   }
   return { facts, derived, nonMeasures, layout };
 }

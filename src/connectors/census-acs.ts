@@ -59,9 +59,10 @@ export function parseCensusNumber(s: string | null | undefined): { value: number
 function surveyPeriod(year: number, product: string): Period {
   const five = product.startsWith('acs5');
   const one = product.startsWith('acs1');
+  const supplemental = product.startsWith('acsse');
   return {
     start: `${five ? year - 4 : year}-01-01`, end: `${year}-12-31`, instant: false, basis: 'survey',
-    label: five ? `ACS 5-year ${year - 4}–${year}` : one ? `ACS 1-year ${year}` : `ACS ${product} ${year}`,
+    label: five ? `ACS 5-year ${year - 4}–${year}` : one ? `ACS 1-year ${year}` : supplemental ? `ACS 1-year supplemental estimates ${year}` : `ACS ${product} ${year}`,
   };
 }
 

@@ -74,12 +74,15 @@ function acsBinder(level: Level): Binder {
       const year = period.latest ? ACS_NEWEST_VINTAGE : period.year!;
       if (year < 2005) return { error: `the ACS began in 2005; there is no ${year} estimate` };
       const fam = family(variable);
-      const surveys: Array<'acs1' | 'acs5'> = level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
+      // supplemental estimates (K2… tables) are a 1-year product of their own, for geographies of 65,000+
+      const supplemental = /^K2\d/.test(variable);
+      const surveys: Array<'acs1' | 'acs5' | 'acsse'> = supplemental ? ['acsse'] : level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
       const out: Binding[] = [];
       for (const survey of surveys) {
         if (survey === 'acs5' && year < 2009) continue; // the first 5-year estimates are 2005–2009
-        const product = `${survey}${fam}`;
-        const reading = acsSurveyLabel(survey, year);
+        if (survey === 'acsse' && year < 2014) continue; // the supplemental estimates began with 2014
+        const product = survey === 'acsse' ? survey : `${survey}${fam}`;
+        const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey, year);
         // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
         const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
         if (level === 'state') {

@@ -10,7 +10,10 @@ import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import type { AskRequest, ProgressEvent } from '../../src/ask/types.ts';
 import { ASSAY } from '../../src/rdf/vocab.ts';
-import { fixedModel, testServices } from './services.ts';
+import { loadAskServices } from '../../src/ask/services.ts';
+import { DurableStore } from '../../src/rdf/durable.ts';
+import { cassetteRegistry } from './cassette-registry.ts';
+import { BASE, fixedModel, testServices } from './services.ts';
 
 let services: AskServices;
 beforeAll(async () => { services = await testServices(); }, 120_000);
@@ -155,5 +158,77 @@ describe('entity-list questions', () => {
     const strict = (await run({ question: 'List all 10-K filings by Microsoft.', strict: true }, s)).r;
     expect(strict.status).toBe('refused');
     expect(strict.refusal!.boundary).toBe('unverified_figures');
+  });
+});
+
+describe('ProPublica organization records (EIN-keyed: no state needed), end to end', () => {
+  // the registry plus bundles read from the three ProPublica organization cassettes (see cassette-registry.ts)
+  let pp: AskServices;
+  beforeAll(async () => { pp = await loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, registry: await cassetteRegistry() }); }, 120_000);
+
+  it('501(c)(3) from subsection_code 3, cited to the organization response', async () => {
+    const { r } = await run('Is Pro Publica Inc a 501(c)(3)?', pp);
+    expect(r.status).toBe('answered');
+    expect(r.text).toBe('Yes. Pro Publica Inc (EIN 142007220) is a 501(c)(3) organization: its subsection is "03" (501(c)(3)), according to ProPublica Nonprofit Explorer.');
+    expect(r.evidence[0]).toMatchObject({ value: true, source: 'propublica-nonprofits', entity_key: 'ein=142007220', assurance: 'key_match', status: { field: 'subsection', code: '03' } });
+    expect(r.citations.map((c) => c.url)).toEqual(['https://projects.propublica.org/nonprofits/api/v2/organizations/142007220.json']);
+    expect(r.figures).toEqual([]);
+  });
+
+  it('public charity and private foundation read from foundation_code 15: a yes, and a no on its own terms', async () => {
+    const yes = (await run('Is Pro Publica Inc a public charity?', pp)).r;
+    expect(yes.evidence[0]).toMatchObject({ value: true, status: { field: 'foundation', code: '15', meaning: 'publicly supported organization (170(b)(1)(A)(vi))' } });
+    const no = (await run('Is Pro Publica Inc a private foundation?', pp)).r;
+    expect(no.status).toBe('answered');
+    expect(no.text).toBe('No. Pro Publica Inc (EIN 142007220) is not a private foundation: its foundation is "15" (publicly supported organization (170(b)(1)(A)(vi))), according to ProPublica Nonprofit Explorer.');
+  });
+
+  it('tax-exempt from exempt_organization_status_code 1; a 501(c)(4) question about a 501(c)(3) is a false', async () => {
+    const ex = (await run('Is Apache Software Foundation tax-exempt?', pp)).r;
+    expect(ex.evidence[0]).toMatchObject({ value: true, entity_key: 'ein=470825376', status: { field: 'status', code: '01', meaning: 'unconditional exemption' } });
+    const c4 = (await run('Is Rural Action Inc a 501(c)(4)?', pp)).r;
+    expect(c4.evidence[0]).toMatchObject({ value: false, entity_key: 'ein=311124220', status: { field: 'subsection', code: '03' } });
+  });
+
+  it('the RI extract answers when the question places the entity there (ProPublica has no recording for it)', async () => {
+    const { r } = await run('Is the Hazen Scholarship Fund in Rhode Island a private foundation?', pp);
+    expect(r.status).toBe('answered');
+    expect(r.evidence[0]).toMatchObject({ value: true, source: 'irs-eo-bmf', entity_key: 'ein=020530567', status: { field: 'foundation', code: '04', meaning: 'private non-operating foundation' } });
+    expect(r.citations.map((c) => c.url)).toEqual(['https://www.irs.gov/pub/irs-soi/eo_ri.csv']);
+    expect(r.attempts.map((a) => [a.source, a.disposition])).toEqual([['propublica-nonprofits', 'errored'], ['irs-eo-bmf', 'accepted']]);
+  });
+
+  it('lists every return ProPublica has (12 with figures, 4 PDF-only), most recent first, the count graded', async () => {
+    const { r } = await run('Show every tax return Pro Publica Inc has filed.', pp);
+    expect(r.status).toBe('answered');
+    expect(r.evidence).toHaveLength(16);
+    expect(r.text.split('\n')[0]).toBe('ProPublica Nonprofit Explorer lists 16 returns for Pro Publica Inc (EIN 142007220):');
+    expect(r.evidence.map((e) => e.record!.key)).toEqual(['202212', '202112', '202012', '201912', '201812', '201712', '201612', '201512', '201412', '201312', '201212', '201112', '201012', '200912', '200812', '200712'].map((p) => `tax_period=${p}`));
+    expect(r.evidence[0]).toMatchObject({ period: 'tax period ending 2022-12-31', entity_key: 'ein=142007220' });
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['16', 'derived']]);
+    expect(new Set(r.citations.map((c) => c.url))).toEqual(new Set(['https://projects.propublica.org/nonprofits/api/v2/organizations/142007220.json']));
+  });
+
+  it('a year keeps the return for that tax year', async () => {
+    const { r } = await run('List the tax returns of Apache Software Foundation in 2019.', pp);
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.record!.key, e.period])).toEqual([['tax_period=201904', 'tax period ending 2019-04-30']]);
+  });
+});
+
+describe('entity lists beyond the recordings end as typed refusals, never invented lists', () => {
+  it.each([
+    ['Show NSF awards received by MIT.', 'https://api.nsf.gov/services/v1/awards.json?awardeeName=MIT&'],
+    ['What NIH projects does Johns Hopkins University have?', 'https://api.reporter.nih.gov/v2/projects/search'],
+    ['List federal contracts awarded to Lockheed Martin.', 'https://api.usaspending.gov/api/v2/search/spending_by_award/'],
+  ])('%s → operationally_blocked naming the request with no cassette', async (q, url) => {
+    const { r } = await run(q);
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.reason).toContain('not in the offline snapshot');
+    expect(r.refusal!.reason).toContain(url);
+    expect(r.evidence).toEqual([]);
+    expect(r.attempts.length).toBeGreaterThan(0);
+    expect(r.attempts.every((a) => a.disposition === 'errored')).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate, Card, OperationRef } from '../../src/discover/index.ts';
 import { headOf } from '../../src/discover/text.ts';
 import { plan } from '../../src/plan/index.ts';
-import { grainHead, grainNoun, kindMismatch } from '../../src/plan/kinds.ts';
+import { grainHead, grainNoun, grainRowNouns, kindMismatch } from '../../src/plan/kinds.ts';
 import { parseIntent, type Intent } from '../../src/understand/intent.ts';
 
 function intent(v: Record<string, unknown>): Intent {
@@ -113,5 +113,28 @@ describe('relevance', () => {
     ]);
     expect(p.verdict).toBe('exact');
     expect(p.selected?.candidateKey).toBe('nih/projects-by-organization');
+  });
+});
+
+describe('status and list routing from what the catalog declares', () => {
+  const orgRead = op('np/organization', 'keyed_read', ['ein'], 'one organization; filings_with_data has one entry per return (tax_prd YYYYMM)');
+  const efile = op('irs/efile-return', 'keyed_read', ['object_id'], 'one return');
+
+  it('reads the nested rows a grain declares', () => {
+    expect(grainRowNouns(orgRead.grain)).toEqual(['organization', 'return']);
+    expect(grainRowNouns('one prime award')).toEqual(['award']);
+  });
+
+  it('a list of returns is served by an operation declaring one entry per return, even when it scored low', () => {
+    const list = intent({ question: 'Show every tax return the Ford Foundation has filed.', shape: 'entity_list', entity: 'Ford Foundation', entity_status: 'resolved', attribute: 'tax return' });
+    const p = plan(list, [cand(1, 'irs/efile-return', [efile], { kind: 'operation', score: 100 }), cand(2, 'np/organization', [orgRead], { kind: 'operation', score: 1 })]);
+    expect(p.assessments.map((a) => a.candidateKey)).toEqual(expect.arrayContaining(['irs/efile-return', 'np/organization']));
+  });
+
+  it('with no entity type, the status asked names the kind whose sources qualify (501(c)(3) → nonprofit sources)', () => {
+    const status = intent({ question: 'Is the Sierra Club a 501(c)(3)?', shape: 'status', entity: 'Sierra Club', entity_status: 'resolved', attribute: '501(c)(3) status' });
+    const cands = [cand(1, 'irs/efile-return', [efile], { kind: 'operation', score: 100 }), cand(2, 'np/organization', [orgRead], { kind: 'operation', score: 1, source: 'Nonprofit Explorer: nonprofits by EIN' })];
+    expect(plan(status, cands).assessments.map((a) => a.candidateKey)).toContain('np/organization');
+    expect(plan({ ...status, attribute: 'membership status' }, cands).assessments.map((a) => a.candidateKey)).not.toContain('np/organization');
   });
 });

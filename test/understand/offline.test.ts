@@ -91,6 +91,33 @@ describe('offline interpreter', () => {
   });
 });
 
+describe('offline interpreter: status and list readings', () => {
+  it.each([
+    // the whole status phrase: "large" decides the question (a large accelerated filer is not an accelerated filer)
+    ['Is Tesla a large accelerated filer?', 'Tesla', 'large accelerated filer status', 'company', null],
+    ['Is Apple an accelerated filer?', 'Apple', 'accelerated filer status', 'company', null],
+    ['Is the Sierra Club a 501(c)(3)?', 'Sierra Club', '501(c)(3) status', 'nonprofit', null],
+    ['Is Wikimedia Foundation a public charity?', 'Wikimedia Foundation', 'public charity status', 'nonprofit', null],
+    // "in DC" places the entity: the intent carries it as geography, the entity stays the organisation
+    ['Is the American National Red Cross in DC tax-exempt?', 'American National Red Cross', 'tax-exempt status', 'nonprofit', 'DC'],
+    ['Is X in the District of Columbia a 501(c)(3)?', 'X', '501(c)(3) status', 'nonprofit', 'District of Columbia'],
+    ['Is the Hazen Scholarship Fund in Rhode Island a private foundation?', 'Hazen Scholarship Fund', 'private foundation status', 'nonprofit', 'Rhode Island'],
+  ])('%s', (q, entity, attribute, type, within) => {
+    const i = understood(q);
+    expect([i.shape, i.entity, i.attribute, i.type, i.geography?.within ?? null]).toEqual(['status', entity, attribute, type, within]);
+  });
+
+  it.each([
+    ['Show every tax return the Ford Foundation has filed.', 'Ford Foundation', 'tax return'],
+    ['List NSF awards made to UCAR.', 'UCAR', 'nsf awards'],
+    ['List federal contracts awarded to Lockheed Martin.', 'Lockheed Martin', 'federal contracts'],
+    ['What filings has Tesla submitted to the SEC this year?', 'Tesla', 'filings'],
+  ])('a list names its records: %s', (q, entity, attribute) => {
+    const i = understood(q);
+    expect([i.shape, i.entity, i.attribute]).toEqual(['entity_list', entity, attribute]);
+  });
+});
+
 describe('offline interpreter over the corpus', () => {
   it('reaches at least 90% shape accuracy, every shape represented, and never a schema-invalid intent', async () => {
     const corpus = await loadCorpus();

@@ -21,6 +21,13 @@ const PINNED: Record<string, Array<[string, string, number]>> = {
   "What was Apple's revenue in calendar year 2022?": [['RevenueFromContractWithCustomerExcludingAssessedTax', 'FY2022', 394328000000]],
   "What is Tesla's net income?": [['NetIncomeLoss', 'FY2021', 5519000000]],
   "What was Tesla's income in 2021?": [['NetIncomeLoss', 'FY2021', 5519000000]],
+  // Treasury Fiscal Data, read without entity resolution (src/execute/unkeyed.ts): the dataset's scope, or the currency row named
+  'What is the latest total public debt outstanding?': [['tot_pub_debt_out_amt', '2026-10-01', 40260641972390.03]],
+  'How much debt is held by the public right now?': [['debt_held_public_amt', '2026-10-01', 32433790394253.86]],
+  'What were intragovernmental holdings at the end of 2023?': [['intragov_hold_amt', '2023-12-29', 7062976040880.89]],
+  'What was the Japanese yen exchange rate in the second quarter of 2023?': [['exchange_rate', '2023-06-30', 144.62]],
+  // College Scorecard school 130794 (Yale University), resolved among schools by its IPEDS UNITID
+  "What is Yale's in-state tuition?": [['cost.tuition.in_state', 'latest available (year varies by field)', 51400]],
 };
 
 let services: AskServices;

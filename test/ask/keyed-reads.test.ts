@@ -10,7 +10,9 @@
  *  - cdc-svi SVI2018_US_COUNTY: Cook County, Illinois (17031) EP_POV 15.1, E_PCI 35575; Los Angeles County (06037) E_TOTPOP 10098052;
  *  - cdc-places county-measure 06059 ARTHRITIS: CrdPrv 19.6 (BRFSS 2021);
  *  - college-scorecard school 130794 (Yale University): latest.cost.tuition.in_state 51400, latest.admissions.admission_rate.overall 0.0693;
- *  - propublica-nonprofits organization 142007220 (Pro Publica Inc): tax_prd 202112 totrevenue 36005300; 470825376 (Apache Software Foundation): tax_prd 201904 totfuncexpns 1747000.
+ *  - propublica-nonprofits organization 142007220 (Pro Publica Inc): totrevenue by tax_prd 201812 26685933, 201912 39246884,
+ *    202012 37513092, 202112 36005300, 202212 44530761; 311124220 (Rural Action Inc): 202012 3714399;
+ *    470825376 (Apache Software Foundation): tax_prd 201904 totfuncexpns 1747000.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
@@ -129,6 +131,15 @@ describe('schools and nonprofits', () => {
     expectCited(apache);
     expect(row(apache).map((x) => [x.value, x.period, x.key])).toEqual([[1747000, 'FY2019', 'ein=470825376']]);
     expect(apache.evidence[0]!.warnings).toContain('"2019" read as the filer\'s fiscal year FY2019 (2019-04-30), not calendar 2019');
+  }, 60_000);
+
+  it('nonprofits compared and followed over years, each figure its own filing', async () => {
+    const cmp = await ask(services, { question: 'Which had more total revenue in 2020, Pro Publica or Rural Action?' });
+    expectCited(cmp);
+    expect(row(cmp).map((x) => [x.key, x.period, x.value])).toEqual([['ein=142007220', 'FY2020', 37513092], ['ein=311124220', 'FY2020', 3714399]]);
+    const series = await ask(services, { question: "How did Pro Publica's total revenue change from 2018 to 2022?" });
+    expectCited(series);
+    expect(row(series).map((x) => [x.period, x.value])).toEqual([['FY2018', 26685933], ['FY2019', 39246884], ['FY2020', 37513092], ['FY2021', 36005300], ['FY2022', 44530761]]);
   }, 60_000);
 
   it('a tax year the response does not hold is no data, not the newest filing', async () => {

@@ -78,6 +78,12 @@ describe('typed entity choice', () => {
     expect(r.ambiguous).toEqual(['Cook County, Georgia', 'Cook County, Illinois', 'Cook County, Minnesota']);
   });
 
+  it('the same entity listed twice (one key) is one candidate, not an ambiguity', () => {
+    const r = chooseBundles([bundle('Texas', '48'), { ...bundle('Texas', '48'), id: 'wd:Q1439' }], ['fips'], 'state');
+    expect(r.ambiguous).toBeUndefined();
+    expect(r.chosen).toHaveLength(1);
+  });
+
   it('one county of that name is chosen', () => {
     expect(chooseBundles([bundle('Cook County, Illinois', '17031')], ['fips'], 'county').chosen.map((b) => b.label)).toEqual(['Cook County, Illinois']);
   });

@@ -19,8 +19,14 @@ export interface RecordSheet extends FactSheet {
   total: number;
 }
 
-const STATUS_SOURCE: Readonly<Record<string, string>> = { 'irs-eo-bmf': 'the IRS Exempt Organizations Business Master File', 'propublica-nonprofits': 'ProPublica Nonprofit Explorer' };
+const STATUS_SOURCE: Readonly<Record<string, string>> = {
+  'irs-eo-bmf': 'the IRS Exempt Organizations Business Master File', 'propublica-nonprofits': 'ProPublica Nonprofit Explorer',
+  'nsf-awards': 'the NSF Award Search API', 'nih-reporter': 'NIH RePORTER', usaspending: 'USAspending.gov',
+};
+/** "Apple Inc. (CIK 0000320193)"; a name-keyed entity is its name alone (the key would repeat it). */
+const whoOf = (e: AnyEvidence) => (e.entity.keyType === 'name' ? e.entity.label : `${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key})`);
 const sourceName = (s: string) => STATUS_SOURCE[s] ?? publisherName(s);
+const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
   const out: NonMeasure[] = [];
@@ -70,8 +76,8 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
   const kind = first.record?.kind ?? 'record';
   const count = sheet.derived.find((d) => d.id === 'D1')!;
   const head = sheet.total > sheet.items.length
-    ? `${sourceName(first.source)} lists ${count.value} ${kind}s for ${first.entity.label} (${first.entity.keyType.toUpperCase()} ${first.entity.key}); the ${sheet.items.length} most recent:`
-    : `${sourceName(first.source)} lists ${count.value} ${kind}${count.value === 1 ? '' : 's'} for ${first.entity.label} (${first.entity.keyType.toUpperCase()} ${first.entity.key}):`;
+    ? `${cap(sourceName(first.source))} lists ${count.value} ${kind}s for ${whoOf(first)}; the ${sheet.items.length} most recent:`
+    : `${cap(sourceName(first.source))} lists ${count.value} ${kind}${count.value === 1 ? '' : 's'} for ${whoOf(first)}:`;
   const lines = sheet.items.map(({ evidence: e }, i) => {
     const r = e.record!;
     const extra = typeof e.value === 'number' ? `: ${formatValue(e.value, e.unit, e.currency)}` : '';

@@ -33,7 +33,9 @@ export async function executeRecordShape(ctx: QueryContext, intent: Intent, cand
   const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
 
   if (intent.shape === 'status') {
-    const ask = statusAsk(intent.question, intent.attribute);
+    // the intent's attribute says which status is asked (the interpreter keeps its qualifiers: "large
+    // accelerated filer"); the question's words are read only when the attribute names no declared status
+    const ask = statusAsk(intent.attribute ?? '', null) ?? statusAsk(intent.question, null);
     if (!ask) return { refusal: refusalFrom('no_access_path', `no declared status reader answers "${intent.attribute ?? intent.question}" (readers: 501(c)(N) subsection, private foundation, public charity, tax-exempt, SEC filer category)`, { attribute: intent.attribute, missing: 'a status field with a documented code table for this yes/no' }) };
     const usable = dedupe(planned.filter((c) => ask.operations.includes(c.operation!.key)));
     ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()}, where the question places the entity)` : ''}; the first record whose field reads as a boolean wins` });

@@ -5,7 +5,9 @@
  * missing record as no data (never false), list paging to the declared boundary, every record
  * cited to the response it came from, the count graded, and strict mode against an invented count.
  */
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { connectorRuntime } from '../../src/connectors/runtime.ts';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import type { AskRequest, ProgressEvent } from '../../src/ask/types.ts';
@@ -24,7 +26,7 @@ async function run(req: AskRequest | string, s = services) {
   return { r, events };
 }
 
-/** A caller intent (as `--intent` sends it): the question's words decide the status read. */
+/** A caller intent (as `--intent` sends it): its attribute decides the status read, its geography the extract. */
 const intent = (question: string, entity: string, attribute: string, state: string) =>
   ({ intent: { question, shape: 'status', entity, canonical_entity: entity, entity_status: 'resolved', attribute, geography: { level: 'state', within: state } } });
 
@@ -50,7 +52,7 @@ describe('status questions', () => {
   });
 
   it('a false stands on its own terms, with the code shown (IRS subsection 04 asked as 501(c)(3))', async () => {
-    const { r } = await run(intent('Is the American Association of Retired Persons in DC a 501(c)(3)?', 'American Association of Retired Persons', 'tax-exempt status', 'District of Columbia'));
+    const { r } = await run(intent('Is the American Association of Retired Persons in DC a 501(c)(3)?', 'American Association of Retired Persons', '501(c)(3) status', 'District of Columbia'));
     expect(r.status).toBe('answered');
     expect(r.evidence[0]).toMatchObject({ value: false, entity_key: 'ein=911825851', status: { field: 'subsection', code: '04', meaning: '501(c)(4)' } });
     expect(r.text).toBe('No. AMERICAN ASSOCIATION OF RETIRED PERSONS (EIN 911825851) is not a 501(c)(3) organization: its subsection is "04" (501(c)(4)), according to the IRS Exempt Organizations Business Master File.');
@@ -102,6 +104,13 @@ describe('status questions', () => {
     expect(r.refusal!.reason).toContain('published one extract per state');
     expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'errored']]);
     expect(r.evidence).toEqual([]);
+  });
+
+  it("the intent's attribute decides which status is read, not the question's words", async () => {
+    // same question text, the caller's intent asks tax-exempt: AARP's BMF status 01 answers that
+    const { r } = await run(intent('Is the American Association of Retired Persons in DC a 501(c)(3)?', 'American Association of Retired Persons', 'tax-exempt status', 'District of Columbia'));
+    expect(r.status).toBe('answered');
+    expect(r.evidence[0]).toMatchObject({ value: true, entity_key: 'ein=911825851', status: { field: 'status', code: '01', meaning: 'unconditional exemption' } });
   });
 
   it('strict mode answers a status (no figure is unverified)', async () => {
@@ -230,5 +239,31 @@ describe('entity lists beyond the recordings end as typed refusals, never invent
     expect(r.evidence).toEqual([]);
     expect(r.attempts.length).toBeGreaterThan(0);
     expect(r.attempts.every((a) => a.disposition === 'errored')).toBe(true);
+  });
+});
+
+describe('an award list end to end on a real NSF body (no cassette exists for the request, so a fake fetch serves it)', () => {
+  // The body is NSF's real 2015 UCAR response (fixtures/publishers/nsf-awards/unkeyed); it answered a
+  // request with other printFields, so it is never replayed as a cassette. Served here for any NSF
+  // request to check what a list of amount-carrying records becomes: values graded, each cited.
+  it('lists the 21 awards with their amounts verified, the count derived, disclosed as a textual name match', async () => {
+    const text = await readFile('fixtures/publishers/nsf-awards/unkeyed/v1_awards.json_awardee-UCAR_2015.json', 'utf8');
+    const urls: string[] = [];
+    const fetchImpl = (async (u: string) => { urls.push(String(u)); return new Response(text, { status: 200, headers: { 'content-type': 'application/json' } }); }) as unknown as typeof fetch;
+    const s = await testServices({ runtime: await connectorRuntime({ mode: 'live', fetch: fetchImpl }) });
+    const { r } = await run('List NSF awards made to the University Corporation for Atmospheric Research in 2015.', s);
+    expect(r.status).toBe('answered');
+    expect(urls).toEqual(['https://api.nsf.gov/services/v1/awards.json?awardeeName=University%20Corporation%20for%20Atmospheric%20Research&printFields=id,title,awardeeName,estimatedTotalAmt,fundsObligatedAmt,startDate,expDate&offset=1']);
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe('The NSF Award Search API lists 21 awards for University Corporation for Atmospheric Research:');
+    expect(lines[1]).toBe('1. Engineering experiences: Research on student competency, motivation and persistence in STEM for underserved youth: $608,513 (nsf_award_id 1513102)');
+    expect(lines[21]).toBe('21. Support of the International Conference on Mesoscale Convective System: $13,540 (nsf_award_id 1462194)');
+    expect(r.evidence).toHaveLength(21);
+    expect(r.figures[0]).toMatchObject({ text: '21', grade: 'derived' });
+    expect(r.figures.slice(1).every((f) => f.grade === 'verified')).toBe(true);
+    expect(r.figures.slice(1).reduce((a, f) => a + f.value, 0)).toBe(8_310_024);
+    expect(r.citations).toHaveLength(21);
+    expect(r.qualification!.level).toBe(1); // tied to the entity by name only
+    expect(r.qualification!.disclosures.join(' ')).toContain('matches names textually');
   });
 });

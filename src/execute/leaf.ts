@@ -223,6 +223,9 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     let bundles: IdentityBundle[];
     try {
       bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
+      // "Georgia (U.S. state)", "Washington (state)": a disambiguating suffix the kind asked already settles
+      const bare = req.entity.replace(/\s*\([^()]*\)\s*$/, '').trim();
+      if (bundles.length === 0 && entityType && bare && bare !== req.entity) bundles = await resolveName(ctx.registry, bare, { type: entityType }, ctx);
     } catch (e) {
       const c = classify(e, ctx.signal);
       failures.push(c);

@@ -6,7 +6,7 @@
  * about or refused, never picked.
  *
  * Values were read from the cassette bodies under fixtures/publishers/:
- *  - census-acs acs-all-states ACS 1-year 2018 group(B19013): Texas (48) 60629, California (06) 75277;
+ *  - census-acs acs-all-states ACS 1-year 2018 group(B19013): Texas (48) 60629, California (06) 75277, Georgia (13) 58756;
  *  - cdc-svi SVI2018_US_COUNTY: Cook County, Illinois (17031) EP_POV 15.1, E_PCI 35575; Los Angeles County (06037) E_TOTPOP 10098052;
  *  - cdc-places county-measure 06059 ARTHRITIS: CrdPrv 19.6 (BRFSS 2021);
  *  - college-scorecard school 130794 (Yale University): latest.cost.tuition.in_state 51400, latest.admissions.admission_rate.overall 0.0693;
@@ -51,6 +51,12 @@ describe('states (Census ACS)', () => {
     expect(new Set(r.citations.map((c) => c.url)).size).toBe(1);
     expect(r.figures.map((f) => [f.text, f.grade])).toContainEqual(['$60,629', 'verified']);
     expect(r.figures.map((f) => [f.text, f.grade])).toContainEqual(['$75,277', 'verified']);
+  }, 60_000);
+
+  it('a name that is also a country or a county\'s state is resolved among states, as the key read implies', async () => {
+    const r = await ask(services, { question: 'What was the median household income in Georgia in 2018?' });
+    expectCited(r);
+    expect(row(r).map((x) => [x.key, x.value, x.period])).toEqual([['fips=13', 58756, 'ACS 1-year 2018']]);
   }, 60_000);
 
   it('a year the cassettes do not hold is refused as operationally blocked, naming the request; no other year is read', async () => {

@@ -12,8 +12,8 @@ import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';
 import { usDate } from './nsf-awards.ts';
-import { pointer, type EntityRecord, type OperationResult } from './records.ts';
-import { policyFor, requestFor, requireArgs } from './request.ts';
+import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
+import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
 
 const SOURCE = 'grants-gov';
@@ -41,6 +41,34 @@ async function call(decl: OperationDecl, args: Readonly<Record<string, string>>,
   const missing = env?.data?.errorMessages?.find((m) => /no record found/i.test(m));
   if (missing) throw new PublisherError('not_found', `Grants.gov: ${missing}`, { method: raw.method, url: raw.url, status: raw.status, source: SOURCE });
   return raw;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** fetchOpportunity dates: "Mar 08, 2016 12:00:00 AM EST" → 2016-03-08 (the day as published; the time is dropped). */
+export function monDate(s: unknown): string | undefined {
+  const m = typeof s === 'string' ? /^([A-Z][a-z]{2}) (\d{2}), (\d{4})\b/.exec(s) : null;
+  const month = m ? MONTHS.indexOf(m[1]!) + 1 : 0;
+  return m && month > 0 ? `${m[3]}-${String(month).padStart(2, '0')}-${m[2]}` : undefined;
+}
+
+/** The synopsis's award amounts (catalog measures synopsis/<field>), as published: "none" or "" is no amount, never 0. */
+const AMOUNTS = ['awardCeiling', 'awardFloor', 'estimatedFunding'] as const;
+export function synopsisObservations(d: Record<string, unknown>, raw: RawResponse, operation: string): Observation[] {
+  const syn = (d.synopsis ?? {}) as Record<string, unknown>;
+  const posted = monDate(syn.postingDate);
+  const updated = monDate(syn.lastUpdatedDate);
+  const date = updated ?? posted;
+  const keys = { opportunity_id: String(d.id), ...(d.opportunityNumber ? { opportunity_number: String(d.opportunityNumber) } : {}) };
+  return AMOUNTS.filter((f) => f in syn).map((f): Observation => {
+    const text = syn[f] === null || syn[f] === undefined ? '' : String(syn[f]);
+    const v = decimal(text.replace(/,/g, ''));
+    return {
+      type: 'observation', source: SOURCE, operation, measure: `synopsis/${f}`, label: f === 'awardCeiling' ? 'Award Ceiling' : f === 'awardFloor' ? 'Award Floor' : 'Estimated Total Program Funding',
+      value: v ?? null, status: v === undefined ? (/^none$/i.test(text) ? 'not_applicable' : 'missing') : 'reported', asPublished: text, unit: 'USD', currency: 'USD', scale: 1,
+      period: { ...(date ? { end: date } : {}), instant: true, basis: 'calendar', label: date ? `synopsis ${updated ? 'last updated' : 'posted'} ${date}` : 'synopsis (undated)' },
+      entity: keys, attributes: {}, raw: pointer(raw),
+    };
+  });
 }
 
 export const grantsGov: Connector = {
@@ -72,7 +100,8 @@ export const grantsGov: Connector = {
         const d = (raw.json as { data?: Record<string, unknown> }).data;
         if (!d?.id) throw new PublisherError('unexpected_shape', 'Grants.gov fetchOpportunity lacks data.id', { method: raw.method, url: raw.url, source: SOURCE });
         const rec: EntityRecord = { type: 'entity', source: SOURCE, operation: decl.id, kind: 'opportunity', label: String(d.opportunityTitle ?? ''), keys: { opportunity_id: String(d.id), opportunity_number: String(d.opportunityNumber ?? '') }, attributes: { synopsis: String((d.synopsis as Record<string, unknown> | undefined)?.synopsisDesc ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim() || null }, raw: pointer(raw) };
-        return { source: SOURCE, operation: decl.id, records: [rec], responses: [pointer(raw)], complete: true, notes: [] } satisfies OperationResult;
+        const synthetic = raw.origin?.synthetic || raw.origin?.kind === 'synthetic';
+        return { source: SOURCE, operation: decl.id, records: [rec, ...synopsisObservations(d, raw, decl.id)], responses: [pointer(raw)], complete: true, notes: synthetic ? ['SYNTHETIC stub response, not Grants.gov data'] : [] } satisfies OperationResult;
       },
     },
   },

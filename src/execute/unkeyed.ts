@@ -247,7 +247,8 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     let pick: Observation[];
     if (target === 'latest') {
       const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-      pick = dated.filter((o) => o.period.end === newest);
+      // a record with no time dimension (one opportunity's synopsis) is its own latest
+      pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
       if (newest) warnings.push(`latest record in the response: ${newest}`);
     } else {
       const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
@@ -272,12 +273,13 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     const chosen: Observation[] = [];
     for (const [series, rows] of bySeries) {
       const limit = target === 'latest' ? '9999-12-31' : target.until;
-      const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end!);
+      const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
       const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
       const row = ok[0] ?? rows[0]!;
       if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
       chosen.push(row);
     }
+    if (chosen.length === 0) { reject('period', `no ${measure} record for ${periodText} in this response`); continue; }
     const values = [...new Set(chosen.map((o) => o.value))];
     if (chosen.length > 1 && values.length > 1) {
       done();
@@ -363,7 +365,9 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
     : { name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
   const unitOk = !want.unit || rec.unit === want.unit || (UNIT_ALIASES[want.unit] ?? []).includes(rec.unit);
   checks.push(unitOk ? { name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` } : { name: 'unit', passed: false, detail: `unit ${rec.unit}, the measure is declared in ${want.unit}` });
-  checks.push(rec.period.end ? { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` } : { name: 'period', passed: false, detail: 'the record carries no date' });
+  checks.push(rec.period.end ? { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` }
+    : want.period === 'latest' && want.kind === 'param' ? { name: 'period', passed: true, detail: `an undated record, the only one the publisher keeps for ${want.label}` }
+      : { name: 'period', passed: false, detail: 'the record carries no date' });
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');

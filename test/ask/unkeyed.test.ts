@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import { codeFromText, matchSeries } from '../../src/execute/unkeyed.ts';
+import { connectorRuntime } from '../../src/connectors/runtime.ts';
 import { fixedModel, testServices } from './services.ts';
 
 const PENNY = 'https://api.fiscaldata.treasury.gov/services/api/fiscal_service/v2/accounting/od/debt_to_penny';
@@ -182,6 +183,45 @@ describe('publisher-defined codes: bound from the question, not the organisation
       expect(r.refusal!.reason, q).toContain('no Grants.gov data');
       expect(r.attempts.length, q).toBe(1);
     }
+  });
+});
+
+/**
+ * No real Grants.gov response exists in the samples: this stub is SYNTHETIC (made up for the test, in
+ * the fetchOpportunity shape seen in other projects' captures) and only exercises the binding and the
+ * checks. It answers every fetchOpportunity with opportunity 350123.
+ */
+const SYNTHETIC_OPPORTUNITY = JSON.stringify({
+  errorcode: 0, msg: 'Webservice Succeeds',
+  data: { id: 350123, opportunityNumber: 'SYNTHETIC-0001', opportunityTitle: 'SYNTHETIC opportunity (test stub, not Grants.gov data)', synopsis: { postingDate: 'Jan 02, 2026 12:00:00 AM EST', awardCeiling: '500000', awardFloor: 'none', estimatedFunding: '2000000', synopsisDesc: 'SYNTHETIC' } },
+});
+
+describe('a Grants.gov opportunity id bound through the declared parameter (SYNTHETIC stub, live mode)', () => {
+  let stubbed: AskServices;
+  const sent: string[] = [];
+  beforeAll(async () => {
+    const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
+      const u = String(url instanceof Request ? url.url : url);
+      if (!u.startsWith('https://api.grants.gov/')) throw new TypeError(`no network in tests: ${u}`);
+      sent.push(String(init?.body ?? ''));
+      return new Response(SYNTHETIC_OPPORTUNITY, { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    stubbed = await testServices({ runtime: await connectorRuntime({ mode: 'live', fetch: fetchImpl }), model: fixedModel('Estimated total program funding is $2,000,000.') });
+  }, 120_000);
+
+  it('the id in the question is the argument sent, and the record carrying it is admitted', async () => {
+    const r = await ask(stubbed, { question: 'How much total funding is estimated for opportunity 350123?' });
+    expect(JSON.parse(sent[sent.length - 1]!)).toEqual({ opportunityId: 350123 });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.measure, e.value, e.entity_key])).toEqual([['grants-gov/synopsis/estimatedFunding', 2000000, 'opportunity_id=350123']]);
+    expect(r.evidence[0]!.period).toBe('2026-01-02');
+  });
+
+  it('a response about another opportunity is rejected, not admitted', async () => {
+    const r = await ask(stubbed, { question: 'What is the award ceiling of Grants.gov opportunity 362478?' });
+    expect(JSON.parse(sent[sent.length - 1]!)).toEqual({ opportunityId: 362478 });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.reason).toContain('does not carry opportunity id 362478');
   });
 });
 

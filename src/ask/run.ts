@@ -339,6 +339,7 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
  * publisher-defined code (a currency, an opportunity id) first. Null: not this kind of read.
  */
 async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
+  if (intent.shape === 'comparison') return compareUnkeyed(s, intent, planned);
   if (intent.shape !== 'point' && intent.shape !== 'timeseries') return null;
   const code = intent.canonical_entity ?? intent.entity;
   const candidates = unkeyedCandidates(s.ctx, planned.candidates, code !== null);
@@ -384,6 +385,29 @@ async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Pr
   const lastE = s.admit(first)!;
   items.push(lastE);
   return { items, disclosures: [scopeNote(lastE), ...disclosures] };
+}
+
+/** A comparison of publisher-defined codes (two currencies): one code-keyed read each, concurrently; any failure sinks it. */
+async function compareUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
+  const candidates = unkeyedCandidates(s.ctx, planned.candidates, true);
+  if (candidates.length === 0 || intent.entities.length < 2) return null;
+  for (const name of intent.entities) {
+    const bundles = await resolveName(s.ctx.registry, name, {}, s.ctx).catch(() => []);
+    if (bundles.some((b) => b.match === 'exact')) return null;
+  }
+  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one read per publisher-defined code (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
+  const out = await fanOut(s.ctx, intent.entities.map((code) => ({ label: code, run: (ctx: QueryContext) => readUnkeyed(ctx, {
+    question: intent.question, attribute: intent.attribute, code, period: intent.period, candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: code, ...(s.judge ? { judge: s.judge } : {}),
+  }) })), () => true);
+  const results = out.results as UnkeyedResult[];
+  // a code no declared parameter or published row binds: not this kind of comparison, the keyed path tries
+  if (results.some((r) => r.unbound)) { results.forEach((r) => s.admit(r)); return null; }
+  const items = results.map((r) => s.admit(r)).filter((x): x is AdmittedEvidence => !!x);
+  if (out.failedBranch !== undefined) {
+    const r = results[out.failedBranch]!;
+    return { refusal: refusalFrom(r.failure!.boundary, `cannot compare: ${intent.entities[out.failedBranch]} — ${r.failure!.message}`, { attribute: intent.attribute, entity: intent.entities[out.failedBranch]!, period: intent.period?.text ?? null, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
+  }
+  return { items, disclosures: items.map((e) => `"${intent.entities[items.indexOf(e)]}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) };
 }
 
 interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }

@@ -168,6 +168,12 @@ describe('publisher-defined codes: bound from the question, not the organisation
     expect(resumed.evidence[0]!.entity_key).toBe('country_currency=Norway-Krone');
   });
 
+  it('a comparison of two currencies reads each code concurrently (euro 0.961, yen 156.85 at the end of 2024)', async () => {
+    const r = await ask(services, { question: 'Compare the euro and Japanese yen exchange rates at the end of 2024' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.entity_key, e.period, e.value])).toEqual([['country_currency=Euro Zone-Euro', '2024-12-31', 0.961], ['country_currency=Japan-Yen', '2024-12-31', 156.85]]);
+  });
+
   it('the latest euro rate needs the current year, which is not recorded: a typed block', async () => {
     const r = await ask(services, { question: 'What is the exchange rate for the euro?' });
     expect(r.status).toBe('refused');

@@ -83,6 +83,12 @@ describe('national aggregates: read at the dataset scope, no entity resolution',
     expect(values(judged)).toEqual([['2024-03-29', 34586533479349.88]]);
   });
 
+  it('a federal fiscal year is read at its last record on or before 30 September (FY2023 → 2023-09-29)', async () => {
+    const r = await ask(services, { question: 'What was the total public debt outstanding in fiscal year 2023?' });
+    expect(values(r)).toEqual([['2023-09-29', 33167334044723.16]]);
+    expect(r.qualification!.disclosures).toContain('federal fiscal year 2023 (ends 30 September 2023) read as its last record, dated 2023-09-29');
+  });
+
   it('a yearly timeseries reads each year\'s last record, one request per year', async () => {
     const r = await ask(services, { question: 'Show the total public debt outstanding each year from 2021 to 2024.' });
     expect(r.status).toBe('answered');

@@ -142,7 +142,10 @@ function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decima
   const second = secondPaths.values.get(v) ?? secondPaths.values.get(-v);
   if (second) {
     fig.facts = [second.fact]; fig.corroboratedBy = second.refs;
-    if (second.refs.length >= 2) { fig.grade = 'corroborated'; fig.arithmetic = `${second.detail}; agreement between recorded reads, not the admitted primary value`; }
+    if (second.refs.length >= 2) {
+      const caveat = second.refs.find((r) => r.note)?.note;
+      fig.grade = 'corroborated'; fig.arithmetic = `${second.detail}; agreement between recorded reads, not the admitted primary value${caveat ? `; independence not established: a second path ${caveat}` : ''}`;
+    }
     else { fig.grade = 'conflict'; fig.arithmetic = second.detail; }
     return;
   }

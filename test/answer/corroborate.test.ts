@@ -237,6 +237,7 @@ describe('cross-checks end to end (cassettes)', () => {
     expect(r.status).toBe('answered');
     expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['$383,285,000,000', 'verified'], ['$390,000,000,000', 'corroborated']]);
     expect(r.figures[1]!.corroborated_by!.map((c) => c.operation)).toEqual(['companyconcept', 'frames']);
+    expect(r.figures[1]!.arithmetic).toMatch(/not the admitted primary value; independence not established: a second path replays a SYNTHETIC response/);
     expect(r.qualification!.disclosures.filter((d) => d.startsWith('Cross-check DISAGREES'))).toHaveLength(2);
     expect(r.qualification!.disclosures.join('\n')).toMatch(/"\$390,000,000,000" is corroborated, not verified: .*not primary provenance/);
     // the drafting model was told the fact is disputed, not the other value

@@ -35,6 +35,8 @@ export interface CrossCheckOut {
   detail: string;
   /** Why the second path is not independent of the primary read, when it is not. */
   shared_upstream?: string;
+  /** Wall-clock time of the second read (null when nothing was attempted). */
+  elapsed_ms: number | null;
 }
 
 const refOf = (c: CrossCheck, iris: RunIris): CorroborationRef => ({
@@ -116,6 +118,6 @@ export function crossChecksOut(checks: readonly CrossCheck[], iris: RunIris): Cr
     iri: c.attempt ? iris.attempt(c.attempt.n) : null, n: c.attempt?.n ?? null, evidence: iris.evidence(c.evidenceIndex),
     source: c.source, operation: c.operation, outcome: c.outcome, value: c.value ?? null, primary_value: c.primaryValue,
     url: c.response?.url ?? c.attempt?.requests[0] ?? null, response: c.response && (c.outcome === 'agrees' || c.outcome === 'disagrees') ? iris.response(c.response.sha256) : null,
-    detail: c.detail, ...(c.sharedUpstream ? { shared_upstream: c.sharedUpstream } : {}),
+    detail: c.detail, ...(c.sharedUpstream ? { shared_upstream: c.sharedUpstream } : {}), elapsed_ms: c.attempt ? Math.round(c.attempt.elapsedMs) : null,
   }));
 }

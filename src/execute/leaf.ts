@@ -51,9 +51,10 @@ export interface LeafResult {
 
 /**
  * Which registry candidates to try for a name. Exact name matches when any exist. Otherwise the
- * candidates that carry an identifier the operation accepts (the others cannot be bound anyway):
- * exactly one such candidate is used, marked as chosen by name (weaker assurance, disclosed); more
- * than one is left unresolved — choosing among them is a judgment for a model or the caller, and
+ * candidates whose label starts with the name and that carry an identifier the operation accepts
+ * (the others cannot be bound anyway): exactly one such candidate is used, marked as chosen by name
+ * (weaker assurance, disclosed); a name found only inside longer names is not taken; more than one
+ * is left unresolved — choosing among them is a judgment for a model or the caller, and
  * the registry never makes it.
  *
  * When the operation reads one kind of entity (`type`: counties, states, schools), several exact
@@ -73,9 +74,14 @@ export function chooseBundles(bundles: IdentityBundle[], accepts: readonly strin
     return { chosen: distinct, byName: false };
   }
   if (exact.length > 0) return { chosen: exact, byName: false };
-  const bindable = accepts.length ? bundles.filter((b) => bindKey(b, accepts).ok && !(accepts.length === 1 && accepts[0] === 'name')) : bundles;
-  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} with a ${accepts.join(' or ')}` };
-  return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} with a ${accepts.join(' or ')}` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}` };
+  const keyed = accepts.length ? bundles.filter((b) => bindKey(b, accepts).ok && !(accepts.length === 1 && accepts[0] === 'name')) : bundles;
+  // a name found only inside a longer name ("American Red Cross" in "Association of American Red
+  // Cross Retirees") names something else more often than not: only a label that starts with the
+  // name ("Amazon" → "AMAZON COM INC") may be chosen by name
+  const bindable = keyed.filter((b) => b.match === 'prefix');
+  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has a ${accepts.join(' or ')}` };
+  const inner = keyed.length > 0 && bindable.length === 0 ? `; the name appears only inside longer names, which are not taken to mean it` : '';
+  return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} starting with it and with a ${accepts.join(' or ')}` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}${inner}` };
 }
 
 function labelOf(rec: Observation): string {
@@ -209,6 +215,9 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   const blockedOps = new Set<string>();
   const blockedReadings = new Set<string>();
   const tried = new Set<string>();
+  // responses this leaf already holds, by request: a concept absent from one needs no new attempt
+  const held = new Map<string, OperationResult>();
+  const absent: string[] = [];
   const tag = req.branch ? `[${req.branch}] ` : '';
 
   for (const cand of req.candidates) {
@@ -265,6 +274,15 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
         // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
         const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
         if (binding.reading && blockedReadings.has(readingKey)) { notes.push(`${cand.candidateKey}: ${binding.reading} skipped, blocked for an earlier concept`); continue; }
+        // measure choice settled on data in hand: a concept the entity's whole response (already
+        // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
+        const heldKey = JSON.stringify([cand.publisherId, operationId, binding.fetchArgs]);
+        const inHand = held.get(heldKey);
+        if (inHand && !selectRecords(inHand.records, binding.measure, req.period, { keyType: key.keyType, value: key.value }, binding.attributes).any) {
+          absent.push(binding.measure);
+          failures.push({ boundary: 'no_data', code: 'not_found', message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` });
+          continue;
+        }
         if (leafAttempts >= ctx.leafCap) { notes.push(`leaf attempt cap (${ctx.leafCap}) reached`); return finish(); }
         try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
         leafAttempts++;
@@ -288,6 +306,7 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
           if (c.boundary === 'operationally_blocked' && binding.reading) blockedReadings.add(readingKey);
           continue;
         }
+        held.set(heldKey, result);
         attempt.responses = result.responses;
         attempt.requests = result.responses.map((r) => r.url);
         const sel = selectRecords(result.records, binding.measure, req.period, { keyType: key.keyType, value: key.value }, binding.attributes);
@@ -343,6 +362,11 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   return finish();
 
   function finish(evidence?: Omit<AdmittedEvidence, 'index'>): LeafResult {
+    if (absent.length > 0) {
+      const said = `${absent.length} candidate concept${absent.length === 1 ? '' : 's'} passed over without a new request: not in the response already fetched for ${req.entity} (${absent.slice(0, 6).join(', ')}${absent.length > 6 ? ', …' : ''})`;
+      notes.push(said);
+      ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${tag}${said}` });
+    }
     if (evidence) return { attempts, evidence, notes };
     if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
     const failure = summarise();

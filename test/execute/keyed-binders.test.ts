@@ -87,4 +87,16 @@ describe('typed entity choice', () => {
   it('one county of that name is chosen', () => {
     expect(chooseBundles([bundle('Cook County, Illinois', '17031')], ['fips'], 'county').chosen.map((b) => b.label)).toEqual(['Cook County, Illinois']);
   });
+
+  it('by name, only a label that starts with the name is taken; a name inside a longer name is not', () => {
+    const org = (label: string, ein: string, match: IdentityBundle['match']): IdentityBundle => ({ id: `reg:ein-${ein}`, label, altLabels: [], types: ['organization'], identifiers: { ein: [ein] }, from: 'offline-snapshot', match });
+    // SYNTHETIC bundles (labels from the registry snapshot, placeholder EINs but the retirees' real one)
+    // the only candidate with an EIN is a retirees' association that merely contains the name
+    const inner = chooseBundles([org('ASSOCIATION OF AMERICAN RED CROSS RETIREES', '591748379', 'words')], ['ein']);
+    expect(inner.chosen).toEqual([]);
+    expect(inner.note).toMatch(/appears only inside longer names/);
+    const prefixed = chooseBundles([org('AMAZON COM INC', '000000002', 'prefix'), org('FRIENDS OF THE AMAZON', '000000001', 'words')], ['ein']);
+    expect(prefixed.chosen.map((b) => b.label)).toEqual(['AMAZON COM INC']);
+    expect(prefixed.byName).toBe(true);
+  });
 });

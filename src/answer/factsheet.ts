@@ -26,7 +26,10 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
   const layout: FactSheet['layout'] = evidence.length <= 1 ? 'point' : entities.size > 1 ? 'comparison' : periods.size > 1 ? 'timeseries' : 'point';
   const derived: Derived[] = [];
   const sameUnit = evidence.every((e) => e.unit === evidence[0]?.unit && e.currency === evidence[0]?.currency);
-  if (sameUnit && facts.length >= 2) {
+  // one unit spelled the same for every row can still mean a different unit per entity (an exchange
+  // rate is in each currency's own units per USD): across entities such values are not subtracted
+  const comparable = sameUnit && !(layout === 'comparison' && evidence.some((e) => entityRelativeUnit(e.unit)));
+  if (comparable && facts.length >= 2) {
     const unit = evidence[0]!.unit; const currency = evidence[0]!.currency;
     if (layout === 'comparison' && facts.length === 2) {
       const [a, b] = facts as [Fact, Fact];
@@ -56,6 +59,16 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
     for (const t of [e.period.label, e.measureLabel]) for (const m of (t ?? '').matchAll(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/g)) addNon(m[0], `part of the name "${t}"`);
   }
   return { facts, derived, nonMeasures, layout };
+}
+
+/** Units whose meaning depends on the row's own entity ("foreign currency units per USD"). */
+export function entityRelativeUnit(unit: string): boolean {
+  return /\bforeign currency\b/i.test(unit);
+}
+
+/** "FY2023 (ending 2023-09-30)"; a period that is a single date is written once. */
+export function periodText(p: { label: string; end?: string }): string {
+  return p.end && p.end !== p.label ? `${p.label} (ending ${p.end})` : p.label;
 }
 
 export function formatValue(v: number, unit: string, currency?: string): string {

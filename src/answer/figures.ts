@@ -20,7 +20,7 @@
  * graded (guarded) but not listed. A number followed by "[note: …]" keeps its grade and carries the
  * model's note as a disclosure; an unverified figure with a note does not block strict mode.
  */
-import type { FactSheet, Fact } from './factsheet.ts';
+import { entityRelativeUnit, type FactSheet, type Fact } from './factsheet.ts';
 
 /** A recorded second read: the cross-check activity and the publisher response it used. */
 export interface CorroborationRef { check: string; response: string | null; source: string; operation: string; url: string | null; note?: string }
@@ -167,7 +167,8 @@ interface Rebuilt { arithmetic: string; operands: string[] }
 export function rebuild(written: number, unit: string | null, facts: readonly Fact[], decimals: number, scale: number): Rebuilt | undefined {
   const groups = new Map<string, Fact[]>();
   for (const f of facts) {
-    const k = `${f.evidence.unit}|${f.evidence.currency ?? ''}`;
+    // an entity-relative unit (each currency's own units per USD) only combines within one entity
+    const k = `${f.evidence.unit}|${f.evidence.currency ?? ''}${entityRelativeUnit(f.evidence.unit) ? `|${f.evidence.entity.key}` : ''}`;
     groups.set(k, [...(groups.get(k) ?? []), f]);
   }
   const at = (exact: number) => (scale === 1 && decimals === 0 ? Math.abs(exact) === Math.abs(written) : roundsTo(exact, written, decimals, scale));

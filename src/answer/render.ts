@@ -4,7 +4,7 @@
  * follows the evidence (one value, a comparison, a series), not the classified shape. `hedge`
  * softens the verb when the weakest supporting assurance is below full.
  */
-import { formatValue, type FactSheet } from './factsheet.ts';
+import { entityRelativeUnit, formatValue, periodText, type FactSheet } from './factsheet.ts';
 
 export const PLAIN_LABEL = 'plain rendering of the admitted evidence (no synthesis model configured; set ASSAY_LLM_URL and ASSAY_LLM_MODEL for drafted prose)';
 
@@ -12,13 +12,14 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
   const verb = options.hedge ? 'is reported as' : 'was';
   const line = (i: number) => {
     const e = sheet.facts[i]!.evidence;
-    return `${e.entity.label}'s ${e.measureLabel} for ${e.period.label}${e.period.end ? ` (ending ${e.period.end})` : ''} ${verb} ${formatValue(e.value, e.unit, e.currency)}, according to ${publisherName(e.source)}.`;
+    return `${e.entity.label}'s ${e.measureLabel} for ${periodText(e.period)} ${verb} ${formatValue(e.value, e.unit, e.currency)}, according to ${publisherName(e.source)}.`;
   };
   if (sheet.layout === 'point') return sheet.facts.map((_, i) => line(i)).join(' ');
   const out: string[] = [];
   if (sheet.layout === 'comparison') {
     sheet.facts.forEach((_, i) => out.push(line(i)));
     const d = sheet.derived.find((x) => x.id === 'D1');
+    if (!d && sheet.facts.some((f) => entityRelativeUnit(f.evidence.unit))) out.push(`The values are in each currency's own units, so they are not subtracted or ranked.`);
     if (d && sheet.facts.length === 2) {
       const [a, b] = sheet.facts as [typeof sheet.facts[0], typeof sheet.facts[0]];
       const higher = d.value >= 0 ? a.evidence.entity.label : b.evidence.entity.label;

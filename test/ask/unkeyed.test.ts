@@ -178,6 +178,16 @@ describe('publisher-defined codes: bound from the question, not the organisation
     const r = await ask(services, { question: 'Compare the euro and Japanese yen exchange rates at the end of 2024' });
     expect(r.status).toBe('answered');
     expect(r.evidence.map((e) => [e.entity_key, e.period, e.value])).toEqual([['country_currency=Euro Zone-Euro', '2024-12-31', 0.961], ['country_currency=Japan-Yen', '2024-12-31', 156.85]]);
+    // each rate is in its own currency's units: nothing is subtracted or ranked, and a dated period is written once
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['0.961', 'verified'], ['156.85', 'verified']]);
+    expect(r.text).toContain("each currency's own units, so they are not subtracted or ranked");
+    expect(r.text).not.toMatch(/higher value|ending 2024-12-31/);
+  });
+
+  it('a drafted difference of two currencies\' rates is not rebuilt as corroborated', async () => {
+    const drafting = await testServices({ model: fixedModel('The euro was at 0.961 [E1] and the yen at 156.85 [E2]; the yen was higher by 155.889.') });
+    const r = await ask(drafting, { question: 'Compare the euro and Japanese yen exchange rates at the end of 2024' });
+    expect(r.figures.find((f) => f.text === '155.889')?.grade).toBe('unverified');
   });
 
   it('the latest euro rate needs the current year, which is not recorded: a typed block', async () => {

@@ -19,5 +19,7 @@ export function refusalFrom(boundary: Boundary | RefusalBoundary, reason: string
     cancelled: 'asking again without cancelling',
     bad_resume: 'a run id that returned a clarification and an option number it listed',
   };
+  // a record was found but its label does not plainly say it is what was asked, and nothing may settle that
+  if (context.code === 'residual') answerable.no_data = `a configured model to settle whether the publisher's label means ${context.attribute ? `"${context.attribute}"` : 'what was asked'} (it is consulted only after every structural check has passed), or the question asked in the publisher's own wording`;
   return { boundary: boundary as RefusalBoundary, reason, answerable_if: answerable[boundary] ?? 'more evidence', ...(context.code ? { code: context.code } : {}) };
 }

@@ -166,7 +166,12 @@ export async function crossCheck(ctx: QueryContext, items: readonly AdmittedEvid
       else if (used >= cap) stop = `the question's cross-check cap (${cap} reads) is spent`;
       if (stop) { out.push({ ...one, outcome: 'unavailable', detail: `not attempted: ${stop}` }); break; }
       const binding = bindSecond(op, e);
-      if ('error' in binding) { out.push({ ...one, outcome: 'unavailable', detail: binding.error }); continue; }
+      if ('error' in binding) {
+        // say what is missing in the reader's terms, not the executor's list of binders
+        const detail = /no argument binder/.test(binding.error) ? `cross-checks cannot yet read ${op.key} for ${e.entity.keyType}=${e.entity.key}` : binding.error;
+        out.push({ ...one, outcome: 'unavailable', detail });
+        continue;
+      }
       try { ctx.budget.take(); } catch { stop = 'the question\'s attempt budget is spent'; out.push({ ...one, outcome: 'unavailable', detail: `not attempted: ${stop}` }); break; }
       used++; tried.set(e, (tried.get(e) ?? 0) + 1);
       try {

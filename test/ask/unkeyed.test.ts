@@ -261,3 +261,18 @@ describe('binding helpers', () => {
     expect(matchSeries('pound', rows)).toEqual({ best: [], all: [] });
   });
 });
+
+describe('a label that does not plainly say what was asked', () => {
+  it('"national debt" offline is refused with what would settle it, not "no data for this period"', async () => {
+    const services = await testServices();
+    const r = await ask(services, { question: 'What was the national debt on March 31, 2024?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'residual' });
+    expect(r.refusal!.answerable_if).toMatch(/configured model to settle whether the publisher's label means "national debt"/);
+    // the same read in the publisher's words is answered (record of 2024-03-29, the last before the date)
+    const plain = await ask(services, { question: 'What was the total public debt outstanding on March 31, 2024?' });
+    expect(plain.evidence.map((e) => e.value)).toEqual([34586533479349.88]);
+    // its cross-check note names what is missing in plain terms
+    expect(plain.qualification!.disclosures.join(' ')).not.toMatch(/keyed reads implemented/);
+  });
+});

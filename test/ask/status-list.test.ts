@@ -218,6 +218,19 @@ describe('ProPublica organization records (EIN-keyed: no state needed), end to e
     expect(new Set(r.citations.map((c) => c.url))).toEqual(new Set(['https://projects.propublica.org/nonprofits/api/v2/organizations/142007220.json']));
   });
 
+  it('"Form 990 filings" of a nonprofit are its returns: the SEC filing history cannot be keyed by its EIN, ProPublica lists them', async () => {
+    // the catalog declares ProPublica's rows as filings (filings_with_data / filings_without_data), so a
+    // list of "filings" has both the SEC's and ProPublica's; an organization with only an EIN binds ProPublica's
+    const { r } = await run('List the Form 990 filings of Pro Publica Inc.', pp);
+    expect(r.status).toBe('answered');
+    expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'accepted']]);
+    expect(r.text.split('\n')[0]).toBe('ProPublica Nonprofit Explorer lists 16 returns for Pro Publica Inc (EIN 142007220):');
+    expect(r.evidence).toHaveLength(16);
+    expect(r.evidence.every((e) => e.record!.kind === 'return' && e.record!.label.startsWith('Form 990 for tax period '))).toBe(true);
+    expect(r.evidence.map((e) => e.record!.key)).toEqual(['202212', '202112', '202012', '201912', '201812', '201712', '201612', '201512', '201412', '201312', '201212', '201112', '201012', '200912', '200812', '200712'].map((p) => `tax_period=${p}`));
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['16', 'derived']]);
+  });
+
   it('a year keeps the return for that tax year', async () => {
     const { r } = await run('List the tax returns of Apache Software Foundation in 2019.', pp);
     expect(r.status).toBe('answered');

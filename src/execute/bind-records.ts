@@ -5,12 +5,18 @@
  * an operation without a binder is a choice point that cannot be bound (the executor says why).
  *
  * The IRS EO BMF is published one extract per state, so a keyed read by EIN needs the state: it
- * comes from the intent's geography (the place the question puts the entity in) and is never
- * guessed or scanned for; ProPublica's organization record carries the same BMF codes by EIN alone.
+ * comes from the intent's geography (the place the question puts the entity in), else from the
+ * identity registry's place for the organization (disclosed), and is never guessed or scanned for;
+ * ProPublica's organization record carries the same BMF codes by EIN alone.
  */
 export interface RecordHints {
   /** Two-letter state code the intent places the entity in (its geography), lower case. */
   state?: string;
+  /**
+   * The state the identity registry places the entity in (its wdt:P131), set per entity by the record
+   * search: read only when the question names no state, and disclosed when it is.
+   */
+  registryState?: { code: string; label: string };
   /** A form type the question names (10-K), for filing lists. */
   form?: string;
   /** The year the question names, for publishers that filter a list by year in the request. */
@@ -28,7 +34,9 @@ const AWARD_TYPES = { contracts: 'A,B,C,D', grants: '02,03,04,05' } as const;
 /** USAspending's searchable history starts with FY2008. */
 const USASPENDING_FIRST = '2007-10-01';
 
-type Bind = (key: { keyType: string; value: string }, hints: RecordHints) => { fetchArgs: Record<string, string> } | { error: string };
+/** A binding, with a note when an argument came from somewhere the question did not say (to be disclosed). */
+export type Bound = { fetchArgs: Record<string, string>; note?: string } | { error: string };
+type Bind = (key: { keyType: string; value: string }, hints: RecordHints) => Bound;
 /** `takes`: the identifier types the read is keyed by (the records are matched on it even when the request is not). */
 interface Binder { takes: readonly string[]; bind: Bind }
 
@@ -54,17 +62,30 @@ const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>(([
   // the whole state extract: the record is still found by its EIN (examined by key), never by name
   ['irs-eo-bmf/eo-bmf-state', ['ein'], (k, h) => {
     if (k.keyType !== 'ein') return needs('eo-bmf-state', 'EIN', k.keyType);
-    if (!h.state) return { error: 'the IRS EO BMF is published one extract per state; the question names no state, so the extract to read is unknown (name the state, e.g. "in DC")' };
-    return { fetchArgs: { state: h.state } };
+    const s = bmfState(h);
+    return 'error' in s ? s : { fetchArgs: { state: s.state }, ...(s.note ? { note: s.note } : {}) };
   }],
   ['irs-eo-bmf/eo-bmf-ein-lookup', ['ein'], (k, h) => {
     if (k.keyType !== 'ein') return needs('eo-bmf-ein-lookup', 'EIN', k.keyType);
-    if (!h.state) return { error: 'the IRS EO BMF is published one extract per state; the question names no state, so the extract to read is unknown (name the state, e.g. "in DC")' };
-    return { fetchArgs: { state: h.state, ein: k.value } };
+    const s = bmfState(h);
+    return 'error' in s ? s : { fetchArgs: { state: s.state, ein: k.value }, ...(s.note ? { note: s.note } : {}) };
   }],
 ] as Array<[string, readonly string[], Bind]>).map(([op, takes, bind]) => [op, { takes, bind }]));
 
-export function bindRecordOperation(operationKey: string, key: { keyType: string; value: string }, hints: RecordHints): { fetchArgs: Record<string, string> } | { error: string } {
+/**
+ * The BMF extract to read: the state the question places the entity in; else the state the identity
+ * registry places it in (the STATE column of the extract row its registry node was built from), said
+ * in a note; else unbound — never guessed, never a scan of every extract.
+ */
+function bmfState(h: RecordHints): { state: string; note?: string } | { error: string } {
+  if (h.state) return { state: h.state };
+  if (h.registryState) {
+    return { state: h.registryState.code, note: `the question names no state; the identity registry places the organization in ${h.registryState.label} (located in, wdt:P131), so the IRS EO BMF extract for ${h.registryState.label} (eo_${h.registryState.code}) is read` };
+  }
+  return { error: 'the IRS EO BMF is published one extract per state; the question names no state and the identity registry places the organization in none, so the extract to read is unknown (name the state, e.g. "in DC")' };
+}
+
+export function bindRecordOperation(operationKey: string, key: { keyType: string; value: string }, hints: RecordHints): Bound {
   const b = BINDERS.get(operationKey);
   if (!b) return { error: `${operationKey} has no record binder in the executor yet (record reads implemented: ${[...BINDERS.keys()].join(', ')})` };
   return b.bind(key, hints);

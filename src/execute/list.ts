@@ -92,7 +92,7 @@ export function examineList(filter: ListFilter, attribute: string | null) {
     }
     kept = [...kept].sort((a, b) => dateOf(b).localeCompare(dateOf(a)));
     const listed = kept.slice(0, filter.cap);
-    const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : []), ...result.notes];
+    const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.disclosures ?? []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : []), ...result.notes];
     if (!result.complete) warnings.push(`the publisher's paging was not read to its end, so the list may miss records: ${result.notes.join('; ') || 'pages unread'}`);
     const items: Item[] = listed.map((r) => {
       const [keyType, keyValue] = spec.key.map((k) => [k, r.keys[k]] as const).find(([, v]) => v)

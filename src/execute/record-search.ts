@@ -16,7 +16,8 @@ import { resolveName } from '../resolve/registry.ts';
 import type { AnyEvidence } from '../evidence/types.ts';
 import type { Check } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
-import { bindRecordOperation, recordKeyTypes, type RecordHints } from './bind-records.ts';
+import { bindRecordOperation, recordKeyTypes, stateCode, type RecordHints } from './bind-records.ts';
+import { stateOf } from '../resolve/places.ts';
 import type { QueryContext } from './context.ts';
 import { chooseBundles, classify, fetchOnce, openAttempt, recordFetchFailure, type Boundary } from './leaf.ts';
 
@@ -38,6 +39,8 @@ export interface BoundRead {
   namesakes: number;
   /** The name as asked. */
   asked: string;
+  /** What the binding took from elsewhere than the question (a state from the registry), to be disclosed. */
+  disclosures?: string[];
 }
 
 export interface RecordSearchRequest {
@@ -94,13 +97,14 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
         notes.push(key.reason);
         continue;
       }
-      const binding = bindRecordOperation(op.key, key, req.hints);
+      const binding = bindRecordOperation(op.key, key, hintsFor(req.hints, bundle));
       if ('error' in binding) {
         notes.push(`${op.key}: ${binding.error}`);
         failures.push({ boundary: 'no_access_path', code: 'unbound', message: `${op.key}: ${binding.error}` });
         ctx.emit({ stage: 'crosswalk', by: 'executor', message: `${op.key} cannot be bound for ${bundle.label}: ${binding.error}` });
         continue;
       }
+      if (binding.note && !said.has(binding.note)) { said.add(binding.note); ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${op.key} for ${bundle.label}: ${binding.note}` }); }
       try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
       const n = req.nextAttempt();
       const { attempt, done } = openAttempt(ctx, {
@@ -119,7 +123,7 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
       }
       attempt.responses = result.responses;
       attempt.requests = result.responses.map((r) => r.url);
-      const verdict = req.examine(result, { bundle, key: { keyType: key.keyType, value: key.value }, byName, ...(note ? { note } : {}), candidate: cand, attemptN: n, namesakes: chosen.length, asked: req.entity });
+      const verdict = req.examine(result, { bundle, key: { keyType: key.keyType, value: key.value }, byName, ...(note ? { note } : {}), candidate: cand, attemptN: n, namesakes: chosen.length, asked: req.entity, disclosures: binding.note ? [binding.note] : [] });
       done();
       attempt.checks = verdict.checks;
       if ('admit' in verdict) {
@@ -150,15 +154,28 @@ export async function searchRecordLeaf(ctx: QueryContext, req: RecordSearchReque
     const data = failures.find((f) => f.code === 'polarity' || f.code === 'missing' || f.code === 'different_question')
       ?? failures.find((f) => f.code === 'not_found' && f.examined) ?? failures.find((f) => f.code === 'not_found');
     if (data) return { boundary: 'no_data', code: data.code, message: `no ${req.what} for ${req.entity}: ${data.message}` };
-    const blocked = failures.find((f) => f.boundary === 'operationally_blocked');
-    // a block is what stopped the read; the operations that could not even be bound are said too
-    const unboundToo = failures.filter((f) => f.code === 'unbound').map((f) => f.message);
-    if (blocked) return unboundToo.length ? { ...blocked, message: `${blocked.message}; and ${unboundToo.join('; ')}` } : blocked;
+    const blocks = failures.filter((f) => f.boundary === 'operationally_blocked');
+    const blocked = blocks[0];
+    // a block is what stopped the read: every blocked read is named (each recording missing), and the
+    // operations that could not even be bound are said too
+    const also = [...blocks.slice(1), ...failures.filter((f) => f.code === 'unbound')].map((f) => f.message);
+    if (blocked) return also.length ? { ...blocked, message: `${blocked.message}; and ${also.join('; ')}` } : blocked;
     const unbound = failures.find((f) => f.code === 'unbound');
     if (unbound) return { boundary: 'no_access_path', code: 'unbound', message: unbound.message };
     if (failures.length === 0) return { boundary: 'no_access_path', message: `no operation could be bound for "${req.entity}": ${notes.join('; ') || 'none eligible'}` };
     return { boundary: failures[0]!.boundary, code: failures[0]!.code, message: failures[0]!.message };
   }
+}
+
+/**
+ * The hints for one entity: when the question names no state, the state the registry places the
+ * entity in (its wdt:P131) is offered to the binders that need one; they disclose using it.
+ */
+function hintsFor(hints: RecordHints, bundle: IdentityBundle): RecordHints {
+  if (hints.state) return hints;
+  const place = stateOf(bundle);
+  const code = place ? stateCode(place.label) : null;
+  return code ? { ...hints, registryState: { code, label: place!.label! } } : hints;
 }
 
 /** The entity as the question names it, for operations keyed by a name the publisher matches itself. */

@@ -51,7 +51,7 @@ export function examineStatus(ask: StatusAsk, attribute: string | null) {
       entity: { label: rec.label, keyType: read.key.keyType, key: read.key.value, keys: { ...rec.keys }, ...(read.bundle.qid ? { qid: read.bundle.qid } : {}) },
       raw: rec.raw,
       status: { asked: ask.asked, field: reading.field, code: reading.code, meaning: reading.meaning },
-      assurance: { match: read.byName ? 'name' as const : 'key' as const, planVerdict: read.candidate.verdict === 'composed' ? 'composed' as const : 'exact' as const, warnings: [...(read.byName && read.note ? [read.note] : []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; this is ${rec.label} (${read.key.keyType} ${read.key.value}), the first whose record was read`] : []), ...result.notes] },
+      assurance: { match: read.byName ? 'name' as const : 'key' as const, planVerdict: read.candidate.verdict === 'composed' ? 'composed' as const : 'exact' as const, warnings: [...(read.byName && read.note ? [read.note] : []), ...(read.disclosures ?? []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; this is ${rec.label} (${read.key.keyType} ${read.key.value}), the first whose record was read`] : []), ...result.notes] },
     };
     return { admit: [item], checks, complete: true, total: 1, notes: [] };
   };

@@ -13,6 +13,15 @@ import type { IdType } from './identifiers.ts';
 
 export type EntityType = 'company' | 'organization' | 'person' | 'state' | 'county' | 'place' | 'school';
 
+/** A place an entity is located in (wdt:P131): its node, label and, for a state, FIPS code. */
+export interface Place {
+  /** The place's node (wd:Q… or a registry IRI). */
+  id: string;
+  label?: string;
+  fips?: string;
+  level?: 'state';
+}
+
 export interface IdentityBundle {
   /** Wikidata QID when known, else the registry IRI. */
   id: string;
@@ -23,6 +32,8 @@ export interface IdentityBundle {
   identifiers: Partial<Record<IdType, string[]>>;
   /** FIPS level when `identifiers.fips` is set. */
   fipsLevel?: 'state' | 'county' | 'place';
+  /** Where the registry places the entity (wdt:P131), when it says (see resolve/places.ts). */
+  locatedIn?: Place[];
   /** Where the bundle came from. */
   from: 'offline-snapshot' | 'wikidata';
   /** How the name matched: exact (after normalising), prefix, or as whole words. */

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { RdfStore, RDF_FORMATS, factory, type Bindings } from '../rdf/store.ts';
 import { RDF, RDFS, SCHEMA, SKOS, WD } from '../rdf/vocab.ts';
 import { PROPERTY_ID, canonical } from './identifiers.ts';
+import { LOCATED_IN, describePlaces } from './places.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
 import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
 
@@ -111,6 +112,7 @@ export function bundlesFromRows(rows: Array<{ item: string; p: string; v: string
     if (r.p === RDF.type) { const t = TYPE_OF_CLASS.get(r.v); if (t && !b.types.includes(t)) b.types.push(t); continue; }
     if (r.p === RDFS.label) { if (!b.label) b.label = r.v; else if (!b.altLabels.includes(r.v)) b.altLabels.push(r.v); continue; }
     if (r.p === SKOS.altLabel) { if (!b.altLabels.includes(r.v)) b.altLabels.push(r.v); continue; }
+    if (r.p === LOCATED_IN) { if (!(b.locatedIn ??= []).some((p) => p.id === r.v)) b.locatedIn.push({ id: r.v }); continue; }
     const id = PROPERTY_ID.get(r.p);
     if (!id) continue;
     const value = canonical(id.type, r.v);
@@ -187,7 +189,9 @@ export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<Iden
       const matched = [...(candidates ?? [])].filter((item) => (labels.get(item) ?? []).some((l) => pattern.test(l)));
       if (matched.length === 0) return [];
       const rows = store.select(identifiersQuery(matched.slice(0, 5000))).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
-      return bundlesFromRows(rows, name, 'offline-snapshot', options.type);
+      const bundles = bundlesFromRows(rows, name, 'offline-snapshot', options.type);
+      await describePlaces(bundles, (q) => store.select(q).map((b: Bindings) => ({ place: b.get('place')?.value, label: b.get('label')?.value, fips: b.get('fips')?.value })));
+      return bundles;
     },
   };
 }

@@ -95,14 +95,13 @@ describe('status questions', () => {
     expect(r.evidence).toEqual([]);
   });
 
-  it('without a state the BMF cannot be bound; the EIN-keyed ProPublica read is tried and its missing recording named', async () => {
+  it('without a state in the question, the extract is the one the registry places the organization in (DC), disclosed; ProPublica is tried first', async () => {
+    // more in status-registry-state.test.ts
     const { r } = await run('Is the El Hibri Foundation tax-exempt?');
     expect(r.status).toBe('refused');
-    expect(r.refusal!.boundary).toBe('operationally_blocked');
-    expect(r.refusal!.reason).toContain('https://projects.propublica.org/nonprofits/api/v2/organizations/522306995.json');
-    expect(r.refusal!.reason).toContain('not in the offline snapshot');
-    expect(r.refusal!.reason).toContain('published one extract per state');
-    expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'errored']]);
+    expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'polarity' });
+    expect(r.refusal!.reason).toContain('status is "25"');
+    expect(r.attempts.map((a) => [a.source, a.operation, a.disposition])).toEqual([['propublica-nonprofits', 'organization', 'errored'], ['irs-eo-bmf', 'eo-bmf-ein-lookup', 'rejected'], ['irs-eo-bmf', 'eo-bmf-state', 'rejected']]);
     expect(r.evidence).toEqual([]);
   });
 

@@ -39,6 +39,19 @@ describe('identity registry (offline snapshot from real samples)', () => {
     expect(c[0]!.identifiers.ein).toEqual(['010357301']);
   });
 
+  it("nonprofits from the IRS BMF are placed in the state of their extract row's STATE column (wdt:P131 → the state's node)", async () => {
+    const [hazen] = await resolveName(offline, 'Hazen Scholarship Fund', { type: 'organization' }, resolveContext());
+    expect(hazen).toMatchObject({ label: 'HAZEN SCHOLARSHIP FUND 3035016112', identifiers: { ein: ['020530567'] } });
+    expect(hazen!.locatedIn).toEqual([{ id: 'http://www.wikidata.org/entity/Q1387', label: 'Rhode Island', fips: '44', level: 'state' }]);
+    const [redCross] = await resolveName(offline, 'American National Red Cross', { type: 'organization' }, resolveContext());
+    expect(redCross!.identifiers.ein).toEqual(['530196605']);
+    // DC has no QID in the governors rows, so its node is the registry's own fips-11
+    expect(redCross!.locatedIn).toEqual([{ id: 'https://w3id.org/assay/registry/fips-11', label: 'District of Columbia', fips: '11', level: 'state' }]);
+    // an SEC filer with an EIN crosswalk is placed nowhere: no sample says where
+    const [apple] = await resolveName(offline, 'Apple', { type: 'company' }, resolveContext());
+    expect(apple!.locatedIn).toBeUndefined();
+  });
+
   it('a name that matches nothing gives no candidates (not an error)', async () => {
     expect(await resolveName(offline, 'Zzyzx Quasar Holdings', {}, resolveContext())).toEqual([]);
   });

@@ -23,7 +23,8 @@ export const LIST_CAP = 100;
 export async function executeRecordShape(ctx: QueryContext, intent: Intent, candidates: readonly Assessment[], nextAttempt: () => number): Promise<RecordSearchResult | { refusal: Refusal }> {
   const entity = intent.canonical_entity ?? intent.entity;
   if (!entity) return { refusal: refusalFrom('entity_unresolved', `the question names no entity for a ${intent.shape === 'status' ? 'status' : 'list'} read`, {}) };
-  // the place the intent puts the entity in ("the Red Cross in DC"): the IRS BMF extract to read
+  // the place the intent puts the entity in ("the Red Cross in DC"): the IRS BMF extract to read; when
+  // the question names none, the record search offers each entity's registry state instead (disclosed)
   const state = stateCode(intent.geography?.within);
   const form = formInQuestion(intent.question);
   const year = intent.period && !intent.period.latest && intent.period.year !== null ? intent.period.year : undefined;

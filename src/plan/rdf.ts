@@ -15,8 +15,20 @@ const KIND: Record<string, string> = {
   join_key: ASSAY.JoinKey, edges_forward: ASSAY.EdgesForward, edges_reverse: ASSAY.EdgesReverse,
 };
 
-/** `planIri` names the plan (e.g. `<run>/plan`); `runGraph` is the question's run graph. */
-export function planToQuads(plan: Plan, options: { planIri: string; runGraph: string; baseIri: string }): Quad[] {
+/** Assessments written per plan by default (besides the selected one and those the executor tried). */
+export const RECORDED_ASSESSMENTS = 40;
+
+/**
+ * `planIri` names the plan (e.g. `<run>/plan`); `runGraph` is the question's run graph.
+ *
+ * A broad measure ("population") can leave thousands of eligible candidates; writing each into every
+ * run graph cost ~10,000 quads per question (a durable store capped at 12 M quads would fill after
+ * about a thousand questions). So the run graph keeps the selected assessment, every assessment
+ * whose candidate the executor tried (`tried`, candidate keys), and the first `maxAssessments` in
+ * priority order, with `assay:assessmentCount` saying how many were assessed in all; the full
+ * list is recomputable from the recorded intent and the catalog (and `assay plan --json` prints it).
+ */
+export function planToQuads(plan: Plan, options: { planIri: string; runGraph: string; baseIri: string; tried?: ReadonlySet<string>; maxAssessments?: number }): Quad[] {
   const { namedNode: nn, literal: lit, quad } = factory;
   const g = nn(options.runGraph);
   const iris = catalogIris(options.baseIri);
@@ -37,7 +49,10 @@ export function planToQuads(plan: Plan, options: { planIri: string; runGraph: st
     const rest = a.candidateKey.slice(a.publisherId.length + 1);
     return a.kind === 'measure' ? iris.measure(a.publisherId, rest) : iris.accessPath(a.publisherId, rest);
   };
+  const max = options.maxAssessments ?? RECORDED_ASSESSMENTS;
+  add(p, ASSAY.assessmentCount, lit(String(plan.assessments.length), nn(XSD.integer)));
   plan.assessments.forEach((a, i) => {
+    if (i >= max && plan.selected !== a && !options.tried?.has(a.candidateKey)) return;
     const node = nn(`${options.planIri}/assessment/${i + 1}`);
     add(p, ASSAY.assessment, node);
     if (plan.selected === a) add(p, ASSAY.selected, node);

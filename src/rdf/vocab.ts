@@ -166,7 +166,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'truncated', 'rowLimit', 'descriptorDigest',
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
-  'exactKind', 'composedKind', 'assessment', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
+  'exactKind', 'composedKind', 'assessment', 'assessmentCount', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
   // runs, attempts, evidence and answers (src/execute, src/evidence, src/answer, src/ask)
   'Run', 'Attempt', 'Evidence', 'PublisherResponse', 'Answer', 'Figure', 'Clarification', 'Refusal',
   'intentJson', 'planNode', 'attempt', 'answer', 'runStatus', 'disposition', 'operation', 'bindings',

@@ -91,4 +91,15 @@ describe('planner', () => {
     const refused = planToQuads(plan(ranking, []), { planIri: 'http://ex.org/run/2/plan', runGraph: 'http://ex.org/graph/runs/2', baseIri: 'http://ex.org/' });
     expect(refused.some((q) => q.predicate.value === ASSAY.missingOperation)).toBe(true);
   });
+
+  it('a run graph keeps the selected, the tried and the first 40 assessments, and counts them all', () => {
+    const many = Array.from({ length: 500 }, (_, i) => cand(i + 1, `sec-edgar/us-gaap/Concept${i + 1}`, [op('sec-edgar', 'companyfacts', 'keyed_read')]));
+    const p = plan(point, many);
+    expect(p.assessments).toHaveLength(500);
+    const quads = planToQuads(p, { planIri: 'http://ex.org/run/3/plan', runGraph: 'http://ex.org/graph/runs/3', baseIri: 'http://ex.org/', tried: new Set(['sec-edgar/us-gaap/Concept300']) });
+    const nodes = new Set(quads.filter((q) => q.predicate.value === ASSAY.assessment).map((q) => q.object.value));
+    expect(nodes.size).toBe(41);
+    expect(nodes.has('http://ex.org/run/3/plan/assessment/300')).toBe(true);
+    expect(quads.find((q) => q.predicate.value === ASSAY.assessmentCount)!.object.value).toBe('500');
+  });
 });

@@ -85,9 +85,51 @@ export function crossCheckSheetLines(sheet: FactSheet, checks: readonly CrossChe
   return out;
 }
 
-/** The qualification's disclosures for the cross-checks of the admitted evidence. */
+/** The second path's independence in the reader's terms: what it replays, without the sample's file path. */
+const independence = (c: CrossCheck) => c.sharedUpstream ? ` Independence: the second path ${c.sharedUpstream.replace(/ \((?:[^()]*\/)?[^()\s]*\.(?:json|csv|xml|txt)\)/g, '')}.` : '';
+
+/** "Apple Inc.'s Gross Profit for FY2022", or for several periods of one entity and measure, "… for FY2019, FY2020". */
+function whatOf(items: readonly AdmittedEvidence[]): string {
+  const by = new Map<string, AdmittedEvidence[]>();
+  for (const e of items) { const k = `${e.entity.label}|${e.measureLabel}`; by.set(k, [...(by.get(k) ?? []), e]); }
+  return [...by.values()].map((g) => `${g[0]!.entity.label}'s ${g[0]!.measureLabel} for ${g.map((e) => e.period.label).join(', ')}`).join('; ');
+}
+
+/** Why one second path gave no comparison, in the reader's terms: [what, singular verb phrase, plural verb phrase]. */
+function unavailableReason(c: CrossCheck): [string, string, string] {
+  const name = `${publisherName(c.source)} ${c.operation}`;
+  if (c.operation === '(none)') return ['', 'no other source in the catalog publishes this measure', ''];
+  if (c.outcome === 'failed') return [name, 'could not be read', 'could not be read'];
+  if (/no recorded .* response/.test(c.detail)) return [name, 'has no recorded response for it', 'have no recorded response for it'];
+  if (/holds no .* record/.test(c.detail)) return [name, 'holds no value for the same entity and period', 'hold no value for the same entity and period'];
+  if (/^not attempted: /.test(c.detail)) { const why = c.detail.replace(/^not attempted: /, ''); return [name, `was not tried (${why})`, `were not tried (${why})`]; }
+  if (/same response body|the answer's own read/.test(c.detail)) return [name, "is the answer's own read, not a second one", "are the answer's own read, not second ones"];
+  if (/cannot yet read|has no cross-check binder/.test(c.detail)) return [name, 'is not yet read as a cross-check', 'are not yet read as cross-checks'];
+  return [name, 'does not read it for this entity', 'do not read it for this entity'];
+}
+
+/** "SEC EDGAR companyconcept and SEC EDGAR frames have no recorded response for it; …" */
+function reasonsText(checks: readonly CrossCheck[]): string {
+  const by = new Map<string, { names: string[]; plural: string }>();
+  for (const c of checks) {
+    const [name, one, many] = unavailableReason(c);
+    const g = by.get(one) ?? { names: [], plural: many };
+    if (name && !g.names.includes(name)) g.names.push(name);
+    by.set(one, g);
+  }
+  return [...by].map(([one, { names, plural }]) => names.length === 0 ? one
+    : names.length === 1 ? `${names[0]} ${one}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} ${plural}`).join('; ');
+}
+
+/**
+ * The qualification's disclosures for the cross-checks of the admitted evidence: an agreement once
+ * per second path (the periods it covers listed), a disagreement per figure with both values and
+ * both sources, and "no cross-check available" once for every figure with the same reasons.
+ */
 export function crossCheckDisclosures(items: readonly AdmittedEvidence[], checks: readonly CrossCheck[]): string[] {
   const out: string[] = [];
+  const agreed = new Map<string, { c: CrossCheck; items: AdmittedEvidence[]; urls: Set<string> }>();
+  const none = new Map<string, AdmittedEvidence[]>();
   for (const e of items) {
     const mine = checks.filter((c) => c.evidenceIndex === e.index);
     if (mine.length === 0) continue;
@@ -95,15 +137,30 @@ export function crossCheckDisclosures(items: readonly AdmittedEvidence[], checks
     const primary = `${formatValue(e.value, e.unit, e.currency)} from ${publisherName(e.source)} ${e.operation} (${e.raw.url})`;
     const compared = mine.filter((c) => c.outcome === 'agrees' || c.outcome === 'disagrees');
     for (const c of compared) {
+      if (c.outcome === 'agrees') {
+        const k = `${c.source}/${c.operation}|${independence(c)}`;
+        const g = agreed.get(k) ?? { c, items: [], urls: new Set<string>() };
+        g.items.push(e); if (c.response?.url) g.urls.add(c.response.url);
+        agreed.set(k, g);
+        continue;
+      }
       const second = `${publisherName(c.source)} ${c.operation} (${c.response?.url ?? 'no URL recorded'})`;
-      const upstream = c.sharedUpstream ? ` Independence: the second path ${c.sharedUpstream}.` : '';
-      if (c.outcome === 'agrees') out.push(`Cross-check agrees: ${second} holds the same ${formatValue(e.value, e.unit, e.currency)} for ${what} as the primary read, ${publisherName(e.source)} ${e.operation} (${e.raw.url}).${upstream}`);
-      else out.push(`Cross-check DISAGREES for ${what}: the answer's value is ${primary}; ${second} holds ${formatValue(c.value!, e.unit, e.currency)} for the same entity, measure, unit and period. The disagreement is not resolved; the answer states the primary read.${upstream}`);
+      out.push(`Cross-check DISAGREES for ${what}: the answer's value is ${primary}; ${second} holds ${formatValue(c.value!, e.unit, e.currency)} for the same entity, measure, unit and period. The disagreement is not resolved; the answer states the primary read.${independence(c)}`);
     }
     if (compared.length === 0) {
-      const why = [...new Set(mine.map((c) => `${c.operation === '(none)' ? '' : `${c.source}/${c.operation}: `}${c.outcome === 'failed' ? `failed (recorded as attempt ${c.attempt?.n ?? '-'}; the answer is unaffected) — ` : ''}${c.detail.replace(/^no cross-check available: /, '')}`))];
-      out.push(`No cross-check available for ${what}: ${why.join('; ')}.`);
+      const why = reasonsText(mine);
+      none.set(why, [...(none.get(why) ?? []), e]);
     }
+  }
+  for (const { c, items: agreeing, urls } of agreed.values()) {
+    const one = agreeing.length === 1 ? agreeing[0]! : undefined;
+    const value = one ? `the same ${formatValue(one.value, one.unit, one.currency)}` : 'the same values';
+    out.push(`Cross-check agrees: ${publisherName(c.source)} ${c.operation}${urls.size === 1 ? ` (${[...urls][0]})` : ''} holds ${value} for ${whatOf(agreeing)}.${independence(c)}`);
+  }
+  const numeric = items.filter((e) => typeof e.value === 'number').length;
+  for (const [why, missing] of none) {
+    const scope = missing.length > 1 && missing.length === numeric && none.size === 1 ? `any of the ${missing.length} figures` : whatOf(missing);
+    out.push(`No cross-check available for ${scope}: ${why}.`);
   }
   return out;
 }

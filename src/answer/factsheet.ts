@@ -29,16 +29,19 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
   // one unit spelled the same for every row can still mean a different unit per entity (an exchange
   // rate is in each currency's own units per USD): across entities such values are not subtracted
   const comparable = sameUnit && !(layout === 'comparison' && evidence.some((e) => entityRelativeUnit(e.unit)));
+  // a difference is exact to the places its operands are published to (cents stay cents: no binary-float tail)
+  const places = (v: number) => (String(v).split('.')[1] ?? '').length;
+  const minus = (a: number, b: number) => Number((a - b).toFixed(Math.min(20, Math.max(places(a), places(b)))));
   if (comparable && facts.length >= 2) {
     const unit = evidence[0]!.unit; const currency = evidence[0]!.currency;
     if (layout === 'comparison' && facts.length === 2) {
       const [a, b] = facts as [Fact, Fact];
-      derived.push({ id: 'D1', value: a.evidence.value - b.evidence.value, unit, ...(currency ? { currency } : {}), arithmetic: `${a.id} − ${b.id} = ${a.evidence.value} − ${b.evidence.value}`, operands: [a.id, b.id], label: `difference, ${a.evidence.entity.label} minus ${b.evidence.entity.label}` });
+      derived.push({ id: 'D1', value: minus(a.evidence.value, b.evidence.value), unit, ...(currency ? { currency } : {}), arithmetic: `${a.id} − ${b.id} = ${a.evidence.value} − ${b.evidence.value}`, operands: [a.id, b.id], label: `difference, ${a.evidence.entity.label} minus ${b.evidence.entity.label}` });
     }
     if (layout === 'timeseries') {
       const sorted = [...facts].sort((x, y) => (x.evidence.period.end ?? '').localeCompare(y.evidence.period.end ?? ''));
       const first = sorted[0]!; const last = sorted[sorted.length - 1]!;
-      const change = last.evidence.value - first.evidence.value;
+      const change = minus(last.evidence.value, first.evidence.value);
       derived.push({ id: 'D1', value: change, unit, ...(currency ? { currency } : {}), arithmetic: `${last.id} − ${first.id} = ${last.evidence.value} − ${first.evidence.value}`, operands: [last.id, first.id], label: `change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
       if (first.evidence.value !== 0) {
         const pct = Math.round((change / first.evidence.value) * 1000) / 10;
@@ -71,10 +74,25 @@ export function periodText(p: { label: string; end?: string }): string {
   return p.end && p.end !== p.label ? `${p.label} (ending ${p.end})` : p.label;
 }
 
+/**
+ * The period as the answer's sentence says it, each date once: a fiscal year with its end ("for
+ * FY2019 (ending 2019-09-28)"), a balance at a date ("on 2026-10-01", "at the end of FY2023
+ * (2023-01-29)"), a survey vintage by its name alone ("for ACS 1-year 2018": its calendar end is no
+ * date of measurement), a latest-available value set off as such.
+ */
+export function periodPhrase(p: { label: string; start?: string; end?: string; basis?: string }): string {
+  if (/^latest\b/i.test(p.label)) return `, ${p.label},`;
+  if (p.basis === 'survey') return ` for ${p.label}`;
+  if (p.end && !p.start) return p.end === p.label ? ` on ${p.end}` : ` at the end of ${p.label} (${p.end})`;
+  return ` for ${periodText(p)}`;
+}
+
 export function formatValue(v: number, unit: string, currency?: string): string {
   const digits = Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 6 });
   if (currency === 'USD' && unit === 'USD') return v < 0 ? `-$${digits.slice(1)}` : `$${digits}`;
   if (unit === '%') return `${digits}%`;
+  // a count is a number of things, not a unit to print after it
+  if (unit === 'count' || unit === '1' || unit === 'pure') return digits;
   return `${digits} ${unit}`;
 }
 

@@ -24,9 +24,10 @@ import type { AdmittedEvidence, AnyEvidence } from '../evidence/types.ts';
 import { runIris, RUN_ID, type RunIris } from '../evidence/iris.ts';
 import { attemptRunQuads, crossCheckQuads, crossCheckRunQuads, evidenceQuads } from '../evidence/rdf.ts';
 import { crossCheck, type CrossCheck } from '../execute/corroborate.ts';
+import { mergeDisclosures } from '../answer/disclosures.ts';
 import { corroboratedDisclosures, crossCheckDisclosures, crossCheckSheetLines, crossChecksOut, secondPathsFor } from '../answer/corroboration.ts';
 import { factSheet, factSheetText, formatValue } from '../answer/factsheet.ts';
-import { PLAIN_LABEL, renderPlain } from '../answer/render.ts';
+import { PLAIN_LABEL, publisherName, renderPlain } from '../answer/render.ts';
 import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
 import { resolveCitations } from '../answer/citations.ts';
 import { qualify } from '../answer/qualification.ts';
@@ -127,7 +128,7 @@ class RunState {
       ...runQuads(result, this.iris, { intentJson: this.intent ? JSON.stringify(this.intent) : null, ...(this.resumeState ? { resumeState: this.resumeState } : {}), startedAt, endedAt: new Date().toISOString() }),
       ...attemptRunQuads(this.attempts, this.iris, this.services.baseIri),
       ...crossCheckRunQuads(this.crossChecks, this.iris, this.services.baseIri),
-      ...(this.plan ? planToQuads(this.plan, { planIri: this.iris.plan, runGraph: this.iris.runGraph, baseIri: this.services.baseIri }) : []),
+      ...(this.plan ? planToQuads(this.plan, { planIri: this.iris.plan, runGraph: this.iris.runGraph, baseIri: this.services.baseIri, tried: new Set(this.attempts.map((a) => a.measure).filter((m): m is string => !!m)) }) : []),
     ];
     await this.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
   }
@@ -353,7 +354,7 @@ async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Pr
     question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
   });
   const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
-  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? `"${code ?? e.entity.key}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is ${e.entity.label}, the scope of ${e.source} ${e.operation}`;
+  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? `"${code ?? e.entity.key}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is for the ${e.entity.label.replace(/^the /i, '')}, the only scope ${publisherName(e.source)} publishes it for`;
   const refuse = (r: UnkeyedResult, period: string | null): Executed => {
     // a clarification offers at most five candidates (the intent's limit); more are listed in the refusal, to be named
     if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask' && r.ambiguous.options.length <= 5) return { clarify: { ...intent, entity: intent.entity ?? r.ambiguous.code, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
@@ -457,7 +458,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
   return {
     ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures, ...corroboratedDisclosures(figures)] },
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...corroboratedDisclosures(figures)]) },
     evidence: items.map((e) => evidenceOut(s, e)),
   };
 }
@@ -476,7 +477,7 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   return {
     ...s.base('answered'), text: d.text, rendering: d.rendering, rendering_label: d.rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: d.figures.map(figureOut), guarded_figures: d.guarded.map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: [...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)] },
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)]) },
     evidence: items.map((e) => evidenceOut(s, e)), ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}), ...extra,
   };
 }

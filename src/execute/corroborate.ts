@@ -68,15 +68,20 @@ const MIN_REMAINING_MS = 500;
 /** Attempts left in the shared budget below which no cross-check starts. */
 const BUDGET_RESERVE = 2;
 
-type Bound = { fetchArgs: Record<string, string>; measure: string } | { error: string };
+type Bound = { fetchArgs: Record<string, string>; measure: string; operation?: string } | { error: string };
 
 /** Calendar frame (SEC frames `CY2023`, `CY2023Q3I`) a period falls in, by its midpoint (instants by their date). */
 export function calendarFrame(period: { start?: string; end?: string }): string | undefined {
   if (!period.end) return undefined;
   const end = Date.parse(period.end);
   if (!period.start) {
+    // an instant is framed by the calendar quarter end nearest to it (SEC aligns frames to the
+    // calendar period they best fit): NVIDIA's 2023-01-29 balance sheet is CY2022Q4I, not CY2023Q1I
     const d = new Date(end);
-    return `CY${d.getUTCFullYear()}Q${Math.floor(d.getUTCMonth() / 3) + 1}I`;
+    const y = d.getUTCFullYear();
+    const ends = [-1, 0, 1, 2, 3].map((q) => ({ y: q < 0 ? y - 1 : y, q: q < 0 ? 4 : q + 1, t: Date.UTC(q < 0 ? y - 1 : y, q < 0 ? 12 : (q + 1) * 3, 0) }));
+    const near = ends.reduce((a, b) => (Math.abs(b.t - end) < Math.abs(a.t - end) ? b : a));
+    return `CY${near.y}Q${near.q}I`;
   }
   const start = Date.parse(period.start);
   const days = (end - start) / 86_400_000;
@@ -99,6 +104,8 @@ const SCAN_BINDERS: ReadonlyMap<string, (e: AdmittedEvidence) => Bound> = new Ma
     return { fetchArgs: { taxonomy, tag, unit: e.unit === '1' ? 'pure' : e.unit, period }, measure: `${taxonomy}/${tag}` };
   }],
 ]);
+
+const primaryKey = (e: AdmittedEvidence) => `${e.source}/${e.operation}`;
 
 function bindSecond(op: OperationRef, e: AdmittedEvidence): Bound {
   if (op.kind === 'population_scan') return SCAN_BINDERS.get(op.key)?.(e) ?? { error: `${op.key} has no cross-check binder` };
@@ -166,6 +173,13 @@ export async function crossCheck(ctx: QueryContext, items: readonly AdmittedEvid
       else if (used >= cap) stop = `the question's cross-check cap (${cap} reads) is spent`;
       if (stop) { out.push({ ...one, outcome: 'unavailable', detail: `not attempted: ${stop}` }); break; }
       const binding = bindSecond(op, e);
+      // a binder may redirect to another operation of the publisher (a state's ACS value is read from
+      // the all-states table): the read is that operation, and when it is the primary read's own
+      // operation it is the same read, not a second path
+      if (!('error' in binding) && binding.operation && `${op.publisherId}/${binding.operation}` === primaryKey(e)) {
+        out.push({ ...one, outcome: 'unavailable', detail: `no independent cross-check: ${op.key} is read through ${primaryKey(e)}, the answer's own read` });
+        continue;
+      }
       if ('error' in binding) {
         // say what is missing in the reader's terms, not the executor's list of binders
         const detail = /no argument binder/.test(binding.error) ? `cross-checks cannot yet read ${op.key} for ${e.entity.keyType}=${e.entity.key}` : binding.error;
@@ -189,7 +203,7 @@ export async function crossCheck(ctx: QueryContext, items: readonly AdmittedEvid
   return out;
 }
 
-async function readSecond(ctx: QueryContext, e: AdmittedEvidence, op: OperationRef, binding: { fetchArgs: Record<string, string>; measure: string }, n: number, timeoutMs: number): Promise<CrossCheck> {
+async function readSecond(ctx: QueryContext, e: AdmittedEvidence, op: OperationRef, binding: { fetchArgs: Record<string, string>; measure: string; operation?: string }, n: number, timeoutMs: number): Promise<CrossCheck> {
   const base = { evidenceIndex: e.index, primaryValue: e.value, source: op.publisherId, operation: op.operationId };
   const { attempt, done } = openAttempt(ctx, {
     n, source: op.publisherId, operation: op.operationId, measure: e.measure,
@@ -200,7 +214,7 @@ async function readSecond(ctx: QueryContext, e: AdmittedEvidence, op: OperationR
   const child = childContext(ctx, signal);
   let result: OperationResult;
   try {
-    result = await fetchOnce(child, op.publisherId, op.operationId, binding.fetchArgs);
+    result = await fetchOnce(child, op.publisherId, binding.operation ?? op.operationId, binding.fetchArgs);
   } catch (err) {
     let c: Failure;
     try { c = recordFetchFailure(child, attempt, done, err, []); } catch (bug) { done(); attempt.disposition = 'errored'; attempt.reason = String((bug as Error)?.message ?? bug); return { ...base, outcome: 'failed', attempt, detail: `the second read failed: ${attempt.reason}` }; }

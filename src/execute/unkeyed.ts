@@ -249,7 +249,7 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
       const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
       // a record with no time dimension (one opportunity's synopsis) is its own latest
       pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
-      if (newest) warnings.push(`latest record in the response: ${newest}`);
+      // the date is the answer's own period, written there once; the read's notes say how "latest" was asked for
     } else {
       const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
       const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');

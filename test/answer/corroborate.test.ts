@@ -116,6 +116,10 @@ describe('the corroborated grade (code rebuilds the figure a second way)', () =>
     expect(calendarFrame({ start: '2023-01-01', end: '2023-12-31' })).toBe('CY2023');
     expect(calendarFrame({ end: '2023-12-30' })).toBe('CY2023Q4I');
     expect(calendarFrame({ end: '2023-09-30' })).toBe('CY2023Q3I');
+    // an instant goes to the nearest calendar quarter end: NVIDIA's FY2023 balance sheet (2023-01-29) is CY2022Q4I
+    expect(calendarFrame({ end: '2023-01-29' })).toBe('CY2022Q4I');
+    expect(calendarFrame({ end: '2024-05-10' })).toBe('CY2024Q1I');
+    expect(calendarFrame({ end: '2024-05-20' })).toBe('CY2024Q2I');
     expect(calendarFrame({ start: '2023-01-01', end: '2023-06-30' })).toBeUndefined();
   });
 });
@@ -188,6 +192,8 @@ describe('cross-checks end to end (cassettes)', () => {
     const disclosed = r.qualification!.disclosures.join('\n');
     expect(disclosed).toContain(`Cross-check agrees: SEC EDGAR companyconcept (${CONCEPT_URL})`);
     expect(disclosed).toMatch(/Independence: the second path replays a DERIVED sample/);
+    // one sentence per second path, without the sample's file path
+    expect(r.qualification!.disclosures).toContain(`Cross-check agrees: SEC EDGAR companyconcept (${CONCEPT_URL}) holds the same $383,285,000,000 for Apple Inc.'s Revenue from Contract with Customer, Excluding Assessed Tax for FY2023. Independence: the second path replays a DERIVED sample built from other publisher data rather than recorded, so it may agree with the primary read by construction.`);
     // PROV-O: evidence assay:corroboratedBy the cross-check, a prov:Activity that prov:used the second response
     const g = graphIri(BASE, 'evidence');
     const check = r.cross_checks![0]!.iri!;
@@ -205,7 +211,9 @@ describe('cross-checks end to end (cassettes)', () => {
     expect(r.evidence.map((e) => e.value)).toEqual([170782000000]);
     expect(r.cross_checks!.every((c) => c.outcome === 'unavailable')).toBe(true);
     expect(r.cross_checks!.map((c) => c.operation).sort()).toEqual(['companyconcept', 'frames']);
-    expect(r.qualification!.disclosures.join('\n')).toMatch(/No cross-check available for Apple Inc\.'s Gross Profit for FY2022: sec-edgar\/companyconcept: no recorded sec-edgar\/companyconcept response \(https:\/\/data\.sec\.gov\/api\/xbrl\/companyconcept\/CIK0000320193\/us-gaap\/GrossProfit\.json\)/);
+    // in the reader's terms, both second paths in one sentence (the URLs stay in cross_checks[])
+    expect(r.qualification!.disclosures).toContain("No cross-check available for Apple Inc.'s Gross Profit for FY2022: SEC EDGAR companyconcept and SEC EDGAR frames have no recorded response for it.");
+    expect(r.cross_checks!.map((c) => c.url)).toEqual(['https://data.sec.gov/api/xbrl/companyconcept/CIK0000320193/us-gaap/GrossProfit.json', 'https://data.sec.gov/api/xbrl/frames/us-gaap/GrossProfit/USD/CY2022.json']);
     expect(r.figures.map((f) => [f.grade, f.corroborated_by])).toEqual([['verified', undefined]]);
   }, 60_000);
 

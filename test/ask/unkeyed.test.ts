@@ -37,7 +37,13 @@ describe('national aggregates: read at the dataset scope, no entity resolution',
     expect(e.entity).toBe('United States federal government');
     expect(e.entity_key).toBe('scope=treasury-fiscal-data/debt-to-the-penny');
     expect(e.measure).toBe('treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt');
-    expect(r.qualification!.disclosures.join('\n')).toContain('no entity named: the figure is United States federal government');
+    // the answer's sentence says the date once ("on 2026-10-01"); the disclosures say it no more, nor name operations
+    expect(r.text).toBe("United States federal government's Total Public Debt Outstanding on 2026-10-01 was $40,260,641,972,390.03, according to Treasury Fiscal Data.");
+    expect(r.qualification!.disclosures).toEqual([
+      'the latest record only (sorted by record_date descending, page size 1)',
+      'no entity named: the figure is for the United States federal government, the only scope Treasury Fiscal Data publishes it for',
+      "No cross-check available for United States federal government's Total Public Debt Outstanding for 2026-10-01: Treasury Fiscal Data debt-to-penny-range is not yet read as a cross-check.",
+    ]);
     expect(r.citations).toEqual([expect.objectContaining({ url: `${PENNY}?sort=-record_date&page[size]=1`, content_hash: SHA.pennyLatest })]);
     expect(r.figures.map((f) => [f.value, f.grade])).toEqual([[40260641972390.03, 'verified']]);
   });
@@ -95,7 +101,14 @@ describe('national aggregates: read at the dataset scope, no entity resolution',
     expect(values(r)).toEqual([
       ['2021-12-31', 29617214856051.75], ['2022-12-30', 31419689421557.9], ['2023-12-29', 34001493655565.48], ['2024-12-31', 36218605311689.91],
     ]);
-    expect(r.qualification!.disclosures).toContain('2022 read as its last record, dated 2022-12-30');
+    // one reading per year, said once with each year's date; one cassette note; one cross-check note for the four figures
+    const d = r.qualification!.disclosures;
+    expect(d).toContain('2021 read as its last record, dated 2021-12-31; likewise for 2022 (2022-12-30), 2023 (2023-12-29), 2024 (2024-12-31)');
+    expect(d.filter((x) => /DERIVED cassette/.test(x))).toHaveLength(1);
+    expect(d.filter((x) => /DERIVED cassette/.test(x))[0]).toMatch(/the 2021 rows of .*; likewise for 2022, 2023, 2024$/);
+    expect(d).toContain('No cross-check available for any of the 4 figures: no other source in the catalog publishes this measure.');
+    // cents stay cents: 36218605311689.91 − 29617214856051.75, with no binary-float tail
+    expect(r.figures.map((f) => [f.text, f.value, f.grade])).toContainEqual(['$6,601,390,455,638.16', 6601390455638.16, 'derived']);
     expect(new Set(r.citations.map((c) => c.url)).size).toBe(4);
   });
 

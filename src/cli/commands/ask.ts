@@ -13,6 +13,7 @@ import { ask } from '../../ask/run.ts';
 import { loadAskServices } from '../../ask/services.ts';
 import type { AskRequest, AskResult } from '../../ask/types.ts';
 import { UserError } from '../errors.ts';
+import { formatValue } from '../../answer/factsheet.ts';
 
 interface AskOpts { json?: boolean; onAmbiguity: 'answer' | 'all' | 'ask'; strict?: boolean; intent?: string; resume?: string; option?: string; data?: string; catalog: string; live?: boolean; interpreter: 'offline' | 'model'; timeout?: string; quiet?: boolean }
 
@@ -80,18 +81,39 @@ export function formatResult(r: AskResult): string {
   }
   if (r.figures.length) {
     out.push('Figures:');
-    for (const f of r.figures) out.push(`  ${f.text.padEnd(22)} ${f.grade.padEnd(12)} ${f.evidence.join(' ')}${f.arithmetic ? `  [${f.arithmetic}]` : ''}${f.note ? `  note: ${f.note}` : ''}`);
+    for (const f of r.figures) out.push(`  ${f.text.padEnd(22)} ${f.grade.padEnd(12)} ${evidenceList(f.evidence)}${f.arithmetic ? `  [${f.arithmetic}]` : ''}${f.note ? `  note: ${f.note}` : ''}`);
   }
   if (r.citations.length) {
+    // one line per publisher response: a list's hundred records cite the same body once
     out.push('Sources:');
-    for (const c of r.citations) out.push(c.url ? `  ${c.url}  (${c.retrieved_at ? `retrieved ${c.retrieved_at}` : 'retrieval time not recorded'}; sha256 ${c.content_hash?.slice(0, 12)}…; evidence ${c.evidence})` : `  ${c.evidence}: no source recorded`);
+    const bodies = new Map<string, { c: typeof r.citations[number]; evidence: string[] }>();
+    for (const c of r.citations) {
+      const k = c.url ? `${c.url}|${c.content_hash}|${c.retrieved_at}` : c.evidence;
+      const b = bodies.get(k) ?? { c, evidence: [] };
+      b.evidence.push(c.evidence); bodies.set(k, b);
+    }
+    for (const { c, evidence } of bodies.values()) out.push(c.url ? `  ${c.url}  (${c.retrieved_at ? `retrieved ${c.retrieved_at}` : 'retrieval time not recorded'}; sha256 ${c.content_hash?.slice(0, 12)}…; evidence ${evidenceList(evidence)})` : `  ${c.evidence}: no source recorded`);
   }
   if (r.qualification) {
     out.push(r.qualification.statement);
     for (const d of r.qualification.disclosures) out.push(`  disclosed: ${d}`);
   }
-  if (r.alternatives?.length) for (const a of r.alternatives) out.push(`Alternative reading: ${a.interpretation} = ${a.value} ${a.unit} (${a.period}) ${a.evidence}`);
+  if (r.alternatives?.length) for (const a of r.alternatives) out.push(`Alternative reading: ${a.interpretation} = ${typeof a.value === 'number' ? formatValue(a.value, a.unit, a.unit === 'USD' ? 'USD' : undefined) : `${a.value} ${a.unit}`} (${a.period}) ${a.evidence}`);
   if (r.refusal) out.push(`Boundary: ${r.refusal.boundary}${r.refusal.code ? ` (${r.refusal.code})` : ''}`, `Answerable with: ${r.refusal.answerable_if}`);
   out.push(`Run: ${r.run}  (${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}: ${r.attempts.map((a) => `#${a.n} ${a.disposition}`).join(', ') || 'none'})`, '');
   return out.join('\n');
+}
+
+/** Evidence IRIs of one run, consecutive numbers written as a range (…/evidence/<run>/1…100). */
+export function evidenceList(iris: readonly string[]): string {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < iris.length) {
+    const m = /^(.*\/)(\d+)$/.exec(iris[i]!);
+    let j = i;
+    while (m && j + 1 < iris.length && iris[j + 1] === `${m[1]}${Number(/(\d+)$/.exec(iris[j]!)![1]) + 1}`) j++;
+    parts.push(j - i >= 2 ? `${iris[i]}…${/(\d+)$/.exec(iris[j]!)![1]}` : iris.slice(i, j + 1).join(' '));
+    i = j + 1;
+  }
+  return parts.join(' ');
 }

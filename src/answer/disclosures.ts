@@ -1,0 +1,41 @@
+/**
+ * Disclosures as a reader sees them: said once. A series or comparison reads the same way for
+ * every period ("2021 read as its last record, dated 2021-12-31", the same DERIVED cassette note
+ * for each year), and listing each one buries the disclosures that differ. Disclosures that are the
+ * same sentence but for their numbers and dates are written once, followed by the values that differ
+ * for the others ("…; likewise for 2022 (2022-12-30), 2023 (2023-12-29)"). Nothing is dropped: every
+ * differing number of every merged disclosure is still written.
+ */
+
+/** Dates, date spans and numbers (with thousands separators or decimals). */
+const TOKEN = /\d{4}-\d{2}-\d{2}(?:…\d{4}-\d{2}-\d{2})?|\d+(?:[,.]\d+)*/g;
+
+const templateOf = (d: string) => d.replace(TOKEN, '#');
+const tokensOf = (d: string) => d.match(TOKEN) ?? [];
+
+export function mergeDisclosures(disclosures: readonly string[]): string[] {
+  const unique = [...new Set(disclosures)];
+  const groups = new Map<string, string[]>();
+  for (const d of unique) {
+    const t = templateOf(d);
+    groups.set(t, [...(groups.get(t) ?? []), d]);
+  }
+  const out: string[] = [];
+  const done = new Set<string>();
+  for (const d of unique) {
+    const t = templateOf(d);
+    if (done.has(t)) continue;
+    done.add(t);
+    const members = groups.get(t)!;
+    if (members.length === 1) { out.push(...members); continue; }
+    const first = tokensOf(members[0]!);
+    const others = members.slice(1).map((m) => {
+      const toks = tokensOf(m);
+      // the values of this member where it differs from the first, each written once, in order
+      const differing = [...new Set(toks.filter((v, i) => v !== first[i]))];
+      return differing.length > 1 ? `${differing[0]} (${differing.slice(1).join(', ')})` : differing[0] ?? '';
+    });
+    out.push(`${members[0]!.replace(/\.$/, '')}; likewise for ${others.join(', ')}${members[0]!.endsWith('.') ? '.' : ''}`);
+  }
+  return out;
+}

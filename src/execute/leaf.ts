@@ -246,7 +246,7 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
         ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
         failures.push({ boundary: 'entity_unresolved', code: 'ambiguous', message: `"${req.entity}" is ambiguous: ${note}` });
       } else {
-        failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved${entityType ? ` as a ${entityType}` : ''}: ${note}` });
+        failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}` });
       }
       continue; // another operation may accept a key some candidate carries
     }

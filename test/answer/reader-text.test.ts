@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mergeDisclosures } from '../../src/answer/disclosures.ts';
 import { factSheet, formatValue, periodPhrase } from '../../src/answer/factsheet.ts';
+import { refusalFrom } from '../../src/ask/refusal.ts';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import { evidenceList, formatResult } from '../../src/cli/commands/ask.ts';
@@ -109,5 +110,26 @@ describe('human output', () => {
     expect(sources).toHaveLength(1);
     expect(sources[0]).toContain(`evidence ${r.citations[0]!.evidence.replace(/\/1$/, '/1…100')})`);
     expect(r.citations).toHaveLength(100);
+  }, 60_000);
+});
+
+describe('refusals say what is missing', () => {
+  it('a relative span not read as years is not understood (not "no data"), and says what would do', async () => {
+    const r = await ask(services, { question: "Show Microsoft's net income over the last five years." });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toEqual({
+      boundary: 'not_understood',
+      reason: 'the periods of the series were not read from the question (a relative span such as "the last five years" is not resolved to years)',
+      answerable_if: 'the years named (for example "from 2019 to 2023"), or an intent sent with --intent',
+    });
+  }, 60_000);
+
+  it('an ambiguous county names the candidates to choose from; an unknown name says which kind of entity the read takes', async () => {
+    const king = await ask(services, { question: 'Compare obesity rates in King County and Wayne County.' });
+    expect(king.refusal!.answerable_if).toBe('the one meant named in full: "King County, Texas" or "King County, Washington"');
+    const mit = await ask(services, { question: 'Compare the admission rates of MIT and Stanford.' });
+    expect(mit.refusal!.reason).toBe('cannot compare: MIT — "MIT" could not be resolved as a school: no candidate in the identity registry');
+    expect(mit.refusal!.answerable_if).toBe('a school the identity registry holds, named as registered (this read is keyed by school), or an intent naming the canonical entity');
+    expect(refusalFrom('entity_unresolved', '"X" could not be resolved as an organization: no candidate in the identity registry').answerable_if).toMatch(/^an organization the identity registry holds/);
   }, 60_000);
 });

@@ -99,7 +99,7 @@ export function formatResult(r: AskResult): string {
     for (const d of r.qualification.disclosures) out.push(`  disclosed: ${d}`);
   }
   if (r.alternatives?.length) for (const a of r.alternatives) out.push(`Alternative reading: ${a.interpretation} = ${typeof a.value === 'number' ? formatValue(a.value, a.unit, a.unit === 'USD' ? 'USD' : undefined) : `${a.value} ${a.unit}`} (${a.period}) ${a.evidence}`);
-  if (r.refusal) out.push(`Boundary: ${r.refusal.boundary}${r.refusal.code ? ` (${r.refusal.code})` : ''}`, `Answerable with: ${r.refusal.answerable_if}`);
+  if (r.refusal) out.push(`Boundary: ${r.refusal.boundary}${r.refusal.code && r.refusal.code !== r.refusal.boundary ? ` (${r.refusal.code})` : ''}`, `Answerable with: ${r.refusal.answerable_if}`);
   out.push(`Run: ${r.run}  (${r.attempts.length} attempt${r.attempts.length === 1 ? '' : 's'}: ${r.attempts.map((a) => `#${a.n} ${a.disposition}`).join(', ') || 'none'})`, '');
   return out.join('\n');
 }

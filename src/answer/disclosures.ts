@@ -13,8 +13,26 @@ const TOKEN = /\d{4}-\d{2}-\d{2}(?:…\d{4}-\d{2}-\d{2})?|\d+(?:[,.]\d+)*/g;
 const templateOf = (d: string) => d.replace(TOKEN, '#');
 const tokensOf = (d: string) => d.match(TOKEN) ?? [];
 
+/**
+ * "incomplete by construction: replayed from TRIMMED sample(s) S" when another disclosure already
+ * describes the TRIMMED sample S: the two are one note, the description marked incomplete.
+ */
+function foldTrimmed(disclosures: readonly string[]): string[] {
+  const out = [...disclosures];
+  for (const d of disclosures) {
+    const m = /^incomplete by construction: replayed from TRIMMED sample\(s\) (.+)$/.exec(d);
+    if (!m) continue;
+    const samples = m[1]!.split(', ');
+    const described = samples.map((x) => out.findIndex((o) => o !== d && /TRIMMED/.test(o) && o.includes(x)));
+    if (described.some((i) => i < 0)) continue;
+    for (const i of new Set(described)) if (!out[i]!.startsWith('incomplete by construction')) out[i] = `incomplete by construction: ${out[i]}`;
+    out.splice(out.indexOf(d), 1);
+  }
+  return out;
+}
+
 export function mergeDisclosures(disclosures: readonly string[]): string[] {
-  const unique = [...new Set(disclosures)];
+  const unique = foldTrimmed([...new Set(disclosures)]);
   const groups = new Map<string, string[]>();
   for (const d of unique) {
     const t = templateOf(d);

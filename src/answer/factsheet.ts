@@ -83,7 +83,9 @@ export function periodText(p: { label: string; end?: string }): string {
 export function periodPhrase(p: { label: string; start?: string; end?: string; basis?: string }): string {
   if (/^latest\b/i.test(p.label)) return `, ${p.label},`;
   if (p.basis === 'survey') return ` for ${p.label}`;
-  if (p.end && !p.start) return p.end === p.label ? ` on ${p.end}` : ` at the end of ${p.label} (${p.end})`;
+  // a dated record is on its date; a period known only by its end may be a flow (a 990's tax year) or
+  // a balance, so it keeps "for … (ending …)", which is true of both
+  if (p.end && !p.start && p.end === p.label) return ` on ${p.end}`;
   return ` for ${periodText(p)}`;
 }
 
@@ -92,7 +94,7 @@ export function formatValue(v: number, unit: string, currency?: string): string 
   if (currency === 'USD' && unit === 'USD') return v < 0 ? `-$${digits.slice(1)}` : `$${digits}`;
   if (unit === '%') return `${digits}%`;
   // a count is a number of things, not a unit to print after it
-  if (unit === 'count' || unit === '1' || unit === 'pure') return digits;
+  if (unit === 'count' || unit === '1' || unit === 'pure' || unit === 'ratio') return digits;
   return `${digits} ${unit}`;
 }
 

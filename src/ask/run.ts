@@ -478,7 +478,9 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   return {
     ...s.base('answered'), text: d.text, rendering: d.rendering, rendering_label: d.rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: d.figures.map(figureOut), guarded_figures: d.guarded.map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)]) },
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)])
+      // a note that is only a figure's period label is already in the sentence
+      .filter((x) => !items.some((e) => e.period.label === x)) },
     evidence: items.map((e) => evidenceOut(s, e)), ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}), ...extra,
   };
 }

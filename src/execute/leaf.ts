@@ -79,9 +79,9 @@ export function chooseBundles(bundles: IdentityBundle[], accepts: readonly strin
   // Cross Retirees") names something else more often than not: only a label that starts with the
   // name ("Amazon" → "AMAZON COM INC") may be chosen by name
   const bindable = keyed.filter((b) => b.match === 'prefix');
-  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has a ${accepts.join(' or ')}` };
+  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has the identifier this read takes (${accepts.map(keyName).join(' or ')})` };
   const inner = keyed.length > 0 && bindable.length === 0 ? `; the name appears only inside longer names, which are not taken to mean it` : '';
-  return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} starting with it and with a ${accepts.join(' or ')}` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}${inner}` };
+  return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} starting with it and with the identifier this read takes (${accepts.map(keyName).join(' or ')})` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}${inner}` };
 }
 
 function labelOf(rec: Observation): string {
@@ -391,4 +391,10 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     const periodMiss = failures.find((f) => f.code === 'period');
     return { boundary: 'no_data', code: periodMiss?.code ?? failures[0]!.code, message: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}: ${(periodMiss ?? failures[failures.length - 1]!).message}` };
   }
+}
+
+/** An identifier kind as a reader knows it ("ipeds_unitid" → "IPEDS unit id", "ein" → "EIN"). */
+function keyName(k: string): string {
+  const known: Record<string, string> = { ipeds_unitid: 'IPEDS unit id', ein: 'EIN', cik: 'SEC CIK', fips: 'FIPS code', object_id: 'e-file object id' };
+  return known[k] ?? k.replace(/_/g, ' ');
 }

@@ -23,10 +23,12 @@ describe('period, unit and publisher in the sentence', () => {
   it('each kind of period is written once, in its own terms', () => {
     expect(periodPhrase({ label: 'FY2019', start: '2018-09-30', end: '2019-09-28', basis: 'fiscal' })).toBe(' for FY2019 (ending 2019-09-28)');
     expect(periodPhrase({ label: '2026-10-01', end: '2026-10-01', basis: 'calendar' })).toBe(' on 2026-10-01');
-    expect(periodPhrase({ label: 'FY2023', end: '2023-01-29', basis: 'fiscal' })).toBe(' at the end of FY2023 (2023-01-29)');
+    // known only by its end: a 990 tax year's revenue is a flow, so no "at the end of"
+    expect(periodPhrase({ label: 'FY2020', end: '2020-12-31', basis: 'fiscal' })).toBe(' for FY2020 (ending 2020-12-31)');
     expect(periodPhrase({ label: 'ACS 1-year 2018', start: '2018-01-01', end: '2018-12-31', basis: 'survey' })).toBe(' for ACS 1-year 2018');
     expect(periodPhrase({ label: 'latest available (year varies by field)', basis: 'survey' })).toBe(', latest available (year varies by field),');
     expect(formatValue(10098052, 'count')).toBe('10,098,052');
+    expect(formatValue(0.0693, 'ratio')).toBe('0.0693');
   });
 
   it('a survey vintage has no "ending" date; a count prints no unit; the publisher is named (Los Angeles County, 10,098,052)', async () => {
@@ -35,10 +37,10 @@ describe('period, unit and publisher in the sentence', () => {
     expect(r.text).toBe("Los Angeles County, California's Total population for ACS 5-year 2014–2018 (republished in CDC/ATSDR SVI 2018) was 10,098,052, according to the CDC/ATSDR Social Vulnerability Index.");
   }, 60_000);
 
-  it('a balance-sheet value is at the end of its fiscal year (NVIDIA assets FY2023, 2023-01-29)', async () => {
+  it("a balance-sheet value's frames cross-check is the quarter nearest its date (NVIDIA assets FY2023, 2023-01-29)", async () => {
     const r = await ask(services, { question: "Tell me NVIDIA's total assets for FY2023." });
     expect(r.status).toBe('answered');
-    expect(r.text).toBe("NVIDIA CORP's Assets at the end of FY2023 (2023-01-29) was $41,182,000,000, according to SEC EDGAR.");
+    expect(r.text).toBe("NVIDIA CORP's Assets for FY2023 (ending 2023-01-29) was $41,182,000,000, according to SEC EDGAR.");
     // its frames second path is the calendar quarter nearest the balance-sheet date
     expect(r.cross_checks!.find((c) => c.operation === 'frames')!.url).toBe('https://data.sec.gov/api/xbrl/frames/us-gaap/Assets/USD/CY2022Q4I.json');
   }, 60_000);
@@ -47,6 +49,11 @@ describe('period, unit and publisher in the sentence', () => {
     const r = await ask(services, { question: "What is Yale's in-state tuition?" });
     expect(r.status).toBe('answered');
     expect(r.text).toBe("Yale University's In-state tuition and fees, latest available (year varies by field), is reported as $51,400, according to the College Scorecard.");
+    // the period label is in the sentence, not repeated as a disclosure; the TRIMMED sample is one note; the key named as a reader knows it
+    expect(r.qualification!.disclosures).not.toContain('latest available (year varies by field)');
+    expect(r.qualification!.disclosures.filter((d) => /TRIMMED/.test(d))).toHaveLength(1);
+    expect(r.qualification!.disclosures.filter((d) => /TRIMMED/.test(d))[0]).toMatch(/^incomplete by construction: replayed from a TRIMMED sample \(college-scorecard\/schools_id-130794_yale\.results0\.TRIMMED\.json\)/);
+    expect(r.qualification!.disclosures[0]).toBe('"Yale University" chosen by name: the only one of 1 registry candidate whose name starts with the name asked and that has the identifier this read takes (IPEDS unit id)');
   }, 60_000);
 });
 

@@ -57,3 +57,18 @@ export function mergeDisclosures(disclosures: readonly string[]): string[] {
   }
   return out;
 }
+
+/**
+ * What a reader must know before reading a comparison's difference: the values are different
+ * published measures, or periods of the same name that end on different dates (one filer's FY2023
+ * ends in September, another's in December).
+ */
+export function comparisonDisclosures(items: readonly { entity: { label: string }; measureLabel: string; period: { label: string; end?: string } }[]): string[] {
+  if (new Set(items.map((e) => e.entity.label)).size < 2) return [];
+  const out: string[] = [];
+  if (new Set(items.map((e) => e.measureLabel)).size > 1) out.push(`the values compared are different published measures: ${items.map((e) => `${e.entity.label}, ${e.measureLabel}`).join('; ')}`);
+  const labels = new Set(items.map((e) => e.period.label));
+  const ends = new Set(items.map((e) => e.period.end ?? ''));
+  if (labels.size === 1 && ends.size > 1) out.push(`${[...labels][0]} ends on different dates: ${items.map((e) => `${e.entity.label} ${e.period.end ?? 'not stated'}`).join('; ')}`);
+  return out;
+}

@@ -28,7 +28,10 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
   const sameUnit = evidence.every((e) => e.unit === evidence[0]?.unit && e.currency === evidence[0]?.currency);
   // one unit spelled the same for every row can still mean a different unit per entity (an exchange
   // rate is in each currency's own units per USD): across entities such values are not subtracted
-  const comparable = sameUnit && !(layout === 'comparison' && evidence.some((e) => entityRelativeUnit(e.unit)));
+  // survey estimates of different products or vintages (ACS 1-year 2018 beside ACS 5-year 2014–2018)
+  // measure different things: they are laid side by side, not subtracted
+  const mixedSurveys = layout === 'comparison' && evidence.some((e) => e.period.basis === 'survey') && new Set(evidence.map((e) => e.period.label)).size > 1;
+  const comparable = sameUnit && !mixedSurveys && !(layout === 'comparison' && evidence.some((e) => entityRelativeUnit(e.unit)));
   // a difference is exact to the places its operands are published to (cents stay cents: no binary-float tail)
   const places = (v: number) => (String(v).split('.')[1] ?? '').length;
   const minus = (a: number, b: number) => Number((a - b).toFixed(Math.min(20, Math.max(places(a), places(b)))));

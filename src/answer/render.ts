@@ -20,6 +20,7 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
     sheet.facts.forEach((_, i) => out.push(line(i)));
     const d = sheet.derived.find((x) => x.id === 'D1');
     if (!d && sheet.facts.some((f) => entityRelativeUnit(f.evidence.unit))) out.push(`The values are in each currency's own units, so they are not subtracted or ranked.`);
+    else if (!d && sheet.facts.some((f) => f.evidence.period.basis === 'survey') && new Set(sheet.facts.map((f) => f.evidence.period.label)).size > 1) out.push('The values are estimates of different surveys or vintages, so they are not subtracted or ranked.');
     if (d && sheet.facts.length === 2) {
       const [a, b] = sheet.facts as [typeof sheet.facts[0], typeof sheet.facts[0]];
       const higher = d.value >= 0 ? a.evidence.entity.label : b.evidence.entity.label;

@@ -24,7 +24,7 @@ import type { AdmittedEvidence, AnyEvidence } from '../evidence/types.ts';
 import { runIris, RUN_ID, type RunIris } from '../evidence/iris.ts';
 import { attemptRunQuads, crossCheckQuads, crossCheckRunQuads, evidenceQuads } from '../evidence/rdf.ts';
 import { crossCheck, type CrossCheck } from '../execute/corroborate.ts';
-import { mergeDisclosures } from '../answer/disclosures.ts';
+import { comparisonDisclosures, mergeDisclosures } from '../answer/disclosures.ts';
 import { corroboratedDisclosures, crossCheckDisclosures, crossCheckSheetLines, crossChecksOut, secondPathsFor } from '../answer/corroboration.ts';
 import { factSheet, factSheetText, formatValue } from '../answer/factsheet.ts';
 import { PLAIN_LABEL, publisherName, renderPlain } from '../answer/render.ts';
@@ -478,7 +478,7 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   return {
     ...s.base('answered'), text: d.text, rendering: d.rendering, rendering_label: d.rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: d.figures.map(figureOut), guarded_figures: d.guarded.map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)])
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...disclosures, ...comparisonDisclosures(items), ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures)])
       // a note that is only a figure's period label is already in the sentence
       .filter((x) => !items.some((e) => e.period.label === x)) },
     evidence: items.map((e) => evidenceOut(s, e)), ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}), ...extra,

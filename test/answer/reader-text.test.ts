@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mergeDisclosures } from '../../src/answer/disclosures.ts';
 import { factSheet, formatValue, periodPhrase } from '../../src/answer/factsheet.ts';
+import { renderPlain } from '../../src/answer/render.ts';
 import { refusalFrom } from '../../src/ask/refusal.ts';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
@@ -139,4 +140,27 @@ describe('refusals say what is missing', () => {
     expect(mit.refusal!.answerable_if).toBe('a school the identity registry holds, named as registered (this read is keyed by school), or an intent naming the canonical entity');
     expect(refusalFrom('entity_unresolved', '"X" could not be resolved as an organization: no candidate in the identity registry').answerable_if).toMatch(/^an organization the identity registry holds/);
   }, 60_000);
+});
+
+describe('comparisons say what differs between the values compared', () => {
+  it('Apple and Alphabet FY2023: different published measures, fiscal years ending on different dates, both disclosed', async () => {
+    const r = await ask(services, { question: 'Compare Apple and Alphabet revenue in 2023' });
+    expect(r.status).toBe('answered');
+    expect(r.qualification!.disclosures).toContain('the values compared are different published measures: Apple Inc., Revenue from Contract with Customer, Excluding Assessed Tax; Alphabet Inc., Revenues');
+    expect(r.qualification!.disclosures).toContain('FY2023 ends on different dates: Apple Inc. 2023-09-30; Alphabet Inc. 2023-12-31');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['$383,285,000,000', 'verified'], ['$307,394,000,000', 'verified'], ['$75,891,000,000', 'derived']]);
+  }, 60_000);
+
+  it('estimates of different survey products are laid side by side, not subtracted', () => {
+    // SYNTHETIC evidence objects (the Cook County 63353 is not a publisher figure): only the layout is under test
+    const e = (index: number, label: string, value: number, period: string) => ({
+      index, value, unit: 'USD', currency: 'USD', entity: { label, key: String(index), keyType: 'fips' }, measure: 'm', measureLabel: 'Median household income',
+      period: { label: period, start: '2018-01-01', end: '2018-12-31', basis: 'survey' }, source: 'census-acs', operation: 'o', assurance: { match: 'key', planVerdict: 'exact', warnings: [] },
+    } as unknown as AdmittedEvidence);
+    const sheet = factSheet([e(1, 'Texas', 60629, 'ACS 1-year 2018'), e(2, 'Cook County, Illinois', 63353, 'ACS 5-year 2014–2018')]);
+    expect(sheet.derived).toEqual([]);
+    expect(renderPlain(sheet, { hedge: false })).toBe("Texas's Median household income for ACS 1-year 2018 was $60,629, according to the Census Bureau (ACS). Cook County, Illinois's Median household income for ACS 5-year 2014–2018 was $63,353, according to the Census Bureau (ACS). The values are estimates of different surveys or vintages, so they are not subtracted or ranked.");
+    // the same product and vintage is subtracted as before
+    expect(factSheet([e(1, 'Texas', 60629, 'ACS 1-year 2018'), e(2, 'California', 75277, 'ACS 1-year 2018')]).derived.map((d) => d.value)).toEqual([-14648]);
+  });
 });

@@ -35,7 +35,7 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
   const d1 = sheet.derived.find((x) => x.id === 'D1');
   const d2 = sheet.derived.find((x) => x.id === 'D2');
   // the arithmetic is published beside each derived figure (figures[].arithmetic), not in the prose
-  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatValue(d1.value, d1.unit, d1.currency)}${d2 ? ` (${formatValue(d2.value, d2.unit)})` : ''}.`);
+  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatValue(d1.value, d1.unit, d1.currency)}${d2 ? ` (${d2.value.toFixed(1)}%)` : ''}.`);
   return out.join('\n');
 }
 

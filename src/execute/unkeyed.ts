@@ -297,7 +297,7 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
     const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
     if (others.length > 0) {
       const differ = others.filter((o) => o.value !== rec.value);
-      warnings.push(`"${phrase}" also matches ${others.length} other published row(s) dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length} report a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
+      warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
     }
 
     // the checks: scope or key, measure, sentinel, unit, period

@@ -150,14 +150,17 @@ describe('publisher-defined codes: bound from the question, not the organisation
     const r = await ask(services, { question: 'What was the euro exchange rate in the first quarter of 2025?' });
     expect(values(r)).toEqual([['2025-03-31', 0.924]]);
     const d = r.qualification!.disclosures.find((x) => x.startsWith('"euro" also matches'))!;
-    expect(d).toContain('23 other published row(s) dated 2025-03-31');
-    expect(d).toContain('1 report a different value (Cross Border-Euro 0.92)');
+    expect(d).toContain('23 other published rows dated 2025-03-31');
+    expect(d).toContain('one reports a different value (Cross Border-Euro 0.92)');
   });
 
   it('a currency timeseries reads each year-end row', async () => {
     const r = await ask(services, { question: 'How has the euro exchange rate changed from 2021 to 2024?' });
     expect(r.status).toBe('answered');
     expect(values(r)).toEqual([['2021-12-31', 0.882], ['2022-12-31', 0.936], ['2023-12-31', 0.905], ['2024-12-31', 0.961]]);
+    // one currency's own rate over time is one unit: its change is derived (0.961 − 0.882, to the operands' places), the percent to 0.1
+    expect(r.text.split('\n').pop()).toBe('Change from 2021-12-31 to 2024-12-31: 0.079 foreign currency units per USD (9.0%).');
+    expect(r.figures.filter((f) => f.grade === 'derived').map((f) => [f.text, f.value])).toEqual([['0.079', 0.079], ['9.0%', 9]]);
   });
 
   it('"Mexican peso" binds Mexico-Peso alone (20.704 at the end of 2024)', async () => {

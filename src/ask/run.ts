@@ -257,7 +257,8 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const plan = makePlan(intent, found);
-  s.ctx.emit({ stage: 'plan', by: 'planner', message: `${plan.verdict}: ${plan.reason}` });
+  // the planner's reason may already lead with its verdict ("exact: …"); it is said once
+  s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
   return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
 }
@@ -355,7 +356,7 @@ async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Pr
     question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
   });
   const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
-  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? `"${code ?? e.entity.key}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `no entity named: the figure is for the ${e.entity.label.replace(/^the /i, '')}, the only scope ${publisherName(e.source)} publishes it for`;
+  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? ((code ?? e.entity.key) === e.entity.key ? `read by the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `"${code}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) : `no entity named: the figure is for the ${e.entity.label.replace(/^the /i, '')}, the only scope ${publisherName(e.source)} publishes it for`;
   const refuse = (r: UnkeyedResult, period: string | null): Executed => {
     // a clarification offers at most five candidates (the intent's limit); more are listed in the refusal, to be named
     if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask' && r.ambiguous.options.length <= 5) return { clarify: { ...intent, entity: intent.entity ?? r.ambiguous.code, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
@@ -539,7 +540,7 @@ async function ambiguous(s: RunState, intent: Intent, readings: string[]): Promi
       return { n: i + 1, id: `${group}:${name}`, label: `${cap(g.reading)} — ${g.e.measureLabel}`, value: g.e.value, unit: g.e.unit, currency: g.e.currency ?? null, period: g.e.period.label, evidence: s.iris.evidence(g.e.index), assumptions };
     });
     s.resumeState = JSON.stringify({ intent, options: lead.map((g, i) => ({ assumptions: options[i]!.assumptions, operation: g.operation, unit: g.e.unit })) } satisfies ResumeState);
-    const question = `"${intent.attribute}" has ${options.length} materially different published meanings for ${lead[0]!.e.entity.label}. Which one do you mean?`;
+    const question = `"${intent.attribute}" has ${options.length} materially different published meanings for ${lead[0]!.e.entity.label.replace(/\.$/, '')}. Which one do you mean?`;
     const text = [question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, o.unit!, o.currency ?? undefined)} (${o.period})`)].join('\n');
     return { ...s.base('needs_clarification'), text, clarification: { question, options }, evidence: lead.map((g) => evidenceOut(s, g.e)) };
   }

@@ -72,6 +72,8 @@ describe('assay ask, offline', () => {
   it('"profit" with ask → net income, operating income and gross profit with values; resuming answers the one chosen', async () => {
     const r = await ask(services, { question: "What was Apple's profit in 2023?", on_ambiguity: 'ask' });
     expect(r.status).toBe('needs_clarification');
+    // an entity name ending in a period ("Apple Inc.") does not end the sentence twice
+    expect(r.clarification!.question).toBe('"profit" has 3 materially different published meanings for Apple Inc. Which one do you mean?');
     const opts = r.clarification!.options;
     expect(opts.map((o) => [o.assumptions.measure, o.id, o.value, o.unit, o.period])).toEqual([
       ['net income', 'us-gaap:NetIncomeLoss', 96995000000, 'USD', 'FY2023'],

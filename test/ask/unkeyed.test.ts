@@ -188,6 +188,9 @@ describe('publisher-defined codes: bound from the question, not the organisation
     expect(resumed.status).toBe('answered');
     expect(values(resumed)).toEqual([['2024-12-31', 11.322]]);
     expect(resumed.evidence[0]!.entity_key).toBe('country_currency=Norway-Krone');
+    // the code chosen is the publisher's own: said once, not '"Norway-Krone" bound to … "Norway-Krone"'
+    expect(resumed.qualification!.disclosures).toContain('read by the publisher\'s own country currency "Norway-Krone", not through the organisation registry');
+    expect(resumed.text).toBe("Norway-Krone's Treasury reporting rate of exchange on 2024-12-31 was 11.322 foreign currency units per USD, according to Treasury Fiscal Data.");
   });
 
   it('a comparison of two currencies reads each code concurrently (euro 0.961, yen 156.85 at the end of 2024)', async () => {

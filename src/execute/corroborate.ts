@@ -198,7 +198,7 @@ export async function crossCheck(ctx: QueryContext, items: readonly AdmittedEvid
   }
   out.sort((a, b) => a.evidenceIndex - b.evidenceIndex || (a.attempt?.n ?? Infinity) - (b.attempt?.n ?? Infinity));
   for (const c of out) {
-    ctx.emit({ stage: 'validation', by: 'cross-check', message: `E${c.evidenceIndex} via ${c.source}/${c.operation}: ${c.outcome}${c.value !== undefined ? ` (${c.value} vs ${c.primaryValue})` : ''} — ${c.detail}`, ...(c.attempt ? { data: { attempt: c.attempt.n } } : {}) });
+    ctx.emit({ stage: 'validation', by: 'cross-check', message: `E${c.evidenceIndex} via ${c.source}/${c.operation}: ${c.outcome}${c.value !== undefined ? ` (${c.value} vs ${c.primaryValue})` : ''} — ${c.detail}${c.sharedUpstream ? ` (not independent: the second path ${c.sharedUpstream.replace(/ \([^()]*\)/g, '').replace(/, so .*$/, '')})` : ''}`, ...(c.attempt ? { data: { attempt: c.attempt.n } } : {}) });
   }
   return out;
 }

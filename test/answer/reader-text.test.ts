@@ -164,3 +164,13 @@ describe('comparisons say what differs between the values compared', () => {
     expect(factSheet([e(1, 'Texas', 60629, 'ACS 1-year 2018'), e(2, 'California', 75277, 'ACS 1-year 2018')]).derived.map((d) => d.value)).toEqual([-14648]);
   });
 });
+
+describe('progress (stderr) claims no more than was established', () => {
+  it('an agreeing cross-check that replays a DERIVED sample says it is not independent; the plan verdict is said once', async () => {
+    const events: string[] = [];
+    const r = await ask(services, { question: "What was Apple's profit in 2023?" }, { onProgress: (e) => events.push(`${e.stage} [${e.by}] ${e.message}`) });
+    expect(r.status).toBe('answered');
+    expect(events).toContain('validation [cross-check] E1 via sec-edgar/companyconcept: agrees (96995000000 vs 96995000000) — sec-edgar/companyconcept reproduced 96995000000 for the same entity, measure, unit and period (not independent: the second path replays a DERIVED sample built from other publisher data rather than recorded)');
+    expect(events.filter((e) => e.startsWith('plan ')).every((e) => !/exact: exact:/.test(e))).toBe(true);
+  }, 60_000);
+});

@@ -318,7 +318,7 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
   if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a timeseries', {}) };
   const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
   // the periods were not read (a relative span such as "the last five years" is not resolved offline): not a lack of data
-  if (periods.length === 0) return { refusal: refusalFrom('not_understood', 'the periods of the series were not read from the question (a relative span such as "the last five years" is not resolved to years)', { missing: 'the years named (for example "from 2019 to 2023")' }) };
+  if (periods.length === 0) return { refusal: refusalFrom('not_understood', 'the periods of the series were not read from the question: it names no years, and a relative span ("the last five years", "over time") is not resolved to years', { missing: 'the years named (for example "from 2019 to 2023")' }) };
   const last = periods[periods.length - 1]!;
   const first = await leaf(entityName, wanted(last), planned.candidates, periodLabel(last) ?? last.text)(s.ctx);
   if (!first.evidence) { s.admit(first); return fail(first, entityName, last.text); }

@@ -115,7 +115,9 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
   const label = `${p.start ?? ''}${p.start ? '…' : ''}${p.end ?? ''}`;
   if (want.latest) {
     const vintage = p.basis === 'survey' && p.label ? p.label : undefined;
-    return { check: { name: 'period', passed: true, detail: `latest period available, ${vintage ?? label}` }, ...(vintage ? { warning: /^latest/i.test(vintage) ? vintage : `latest available: ${vintage}` } : {}) };
+    // "latest" is the newest period the publisher's response holds, which need not be recent: said, without
+    // repeating the period the answer states
+    return { check: { name: 'period', passed: true, detail: `latest period available, ${vintage ?? label}` }, warning: vintage ? (/^latest/i.test(vintage) ? vintage : `latest available: ${vintage}`) : '"latest" read as the newest period in the publisher\'s response' };
   }
   if (want.year === null) return { check: { name: 'period', passed: false, detail: `the question names no year the record could be checked against` } };
   if (p.basis === 'survey') {

@@ -174,3 +174,12 @@ describe('progress (stderr) claims no more than was established', () => {
     expect(events.filter((e) => e.startsWith('plan ')).every((e) => !/exact: exact:/.test(e))).toBe(true);
   }, 60_000);
 });
+
+describe('"latest" is said to be the newest period the response holds', () => {
+  it("Tesla's net income with no year: FY2021, the newest in the DERIVED companyfacts sample, and the note says what latest meant", async () => {
+    const r = await ask(services, { question: "What is Tesla's net income?" });
+    expect(r.status).toBe('answered');
+    expect(r.text).toBe("Tesla, Inc.'s Net Income (Loss) Attributable to Parent for FY2021 (ending 2021-12-31) was $5,519,000,000, according to SEC EDGAR.");
+    expect(r.qualification!.disclosures[0]).toBe('"latest" read as the newest period in the publisher\'s response');
+  }, 60_000);
+});

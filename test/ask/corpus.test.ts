@@ -11,7 +11,8 @@ import { loadCorpus } from '../../src/understand/corpus.ts';
 import { testServices } from './services.ts';
 
 const KEYED = ['point', 'status', 'entity_list', 'comparison', 'timeseries'];
-const BOUNDARIES = ['no_access_path', 'no_candidate_source', 'entity_unresolved', 'no_data', 'operationally_blocked', 'unsupported_shape'];
+// not_understood: a series whose years the offline interpreter did not read ("the last five years") is not a lack of data
+const BOUNDARIES = ['no_access_path', 'no_candidate_source', 'entity_unresolved', 'no_data', 'operationally_blocked', 'unsupported_shape', 'not_understood'];
 
 /** question → [measure, period, value] of each evidence, for every question the cassettes answer. */
 const PINNED: Record<string, Array<[string, string, number]>> = {

@@ -94,7 +94,11 @@ export function periodPhrase(p: { label: string; start?: string; end?: string; b
 
 export function formatValue(v: number, unit: string, currency?: string): string {
   const digits = Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 6 });
-  if (currency === 'USD' && unit === 'USD') return v < 0 ? `-$${digits.slice(1)}` : `$${digits}`;
+  if (currency === 'USD' && unit === 'USD') {
+    // dollars with cents are written to the cent ($31,419,689,421,557.90, not .9)
+    const d = Number.isInteger(v) ? digits : v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+    return v < 0 ? `-$${d.slice(1)}` : `$${d}`;
+  }
   if (unit === '%') return `${digits}%`;
   // a count is a number of things, not a unit to print after it
   if (unit === 'count' || unit === '1' || unit === 'pure' || unit === 'ratio') return digits;

@@ -30,6 +30,9 @@ describe('period, unit and publisher in the sentence', () => {
     expect(periodPhrase({ label: 'latest available (year varies by field)', basis: 'survey' })).toBe(', latest available (year varies by field),');
     expect(formatValue(10098052, 'count')).toBe('10,098,052');
     expect(formatValue(0.0693, 'ratio')).toBe('0.0693');
+    // dollars with cents to the cent (Debt to the Penny 2022-12-30 is published as 31419689421557.90)
+    expect(formatValue(31419689421557.9, 'USD', 'USD')).toBe('$31,419,689,421,557.90');
+    expect(formatValue(-1.5, 'USD', 'USD')).toBe('-$1.50');
   });
 
   it('a survey vintage has no "ending" date; a count prints no unit; the publisher is named (Los Angeles County, 10,098,052)', async () => {

@@ -64,5 +64,9 @@ console.log('\noutcomes (no model):');
 for (const [k, n] of [...outcomes].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(4)}  ${k}`);
 console.log(`answered with a figure neither verified nor derived: ${badFigures}`);
 console.log('\nanswered:');
-for (const r of plain.filter((x) => x.status === 'answered')) console.log(`  ${r.question}  →  ${r.evidence.map((e) => `${e.entity} ${e.measure.split('/').pop()} ${e.period} = ${e.value} ${e.unit}`).join('; ')}`);
+const show = (e: AskResult['evidence'][number]) => e.record ? `${e.record.kind} ${e.record.key}` : `${e.entity} ${e.measure.split('/').pop()} ${e.period} = ${e.value} ${e.unit}`;
+for (const r of plain.filter((x) => x.status === 'answered')) {
+  const ev = r.evidence;
+  console.log(`  ${r.question}  →  ${ev.slice(0, 3).map(show).join('; ')}${ev.length > 3 ? `; … (${ev.length} items)` : ''}`);
+}
 console.log('\nreproduce: npx tsx bench/answer.ts', runs);

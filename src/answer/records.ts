@@ -10,6 +10,7 @@
 import type { AnyEvidence, AdmittedEvidence } from '../evidence/types.ts';
 import { formatValue, type Derived, type Fact, type FactSheet, type NonMeasure } from './factsheet.ts';
 import { publisherName } from './render.ts';
+import { PARTIAL_NOTE, UNREAD_COUNT } from '../execute/list.ts';
 
 export interface RecordSheet extends FactSheet {
   layout: 'status' | 'list';
@@ -26,6 +27,8 @@ const STATUS_SOURCE: Readonly<Record<string, string>> = {
 /** "Apple Inc. (CIK 0000320193)"; a name-keyed entity is its name alone (the key would repeat it). */
 const whoOf = (e: AnyEvidence) => (e.entity.keyType === 'name' ? e.entity.label : `${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key})`);
 const sourceName = (s: string) => STATUS_SOURCE[s] ?? publisherName(s);
+/** The evidence items a count covers: E1 alone, or E1…En. */
+const span = (n: number) => (n === 1 ? 'E1' : `E1…E${n}`);
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
 function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
@@ -38,6 +41,9 @@ function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
     for (const [k, v] of Object.entries(e.entity.keys)) if (k !== 'name') add(v, `${k} of ${e.entity.label}`);
     add(e.entity.label, 'part of the entity name');
     add(e.period.label, 'part of the period label');
+    // the years a list is restricted to ("dated 2026"): a period, not a measurement
+    for (const w of e.assurance.warnings) if (w.startsWith(PARTIAL_NOTE)) add(new RegExp(`\\(${UNREAD_COUNT}(\\d+) more`).exec(w)?.[1], 'records the publisher\'s response declares on pages not read (its filings.files metadata; not evidence)');
+    for (const w of e.assurance.warnings) if (w.startsWith('list period: ')) add(/ in (\d{4}(?:–\d{4})?)/.exec(w)?.[1], 'the period the list is restricted to');
     if (e.status) { add(e.status.code, `${e.status.field} code as published`); add(e.status.meaning, `meaning of ${e.status.field} code ${e.status.code}`); add(e.status.asked, 'part of the status asked'); }
     if (e.record) {
       add(e.record.key, 'record identifier');
@@ -55,8 +61,8 @@ export function recordSheet(evidence: readonly AnyEvidence[], total = evidence.l
   const facts: Fact[] = items.filter((x) => typeof x.evidence.value === 'number').map((x) => ({ id: x.id, evidence: x.evidence as AdmittedEvidence }));
   const derived: Derived[] = [];
   if (layout === 'list') {
-    if (total > items.length) derived.push({ id: 'D2', value: items.length, unit: 'records', arithmetic: `count of records listed (E1…E${items.length}), the most recent of the ${total} matching`, operands: items.map((x) => x.id), label: 'number of records listed' });
-    derived.unshift({ id: 'D1', value: total, unit: 'records', arithmetic: `count of records matching the question in the publisher response(s)${total > items.length ? `; ${items.length} listed (E1…E${items.length})` : ` (E1…E${items.length})`}`, operands: items.map((x) => x.id), label: 'number of records' });
+    if (total > items.length) derived.push({ id: 'D2', value: items.length, unit: 'records', arithmetic: `count of records listed (${span(items.length)}), the most recent of the ${total} matching`, operands: items.map((x) => x.id), label: 'number of records listed' });
+    derived.unshift({ id: 'D1', value: total, unit: 'records', arithmetic: `count of records matching the question in the publisher response(s)${total > items.length ? `; ${items.length} listed (${span(items.length)})` : ` (${span(items.length)})`}`, operands: items.map((x) => x.id), label: 'number of records' });
   }
   // the count is graded (derived), so it is never exempted as an identifier's digits
   const exempt = nonMeasures(evidence).filter((n) => layout !== 'list' || !derived.some((d) => String(d.value) === n.text));
@@ -75,9 +81,16 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
   const first = sheet.items[0]!.evidence;
   const kind = first.record?.kind ?? 'record';
   const count = sheet.derived.find((d) => d.id === 'D1')!;
+  // a list restricted to a period says so (the filter is disclosed in full; its words are said here)
+  const period = first.assurance.warnings.find((w) => w.startsWith('list period: '));
+  const dated = period ? ` dated ${/ in (\d{4}(?:–\d{4})?)/.exec(period)?.[1] ?? ''}` : '';
+  // a partial paging read gives a floor, not the total
+  const partialWarning = first.assurance.warnings.find((w) => w.startsWith(PARTIAL_NOTE));
+  const atLeast = partialWarning ? 'at least ' : '';
+  const more = partialWarning ? new RegExp(`\\(${UNREAD_COUNT}(\\d+) more`).exec(partialWarning)?.[1] : undefined;
   const head = sheet.total > sheet.items.length
-    ? `${cap(sourceName(first.source))} lists ${count.value} ${kind}s for ${whoOf(first)}; the ${sheet.items.length} most recent:`
-    : `${cap(sourceName(first.source))} lists ${count.value} ${kind}${count.value === 1 ? '' : 's'} for ${whoOf(first)}:`;
+    ? `${cap(sourceName(first.source))} lists ${atLeast}${count.value} ${kind}s${dated} for ${whoOf(first)}${more ? `, and declares ${more} more on an overflow page that was not read` : ''}; the ${sheet.items.length} most recent:`
+    : `${cap(sourceName(first.source))} lists ${atLeast}${count.value} ${kind}${count.value === 1 ? '' : 's'}${dated} for ${whoOf(first)}:`;
   const lines = sheet.items.map(({ evidence: e }, i) => {
     const r = e.record!;
     const extra = typeof e.value === 'number' ? `: ${formatValue(e.value, e.unit, e.currency)}` : '';
@@ -86,7 +99,7 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
   });
   // a list read from a partial paging says so in the answer itself, not only in the disclosures
   // (its page counts and date ranges stay in the disclosures: they are not evidence, so not written here)
-  const partial = sheet.items.some((x) => x.evidence.assurance.warnings.some((w) => w.startsWith('the publisher\'s paging was not read')));
+  const partial = !more && sheet.items.some((x) => x.evidence.assurance.warnings.some((w) => w.startsWith(PARTIAL_NOTE)));
   return [head, ...lines, ...(partial ? ['Note: the publisher declares further pages that could not be read, so older records may be missing (see the disclosures).'] : [])].join('\n');
 }
 

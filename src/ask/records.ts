@@ -10,7 +10,8 @@ import type { Assessment } from '../plan/plan.ts';
 import type { Intent } from '../understand/index.ts';
 import type { QueryContext } from '../execute/context.ts';
 import { RECORD_OPERATIONS, stateCode, type RecordHints } from '../execute/bind-records.ts';
-import { examineList, formInQuestion, LIST_KINDS } from '../execute/list.ts';
+import { examineList, formInQuestion, LIST_KINDS, type ListPeriod } from '../execute/list.ts';
+import { relativeYearIn } from '../understand/offline/periods.ts';
 import { searchRecordLeaf, type RecordSearchResult } from '../execute/record-search.ts';
 import { examineStatus } from '../execute/status.ts';
 import { statusAsk } from '../validate/status.ts';
@@ -27,9 +28,10 @@ export async function executeRecordShape(ctx: QueryContext, intent: Intent, cand
   // the question names none, the record search offers each entity's registry state instead (disclosed)
   const state = stateCode(intent.geography?.within);
   const form = formInQuestion(intent.question);
-  const year = intent.period && !intent.period.latest && intent.period.year !== null ? intent.period.year : undefined;
-  const awardGroup = awardGroupOf(`${intent.attribute ?? ''} ${intent.question}`);
   const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+  const range = listPeriod(intent, today);
+  const year = range && range.from === range.to ? range.from : undefined;
+  const awardGroup = awardGroupOf(`${intent.attribute ?? ''} ${intent.question}`);
   const hints: RecordHints = { ...(state ? { state } : {}), ...(form ? { form } : {}), ...(year !== undefined ? { year } : {}), ...(awardGroup ? { awardGroup } : {}), today };
   const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
 
@@ -45,12 +47,30 @@ export async function executeRecordShape(ctx: QueryContext, intent: Intent, cand
   }
 
   const usable = dedupe(planned.filter((c) => LIST_KINDS[c.operation!.key] && RECORD_OPERATIONS.includes(c.operation!.key)));
-  ctx.emit({ stage: 'execution_plan', by: 'executor', message: `entity list: records by entity via ${usable.map((c) => c.operation!.key).join(', ') || 'none'}, paged to the publisher's declared boundary${form ? `, form ${form}` : ''}${year !== undefined ? `, dated ${year}` : ''}; at most ${LIST_CAP} listed, the total stated` });
+  ctx.emit({ stage: 'execution_plan', by: 'executor', message: `entity list: records by entity via ${usable.map((c) => c.operation!.key).join(', ') || 'none'}, paged to the publisher's declared boundary${form ? `, form ${form}` : ''}${range ? `, dated ${range.from === range.to ? range.from : `${range.from}–${range.to}`} (${range.words})` : ''}; at most ${LIST_CAP} listed, the total stated` });
   if (usable.length === 0) return { refusal: refusalFrom('no_access_path', `the plan offers no records-by-entity operation this build can list (${Object.keys(LIST_KINDS).join(', ')})`, { attribute: intent.attribute, missing: 'a records_by_entity operation for these records' }) };
   return searchRecordLeaf(ctx, {
     entity, candidates: usable, hints, nextAttempt, what: intent.attribute ?? 'records',
-    examine: (result, read) => examineList({ kind: LIST_KINDS[result.source + '/' + result.operation]!, cap: LIST_CAP, ...(year !== undefined ? { year } : {}), ...(form ? { form } : {}) }, intent.attribute)(result, read),
+    examine: (result, read) => examineList({ kind: LIST_KINDS[result.source + '/' + result.operation]!, cap: LIST_CAP, ...(range ? { period: range } : {}), ...(form ? { form } : {}) }, intent.attribute)(result, read),
   });
+}
+
+/**
+ * The years a list question restricts its records to: a year it names ("in 2024"), a span ("since
+ * 2023": that year through the clock's year; "from 2019 to 2021"), or a year relative to the
+ * question's clock ("this year", "last year" — resolved here, since the interpreter has no clock).
+ */
+export function listPeriod(intent: Intent, today: string): ListPeriod | undefined {
+  const clockYear = Number(today.slice(0, 4));
+  const p = intent.period;
+  if (p && !p.latest && p.year !== null) return { from: p.year, to: p.year, words: `"${p.text}"` };
+  const rel = relativeYearIn(intent.question);
+  if (rel) { const y = clockYear + rel.offset; return { from: y, to: y, words: `"${rel.words}", by the question's clock (${today})` }; }
+  const years = intent.periods.map((x) => x.year).filter((y): y is number => y !== null);
+  if (years.length === 0) return undefined;
+  const from = Math.min(...years);
+  const to = intent.periods.some((x) => x.latest) ? clockYear : Math.max(...years);
+  return { from, to, words: intent.periods.some((x) => x.latest) ? `"since ${from}", through the question's clock year (${today})` : `"${from} to ${to}"` };
 }
 
 /** The award-type group a question names: USAspending searches one group per request. */

@@ -18,10 +18,34 @@ import type { BoundRead, Examined, Item } from './record-search.ts';
 export interface ListFilter {
   /** Record kind the list is made of (filing, return, award, project). */
   kind: string;
-  /** Year of the record (its date, or the year the publisher files it under), when the question names one. */
+  /** Years of the record (its date, or the year the publisher files it under), when the question names a period. */
+  period?: ListPeriod;
+  /** One year (shorthand for a period from and to it). */
   year?: number;
   form?: string;
   cap: number;
+}
+
+/** The years a list is restricted to (inclusive), and the question's words for them (disclosed). */
+export interface ListPeriod { from: number; to: number; words: string }
+
+/** The prefix of the warning that states a list's period filter (the renderer says it in the answer). */
+export const LIST_PERIOD_NOTE = 'list period: ';
+
+/** The prefix of the warning that a list was read from partial paging (the renderer says it). */
+export const PARTIAL_NOTE = "the publisher's paging was not read to its end";
+/** How the partial-paging warning gives the records the unread pages declare (the renderer states them). */
+export const UNREAD_COUNT = 'its response declares ';
+
+/**
+ * The overflow pages a result says it could not read, from the connector's note ("overflow page
+ * NAME (N filings, FROM…TO) not read: …"): how many records each declares and the years they span.
+ */
+export function unreadPages(result: OperationResult): Array<{ name: string; count?: number; from?: number; to?: number }> {
+  return result.notes.flatMap((n) => {
+    const m = /^overflow page (\S+) \((\d+) \w+, (\d{4})-\d{2}-\d{2}…(\d{4})-\d{2}-\d{2}\) not read/.exec(n);
+    return m ? [{ name: m[1]!, count: Number(m[2]), from: Number(m[3]), to: Number(m[4]) }] : /not read/.test(n) ? [{ name: n }] : [];
+  });
 }
 
 /**
@@ -84,16 +108,29 @@ export function examineList(filter: ListFilter, attribute: string | null) {
     const yearOf = (r: EntityRecord) => { const y = spec.yearAttr ? r.attributes[spec.yearAttr] : undefined; return typeof y === 'number' ? y : Number(dateOf(r).slice(0, 4)) || undefined; };
     let kept = mine;
     if (filter.form) kept = kept.filter((r) => r.attributes.form === filter.form);
-    if (filter.year !== undefined) kept = kept.filter((r) => yearOf(r) === filter.year);
+    const p = filter.period ?? (filter.year !== undefined ? { from: filter.year, to: filter.year, words: `"${filter.year}"` } : undefined);
+    if (p) kept = kept.filter((r) => { const y = yearOf(r); return y !== undefined && y >= p.from && y <= p.to; });
     const yearWord = spec.yearAttr ? `${spec.yearAttr} (else ${spec.date})` : spec.date;
-    checks.push({ name: 'period', passed: true, detail: `${kept.length} of ${mine.length} kept${filter.form ? `, form ${filter.form}` : ''}${filter.year !== undefined ? `, ${yearWord} in ${filter.year}` : ''}` });
+    const years = p ? (p.from === p.to ? `${p.from}` : `${p.from}–${p.to}`) : '';
+    checks.push({ name: 'period', passed: true, detail: `${kept.length} of ${mine.length} kept${filter.form ? `, form ${filter.form}` : ''}${p ? `, ${yearWord} in ${years}` : ''}` });
     if (kept.length === 0) {
-      return { reject: `${read.bundle.label} has no ${filter.form ? `${filter.form} ` : ''}${filter.kind} records${filter.year !== undefined ? ` for ${filter.year}` : ''} in the response (${mine.length} ${filter.kind} records in all)`, checks, prune: false, code: 'not_found' };
+      return { reject: `${read.bundle.label} has no ${filter.form ? `${filter.form} ` : ''}${filter.kind} records${p ? ` dated ${years}` : ''} in the response (${mine.length} ${filter.kind} records in all)`, checks, prune: false, code: 'not_found' };
     }
     kept = [...kept].sort((a, b) => dateOf(b).localeCompare(dateOf(a)));
     const listed = kept.slice(0, filter.cap);
-    const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.disclosures ?? []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : []), ...result.notes];
-    if (!result.complete) warnings.push(`the publisher's paging was not read to its end, so the list may miss records: ${result.notes.join('; ') || 'pages unread'}`);
+    // unread overflow pages the publisher declares (their record counts and date ranges): a page whose
+    // dates lie outside the period asked cannot hold a record of the list, so the list is whole without it
+    const unread = unreadPages(result);
+    const missing = p && unread.length > 0 && unread.every((u) => u.from !== undefined) ? unread.filter((u) => u.to! >= p.from && u.from! <= p.to) : unread;
+    const complete = result.complete || (unread.length > 0 && missing.length === 0);
+    const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.disclosures ?? []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : [])];
+    if (p) warnings.push(`${LIST_PERIOD_NOTE}${yearWord} in ${years} (${p.words}); ${kept.length} of the ${mine.length} ${filter.kind} records read`);
+    // each publisher note said once: the unread pages go inside the one partial-paging warning
+    if (complete && !result.complete) warnings.push(...result.notes.map((n) => `${n} — its records are dated outside ${years}, so the list for ${years} is whole`));
+    else if (!complete) {
+      const more = !p && !filter.form && missing.length > 0 && missing.every((u) => u.count !== undefined) ? missing.reduce((a, u) => a + u.count!, 0) : undefined;
+      warnings.push(`${PARTIAL_NOTE}${more !== undefined ? ` (${UNREAD_COUNT}${more} more ${filter.kind} records)` : ''}, so the list may miss records: ${result.notes.join('; ') || 'pages unread'}`);
+    } else warnings.push(...result.notes);
     const items: Item[] = listed.map((r) => {
       const [keyType, keyValue] = spec.key.map((k) => [k, r.keys[k]] as const).find(([, v]) => v)
         ?? Object.entries(r.keys).find(([k, v]) => k !== 'name' && k !== read.key.keyType && v) ?? [read.key.keyType, read.key.value];
@@ -114,6 +151,6 @@ export function examineList(filter: ListFilter, attribute: string | null) {
       };
     });
     const notes = kept.length > listed.length ? [`${kept.length} records match; the ${listed.length} most recent are listed`] : [];
-    return { admit: items, checks, complete: result.complete, total: kept.length, notes };
+    return { admit: items, checks, complete, total: kept.length, notes };
   };
 }

@@ -126,13 +126,26 @@ describe('entity-list questions', () => {
     expect(r.evidence.every((e) => e.record?.kind === 'filing' && e.period.startsWith('filingDate 2024-'))).toBe(true);
     expect(r.evidence[0]).toMatchObject({ value: null, entity_key: 'cik=0000320193', record: { key: 'accession_number=0000320193-24-000132', label: '4 filed 2024-12-18' } });
     const lines = r.text.split('\n');
-    expect(lines[0]).toBe('SEC EDGAR lists 100 filings for Apple Inc. (CIK 0000320193):');
+    // the unread overflow page holds 1994–2015 filings, so the 2024 list is whole (disclosed once)
+    expect(lines[0]).toBe('SEC EDGAR lists 100 filings dated 2024 for Apple Inc. (CIK 0000320193):');
+    expect(r.text).not.toContain('Note:');
     expect(lines[1]).toBe('1. 4 filed 2024-12-18, report date 2024-12-16 (accession_number 0000320193-24-000132)');
     expect(r.text).toContain('10-K filed 2024-11-01, report date 2024-09-28');
     expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['100', 'derived']]);
     expect(r.figures[0]!.evidence).toHaveLength(100);
     expect(r.citations).toHaveLength(100);
     expect(new Set(r.citations.map((c) => c.url))).toEqual(new Set(['https://data.sec.gov/submissions/CIK0000320193.json']));
+  });
+
+  it("Apple's whole history read from the recent page is a floor: 1005 read, 1206 more declared by filings.files, the overflow note said once", async () => {
+    const { r } = await run("List Apple's SEC filings");
+    expect(r.status).toBe('answered');
+    if (r.status !== 'answered') return;
+    expect(r.text.split('\n')[0]).toBe('SEC EDGAR lists at least 1005 filings for Apple Inc. (CIK 0000320193), and declares 1206 more on an overflow page that was not read; the 100 most recent:');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['1005', 'derived'], ['100', 'derived']]);
+    const overflow = r.qualification!.disclosures.filter((d) => d.includes('CIK0000320193-submissions-001.json'));
+    expect(overflow).toHaveLength(1);
+    expect(overflow[0]).toMatch(/^the publisher's paging was not read to its end \(its response declares 1206 more filing records\)/);
   });
 
   it('a form filter, and a list read from partial paging says so', async () => {
@@ -267,7 +280,7 @@ describe('an award list end to end on a real NSF body (no cassette exists for th
     expect(r.status).toBe('answered');
     expect(urls).toEqual(['https://api.nsf.gov/services/v1/awards.json?awardeeName=University%20Corporation%20for%20Atmospheric%20Research&printFields=id,title,awardeeName,estimatedTotalAmt,fundsObligatedAmt,startDate,expDate&offset=1']);
     const lines = r.text.split('\n');
-    expect(lines[0]).toBe('The NSF Award Search API lists 21 awards for University Corporation for Atmospheric Research:');
+    expect(lines[0]).toBe('The NSF Award Search API lists 21 awards dated 2015 for University Corporation for Atmospheric Research:');
     expect(lines[1]).toBe('1. Engineering experiences: Research on student competency, motivation and persistence in STEM for underserved youth: $608,513 (nsf_award_id 1513102)');
     expect(lines[21]).toBe('21. Support of the International Conference on Mesoscale Convective System: $13,540 (nsf_award_id 1462194)');
     expect(r.evidence).toHaveLength(21);

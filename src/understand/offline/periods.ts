@@ -84,3 +84,14 @@ export function findPeriods(question: string): PeriodMatch {
   if (m) return { period: period(m[1]!, 'unspecified', Number(m[1])), periods: [], consumed, span };
   return { period: null, periods: [], consumed, span };
 }
+
+/**
+ * A year named relative to the question's clock ("this year", "so far this year", "last year"):
+ * the offsets from the current calendar year. The interpreter has no clock, so the intent keeps no
+ * year for it; the executor resolves it against the run's clock and says which year it took.
+ */
+export function relativeYearIn(question: string): { words: string; offset: number } | null {
+  const m = /\b(?:so\s+far\s+)?this\s+(?:calendar\s+)?year\b|\byear\s+to\s+date\b|\blast\s+(?:calendar\s+)?year\b/i.exec(question);
+  if (!m) return null;
+  return { words: m[0], offset: /^last/i.test(m[0]) ? -1 : 0 };
+}

@@ -27,6 +27,10 @@ const STATUS_SOURCE: Readonly<Record<string, string>> = {
 /** "Apple Inc. (CIK 0000320193)"; a name-keyed entity is its name alone (the key would repeat it). */
 const whoOf = (e: AnyEvidence) => (e.entity.keyType === 'name' ? e.entity.label : `${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key})`);
 const sourceName = (s: string) => STATUS_SOURCE[s] ?? publisherName(s);
+/** Whether a code's meaning only repeats it (a label code: 'filer category "Large accelerated filer"'), so it is said once. */
+const said = (code: string, meaning: string) => meaning.toLowerCase() === code.toLowerCase() || meaning.includes(`"${code}"`);
+/** A record label as a reader writes it: a YYYYMM tax period as a month (201904 → 2019-04). */
+const readableLabel = (label: string) => label.replace(/\btax period (\d{4})(\d{2})\b/, 'the tax period $1-$2');
 /** The evidence items a count covers: E1 alone, or E1…En. */
 const span = (n: number) => (n === 1 ? 'E1' : `E1…E${n}`);
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
@@ -48,6 +52,7 @@ function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
     if (e.record) {
       add(e.record.key, 'record identifier');
       add(e.record.label, 'part of the record label');
+      add(readableLabel(e.record.label), 'part of the record label');
       for (const [k, v] of Object.entries(e.record.attributes)) if (typeof v === 'string') add(v, `${k} of a listed record`);
     }
   }
@@ -75,7 +80,7 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
       const s = e.status!;
       const yes = e.value === true;
       const verb = options.hedge ? (yes ? 'is reported as' : 'is reported as not') : (yes ? 'is' : 'is not');
-      return `${yes ? 'Yes' : 'No'}. ${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key}) ${verb} ${s.asked}: its ${s.field} is "${s.code}" (${s.meaning}), according to ${sourceName(e.source)}.`;
+      return `${yes ? 'Yes' : 'No'}. ${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key}) ${verb} ${s.asked}: its ${s.field} is "${s.code}"${said(s.code, s.meaning) ? '' : ` (${s.meaning})`}, according to ${sourceName(e.source)}.`;
     }).join(' ');
   }
   const first = sheet.items[0]!.evidence;
@@ -95,7 +100,12 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
     const r = e.record!;
     const extra = typeof e.value === 'number' ? `: ${formatValue(e.value, e.unit, e.currency)}` : '';
     const report = typeof r.attributes.reportDate === 'string' ? `, report date ${r.attributes.reportDate}` : '';
-    return `${i + 1}. ${r.label}${report}${extra} (${r.key.replace('=', ' ')})`;
+    // the record's key is said once: a label that already carries it ("tax period 201904") is not followed
+    // by it again, and a YYYYMM tax period is written as a reader writes a month
+    const keyValue = r.key.slice(r.key.indexOf('=') + 1);
+    const label = readableLabel(r.label);
+    const key = keyValue && r.label.includes(keyValue) ? '' : ` (${r.key.replace('=', ' ')})`;
+    return `${i + 1}. ${label}${report}${extra}${key}`;
   });
   // a list read from a partial paging says so in the answer itself, not only in the disclosures
   // (its page counts and date ranges stay in the disclosures: they are not evidence, so not written here)

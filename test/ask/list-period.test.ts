@@ -44,3 +44,18 @@ describe('list periods', () => {
     expect(r.qualification!.disclosures).toContain('list period: filingDate in 2026 ("this year", by the question\'s clock (2026-11-30)); 6 of the 1720 filing records read');
   });
 });
+
+describe('a one-record list', () => {
+  it("counts its one record as E1, not (E1…E1): Tesla's 10-K filings this year", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-30T12:00:00Z') });
+    const r = await ask(services, { question: 'List the 10-K filings Tesla submitted to the SEC this year' });
+    vi.useRealTimers();
+    expect(r.status).toBe('answered');
+    if (r.status !== 'answered') return;
+    expect(r.text.split('\n').slice(0, 2)).toEqual([
+      'SEC EDGAR lists 1 filing dated 2026 for Tesla, Inc. (CIK 0001318605):',
+      '1. 10-K filed 2026-01-29, report date 2025-12-31 (accession_number 0001628280-26-003952)',
+    ]);
+    expect(r.figures.map((f) => [f.text, f.grade, f.arithmetic])).toEqual([['1', 'derived', 'D1 number of records: count of records matching the question in the publisher response(s) (E1)']]);
+  });
+});

@@ -74,6 +74,8 @@ describe('status questions', () => {
     expect(no.status).toBe('answered');
     expect(no.evidence[0]).toMatchObject({ value: false, status: { code: 'Large accelerated filer' } });
     expect(no.text).toMatch(/^No\. Apple Inc\. \(CIK 0000320193\) is not an accelerated filer/);
+    // a label code is said once, not followed by a meaning that repeats it
+    expect(yes.text).toBe('Yes. Apple Inc. (CIK 0000320193) is a large accelerated filer: its category is "Large accelerated filer", according to SEC EDGAR.');
   });
 
   it('a descriptive label is not the boolean asked: BMF status 25 is rejected, never coerced', async () => {
@@ -226,6 +228,8 @@ describe('ProPublica organization records (EIN-keyed: no state needed), end to e
     expect(r.text.split('\n')[0]).toBe('ProPublica Nonprofit Explorer lists 16 returns for Pro Publica Inc (EIN 142007220):');
     expect(r.evidence.map((e) => e.record!.key)).toEqual(['202212', '202112', '202012', '201912', '201812', '201712', '201612', '201512', '201412', '201312', '201212', '201112', '201012', '200912', '200812', '200712'].map((p) => `tax_period=${p}`));
     expect(r.evidence[0]).toMatchObject({ period: 'tax period ending 2022-12-31', entity_key: 'ein=142007220' });
+    // the tax period is written once, as a month, not raw and then again as the key
+    expect(r.text.split('\n')[1]).toBe('1. Form 990 for the tax period 2022-12');
     expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['16', 'derived']]);
     expect(new Set(r.citations.map((c) => c.url))).toEqual(new Set(['https://projects.propublica.org/nonprofits/api/v2/organizations/142007220.json']));
   });

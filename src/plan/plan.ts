@@ -156,8 +156,15 @@ function decide(intent: Intent, req: Requirement, candidates: Candidate[], relev
   }
   const assessments = considered.map((c) => assess(intent, req, c)).sort(byPriority);
   const selected = assessments[0] && assessments[0].verdict !== 'infeasible' ? assessments[0] : undefined;
+  // the plan ranks candidates; which one is read is decided by the executor from the identifiers the
+  // entity resolves to (a company has a CIK, not an EIN). When the best verdict spans several sources
+  // the reason names them all, not one the executor may never bind (the attempts name the one read).
+  const top = selected ? assessments.filter((x) => x.verdict === selected.verdict && x.operation) : [];
+  const sources = [...new Set(top.map((x) => x.publisherId))];
   const reason = selected
-    ? `${selected.verdict}: ${selected.reason}`
+    ? sources.length > 1
+      ? `${selected.verdict}: ${top.length} candidate operations from ${sources.length} sources ${selected.verdict === 'exact' ? `answer ${a(words(intent.shape))} question directly` : `compose ${a(words(intent.shape))} answer`} (${sources.slice(0, 4).join(', ')}${sources.length > 4 ? `, and ${sources.length - 4} more` : ''}); which one is read depends on how the entity binds to each (the attempts name it)`
+      : `${selected.verdict}: ${selected.reason}`
     : considered.length === 0
       ? `no published measure or operation matches ${what}`
       : assessments.every((x) => x.reason.includes(STALE_MARK))

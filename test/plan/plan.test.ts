@@ -35,6 +35,13 @@ describe('planner', () => {
     for (const a of p.assessments) expect(a.reason.length).toBeGreaterThan(10);
   });
 
+  it('names every source of the best verdict when there are several, never claiming one the executor may not bind', () => {
+    const two = plan(point, [cand(1, 'irs/efile/rev', [op('irs', 'efile', 'keyed_read')]), cand(2, 'sec/facts/rev', [op('sec', 'facts', 'keyed_read')])]);
+    expect(two.reason).toBe('exact: 2 candidate operations from 2 sources answer a point question directly (irs, sec); which one is read depends on how the entity binds to each (the attempts name it)');
+    const one = plan(point, [cand(1, 'sec/facts/rev', [op('sec', 'facts', 'keyed_read')])]);
+    expect(one.reason).toBe('exact: sec/facts is a keyed read, which answers a point question directly');
+  });
+
   it('prefers complete coverage over declared partial coverage, then discovery order', () => {
     const a = { candidateKey: 'x', kind: 'measure' as const, publisherId: 'x', title: 'x', reason: '', verdict: 'composed' as const };
     const sorted = [{ ...a, candidateKey: 'partial', complete: false, discoveryRank: 1 }, { ...a, candidateKey: 'late', complete: true, discoveryRank: 3 }, { ...a, candidateKey: 'early', complete: true, discoveryRank: 2 }].sort(byPriority);

@@ -59,3 +59,18 @@ describe('a one-record list', () => {
     expect(r.figures.map((f) => [f.text, f.grade, f.arithmetic])).toEqual([['1', 'derived', 'D1 number of records: count of records matching the question in the publisher response(s) (E1)']]);
   });
 });
+
+describe('a list over a span', () => {
+  it('"since 2025" is still a list, of the records dated 2025 through the clock year: Apple has 80 + 22 = 102', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-30T12:00:00Z') });
+    const r = await ask(services, { question: "List Apple's SEC filings since 2025" });
+    vi.useRealTimers();
+    expect(r.status).toBe('answered');
+    if (r.status !== 'answered') return;
+    expect(r.text.split('\n')[0]).toBe('SEC EDGAR lists 102 filings dated 2025–2026 for Apple Inc. (CIK 0000320193); the 100 most recent:');
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['102', 'derived'], ['100', 'derived']]);
+    // the unread overflow page (1994–2015) is outside the span: the list is whole, the page disclosed once
+    expect(r.text).not.toContain('Note:');
+    expect(r.qualification!.disclosures.filter((d) => d.includes('CIK0000320193-submissions-001.json'))).toHaveLength(1);
+  });
+});

@@ -64,6 +64,10 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   if (/\b(share|fraction|percentage|proportion|percent)\s+of\b.*\b(came|come|comes|went|go|goes|is|are|was|were)\b/i.test(q)
     || /\bratio\b|\bmargin\b|\bpayout\b/i.test(q)) return { shape: 'ratio', rule: 'share-of' };
 
+  // A list of one entity's records over a span ("List Apple's filings since 2023") is still a list: the
+  // span filters its records by date, it does not make a series of one measure.
+  if (c.span && named >= 1 && RECORD_NOUNS.test(q) && !MEASURE_WORDS.test(q) && /^\s*(list|show|what|which)\b/i.test(q)) return { shape: 'entity_list', quantifier: 'exhaustive', rule: 'records-of' };
+
   // Timeseries: one measure over a span of periods.
   if (c.periodsCount >= 2 || c.span
     || /\b(trend|over\s+time)\b/i.test(q)) return { shape: 'timeseries', rule: 'span' };

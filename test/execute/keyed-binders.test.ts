@@ -23,6 +23,24 @@ describe('binders', () => {
     expect(r).toMatchObject([{ fetchArgs: { year: '2024', product: 'acs1/subject', variables: 'group(S1701)' }, measure: 'acs1-subject-2024/S1701_C03_001E' }, { fetchArgs: { year: '2024', product: 'acs5/subject' } }]);
   });
 
+  it('the newest declared vintage is the descriptor\'s own temporal end, and a descriptor without one is a clear error', async () => {
+    const { readFile, writeFile, mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const { ACS_NEWEST_VINTAGE, newestDeclaredYear } = await import('../../src/execute/binders/places.ts');
+    const doc = JSON.parse(await readFile('ard-okf/census-acs.json', 'utf8'));
+    const ends = JSON.stringify(doc).match(/"temporal":\{"start":"[^"]+","end":"(\d{4})/g)!.map((m) => Number(m.slice(-4)));
+    expect(ACS_NEWEST_VINTAGE).toBe(Math.max(...ends));
+    const dir = await mkdtemp(join(tmpdir(), 'assay-acs-'));
+    const moved = join(dir, 'later.json');
+    await writeFile(moved, JSON.stringify(doc).replace(/("temporal":\{"start":"[^"]+","end":")\d{4}/, '$12031'));
+    expect(newestDeclaredYear(pathToFileURL(moved))).toBe(2031);
+    const none = join(dir, 'none.json');
+    await writeFile(none, JSON.stringify({ entries: [] }));
+    expect(() => newestDeclaredYear(pathToFileURL(none))).toThrow(/declares no dataset temporal end.*add temporal.end/);
+  });
+
   it('a county ACS value reads the 5-year estimate for the counties of its state', () => {
     expect(bindReadings('census-acs/acs-county', 'census-acs/acs5-2009/B01001_001E', { keyType: 'fips', value: '17031' }, y(2021))).toMatchObject([
       { operation: 'acs-county', fetchArgs: { year: '2021', product: 'acs5', variables: 'B01001_001E', state: '17', county: '*' }, measure: 'acs5-2021/B01001_001E', reading: 'ACS 5-year 2017–2021' },

@@ -10,7 +10,6 @@
 import type { AnyEvidence, AdmittedEvidence } from '../evidence/types.ts';
 import { formatValue, type Derived, type Fact, type FactSheet, type NonMeasure } from './factsheet.ts';
 import { publisherName } from './render.ts';
-import { PARTIAL_NOTE, UNREAD_COUNT } from '../execute/list.ts';
 
 export interface RecordSheet extends FactSheet {
   layout: 'status' | 'list';
@@ -46,8 +45,9 @@ function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
     add(e.entity.label, 'part of the entity name');
     add(e.period.label, 'part of the period label');
     // the years a list is restricted to ("dated 2026"): a period, not a measurement
-    for (const w of e.assurance.warnings) if (w.startsWith(PARTIAL_NOTE)) add(new RegExp(`\\(${UNREAD_COUNT}(\\d+) more`).exec(w)?.[1], 'records the publisher\'s response declares on pages not read (its filings.files metadata; not evidence)');
-    for (const w of e.assurance.warnings) if (w.startsWith('list period: ')) add(/ in (\d{4}(?:–\d{4})?)/.exec(w)?.[1], 'the period the list is restricted to');
+    const listing = e.record?.listing;
+    if (listing?.unreadDeclared !== undefined) add(String(listing.unreadDeclared), 'records the publisher\'s response declares on pages not read (its filings.files metadata; not evidence)');
+    if (listing?.from !== undefined) add(yearsText(listing), 'the period the list is restricted to');
     if (e.status) { add(e.status.code, `${e.status.field} code as published`); add(e.status.meaning, `meaning of ${e.status.field} code ${e.status.code}`); add(e.status.asked, 'part of the status asked'); }
     if (e.record) {
       add(e.record.key, 'record identifier');
@@ -87,12 +87,11 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
   const kind = first.record?.kind ?? 'record';
   const count = sheet.derived.find((d) => d.id === 'D1')!;
   // a list restricted to a period says so (the filter is disclosed in full; its words are said here)
-  const period = first.assurance.warnings.find((w) => w.startsWith('list period: '));
-  const dated = period ? ` dated ${/ in (\d{4}(?:–\d{4})?)/.exec(period)?.[1] ?? ''}` : '';
+  const listing = first.record?.listing;
+  const dated = listing?.from !== undefined ? ` dated ${yearsText(listing)}` : '';
   // a partial paging read gives a floor, not the total
-  const partialWarning = first.assurance.warnings.find((w) => w.startsWith(PARTIAL_NOTE));
-  const atLeast = partialWarning ? 'at least ' : '';
-  const more = partialWarning ? new RegExp(`\\(${UNREAD_COUNT}(\\d+) more`).exec(partialWarning)?.[1] : undefined;
+  const atLeast = listing?.partial ? 'at least ' : '';
+  const more = listing?.unreadDeclared;
   const head = sheet.total > sheet.items.length
     ? `${cap(sourceName(first.source))} lists ${atLeast}${count.value} ${kind}s${dated} for ${whoOf(first)}${more ? `, and declares ${more} more on an overflow page that was not read` : ''}; the ${sheet.items.length} most recent:`
     : `${cap(sourceName(first.source))} lists ${atLeast}${count.value} ${kind}${count.value === 1 ? '' : 's'}${dated} for ${whoOf(first)}:`;
@@ -109,7 +108,7 @@ export function renderRecords(sheet: RecordSheet, options: { hedge: boolean }): 
   });
   // a list read from a partial paging says so in the answer itself, not only in the disclosures
   // (its page counts and date ranges stay in the disclosures: they are not evidence, so not written here)
-  const partial = !more && sheet.items.some((x) => x.evidence.assurance.warnings.some((w) => w.startsWith(PARTIAL_NOTE)));
+  const partial = more === undefined && sheet.items.some((x) => x.evidence.record?.listing?.partial);
   return [head, ...lines, ...(partial ? ['Note: the publisher declares further pages that could not be read, so older records may be missing (see the disclosures).'] : [])].join('\n');
 }
 
@@ -123,4 +122,9 @@ export function recordSheetText(sheet: RecordSheet, question: string): string {
   for (const d of sheet.derived) lines.push('', `[${d.id}] ${d.label}: ${d.value} = ${d.arithmetic}`);
   lines.push('', 'Numbers that are not measurements: ' + sheet.nonMeasures.map((n) => `${n.text} (${n.what})`).join('; '));
   return lines.join('\n');
+}
+
+/** "2026" or "2025–2026": the years a list is restricted to. */
+function yearsText(l: { from?: number; to?: number }): string {
+  return l.from === l.to ? String(l.from) : `${l.from}–${l.to}`;
 }

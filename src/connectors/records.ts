@@ -95,6 +95,8 @@ export interface EntityRecord {
 
 export type TypedRecord = Observation | EntityRecord;
 
+export interface UnreadPage { name: string; records: number; from: string; to: string }
+
 export interface OperationResult {
   source: string;
   operation: string;
@@ -105,6 +107,12 @@ export interface OperationResult {
   complete: boolean;
   /** Plain statements a reader needs (survey vintage, DERIVED sample, paging stopped at …). */
   notes: string[];
+  /**
+   * Pages the publisher's response declares but that could not be read (SEC submissions overflow
+   * files): their name, how many records each holds and the dates they span, as the response states
+   * them. Set with `complete: false`; a reader of the result uses these, not the wording of `notes`.
+   */
+  unreadPages?: UnreadPage[];
 }
 
 /** Strips the body from a raw response, keeping only the pointer. */

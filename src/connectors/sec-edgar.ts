@@ -17,7 +17,7 @@
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';
-import { pointer, type EntityRecord, type Observation, type OperationResult, type Scalar } from './records.ts';
+import { pointer, type EntityRecord, type Observation, type OperationResult, type Scalar, type UnreadPage } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
 
@@ -146,10 +146,10 @@ export function conceptObservations(entity: { cik: string; name?: string }, taxo
   return out;
 }
 
-function result(operation: string, records: OperationResult['records'], responses: RawResponse[], notes: string[] = [], complete = true): OperationResult {
+function result(operation: string, records: OperationResult['records'], responses: RawResponse[], notes: string[] = [], complete = true, unreadPages: UnreadPage[] = []): OperationResult {
   const derived = responses.filter((r) => r.origin?.derived);
   if (derived.length > 0) notes.push(`replayed from a DERIVED sample (${derived.map((r) => r.origin?.sample).join(', ')}): built from real SEC companyfacts, not a recorded ${operation} response`);
-  return { source: SOURCE, operation, records, responses: responses.map(pointer), complete, notes };
+  return { source: SOURCE, operation, records, responses: responses.map(pointer), complete, notes, ...(unreadPages.length ? { unreadPages } : {}) };
 }
 
 export const secEdgar: Connector = {
@@ -274,6 +274,7 @@ export const secEdgar: Connector = {
         const records: EntityRecord[] = [identity(body, raw, decl.id), ...filings(body.filings.recent, entity, raw, decl.id, args.form)];
         const responses = [raw];
         const notes: string[] = [];
+        const unread: UnreadPage[] = [];
         let complete = true;
         for (const file of body.filings.files ?? []) {
           // Overflow pages live beside the main document, same host and path.
@@ -286,9 +287,10 @@ export const secEdgar: Connector = {
             if (!(e instanceof PublisherError) || e.kind === 'cancelled') throw e;
             complete = false;
             notes.push(`overflow page ${file.name} (${file.filingCount} filings, ${file.filingFrom}…${file.filingTo}) not read: ${e.message}`);
+            unread.push({ name: file.name, records: file.filingCount, from: file.filingFrom, to: file.filingTo });
           }
         }
-        return result(decl.id, records, responses, notes, complete);
+        return result(decl.id, records, responses, notes, complete, unread);
       },
     },
 

@@ -27,7 +27,11 @@ export interface AdmittedEvidence<V extends number | boolean | null = number> {
   /** Status evidence: the publisher field read, its code as published and what the code means. */
   status?: { asked: string; field: string; code: string; meaning: string };
   /** Record evidence (entity lists): the record listed, by its own key. */
-  record?: { kind: string; key: string; label: string; attributes: Record<string, string | number | boolean | null> };
+  record?: {
+    kind: string; key: string; label: string; attributes: Record<string, string | number | boolean | null>;
+    /** How the list this record belongs to was read: the years it is restricted to, whether paging was read to its end, and the records unread pages declare. */
+    listing?: { from?: number; to?: number; partial: boolean; unreadDeclared?: number };
+  };
   assurance: { match: 'key' | 'name'; planVerdict: 'exact' | 'composed'; warnings: string[] };
 }
 

@@ -29,23 +29,15 @@ export interface ListFilter {
 /** The years a list is restricted to (inclusive), and the question's words for them (disclosed). */
 export interface ListPeriod { from: number; to: number; words: string }
 
-/** The prefix of the warning that states a list's period filter (the renderer says it in the answer). */
-export const LIST_PERIOD_NOTE = 'list period: ';
+/** Disclosure wording (the renderer reads the typed `record.listing`, never these words). */
+const LIST_PERIOD_NOTE = 'list period: ';
 
-/** The prefix of the warning that a list was read from partial paging (the renderer says it). */
-export const PARTIAL_NOTE = "the publisher's paging was not read to its end";
-/** How the partial-paging warning gives the records the unread pages declare (the renderer states them). */
-export const UNREAD_COUNT = 'its response declares ';
+const PARTIAL_NOTE = "the publisher's paging was not read to its end";
+const UNREAD_COUNT = 'its response declares ';
 
-/**
- * The overflow pages a result says it could not read, from the connector's note ("overflow page
- * NAME (N filings, FROM…TO) not read: …"): how many records each declares and the years they span.
- */
-export function unreadPages(result: OperationResult): Array<{ name: string; count?: number; from?: number; to?: number }> {
-  return result.notes.flatMap((n) => {
-    const m = /^overflow page (\S+) \((\d+) \w+, (\d{4})-\d{2}-\d{2}…(\d{4})-\d{2}-\d{2}\) not read/.exec(n);
-    return m ? [{ name: m[1]!, count: Number(m[2]), from: Number(m[3]), to: Number(m[4]) }] : /not read/.test(n) ? [{ name: n }] : [];
-  });
+/** The pages a result declares but could not read (the connector's typed `unreadPages`): records each holds and the years they span. */
+export function unreadPages(result: OperationResult): Array<{ name: string; count: number; from: number; to: number }> {
+  return (result.unreadPages ?? []).map((u) => ({ name: u.name, count: u.records, from: Number(u.from.slice(0, 4)), to: Number(u.to.slice(0, 4)) }));
 }
 
 /**
@@ -121,14 +113,14 @@ export function examineList(filter: ListFilter, attribute: string | null) {
     // unread overflow pages the publisher declares (their record counts and date ranges): a page whose
     // dates lie outside the period asked cannot hold a record of the list, so the list is whole without it
     const unread = unreadPages(result);
-    const missing = p && unread.length > 0 && unread.every((u) => u.from !== undefined) ? unread.filter((u) => u.to! >= p.from && u.from! <= p.to) : unread;
+    const missing = p ? unread.filter((u) => u.to >= p.from && u.from <= p.to) : unread;
     const complete = result.complete || (unread.length > 0 && missing.length === 0);
     const warnings = [...(read.byName && read.note ? [read.note] : []), ...(read.disclosures ?? []), ...(read.namesakes > 1 ? [`${read.namesakes} registry entities are named "${read.asked}"; these are the records of ${read.bundle.label} (${read.key.keyType} ${read.key.value})`] : [])];
     if (p) warnings.push(`${LIST_PERIOD_NOTE}${yearWord} in ${years} (${p.words}); ${kept.length} of the ${mine.length} ${filter.kind} records read`);
     // each publisher note said once: the unread pages go inside the one partial-paging warning
+    const more = !complete && !p && !filter.form && missing.length > 0 ? missing.reduce((a, u) => a + u.count, 0) : undefined;
     if (complete && !result.complete) warnings.push(...result.notes.map((n) => `${n} — its records are dated outside ${years}, so the list for ${years} is whole`));
     else if (!complete) {
-      const more = !p && !filter.form && missing.length > 0 && missing.every((u) => u.count !== undefined) ? missing.reduce((a, u) => a + u.count!, 0) : undefined;
       warnings.push(`${PARTIAL_NOTE}${more !== undefined ? ` (${UNREAD_COUNT}${more} more ${filter.kind} records)` : ''}, so the list may miss records: ${result.notes.join('; ') || 'pages unread'}`);
     } else warnings.push(...result.notes);
     const items: Item[] = listed.map((r) => {
@@ -146,7 +138,7 @@ export function examineList(filter: ListFilter, attribute: string | null) {
         period: { label: date ? `${spec.dateLabel} ${date}` : 'undated', ...(date ? { end: date } : {}), basis: 'calendar' },
         entity: { label: read.bundle.label, keyType: read.key.keyType, key: read.key.value, keys: { ...r.keys } },
         raw: r.raw,
-        record: { kind: filter.kind, key: `${keyType}=${keyValue}`, label: r.label, attributes },
+        record: { kind: filter.kind, key: `${keyType}=${keyValue}`, label: r.label, attributes, listing: { ...(p ? { from: p.from, to: p.to } : {}), partial: !complete, ...(more !== undefined ? { unreadDeclared: more } : {}) } },
         assurance: { match: read.byName ? 'name' as const : 'key' as const, planVerdict: read.candidate.verdict === 'composed' ? 'composed' as const : 'exact' as const, warnings },
       };
     });

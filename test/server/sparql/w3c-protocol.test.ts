@@ -1,7 +1,7 @@
 /**
  * The W3C SPARQL 1.1 Protocol tests, driven by the vendored manifest's case list
- * (fixtures/w3c-protocol/manifest.ttl). Every entry is either implemented in CASES or
- * listed in SKIPPED with its reason; a test fails if the manifest and the two tables disagree.
+ * (fixtures/w3c-protocol/manifest.ttl). Every entry is implemented in CASES and runs; a test
+ * fails if the manifest and CASES disagree (none is skipped).
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -26,8 +26,6 @@ function manifestEntries(): string[] {
   return out;
 }
 
-/** Cases this endpoint does not run, with the reason. (Empty: every case is implemented.) */
-const SKIPPED: [testIri: string, reason: string][] = [];
 
 const RESULTS = ['application/sparql-results+json', 'application/sparql-results+xml'];
 const ctype = (r: LightMyRequestResponse) => String(r.headers['content-type'] ?? '').split(';')[0]!.trim();
@@ -243,19 +241,14 @@ describe('W3C SPARQL 1.1 Protocol manifest', () => {
     await seedKasei(c.store);
   });
 
-  test('every manifest entry is implemented or skipped with a reason, and nothing else is', () => {
+  test('every manifest entry is implemented, and nothing else is', () => {
     expect(entries.length).toBe(34);
-    const implemented = Object.keys(CASES).map((k) => NS + k);
-    const skipped = SKIPPED.map(([iri]) => iri);
-    expect([...implemented, ...skipped].sort()).toEqual([...entries].sort());
-    for (const [, reason] of SKIPPED) expect(reason.length).toBeGreaterThan(10);
+    expect(Object.keys(CASES).map((k) => NS + k).sort()).toEqual([...entries].sort());
   });
 
   for (const iri of entries) {
     const name = iri.slice(NS.length);
     const run = CASES[name];
-    const skip = SKIPPED.find(([s]) => s === iri);
-    if (skip) test.skip(`${name} (skipped: ${skip[1]})`, () => undefined);
-    else if (run) test(name, () => run(c));
+    if (run) test(name, () => run(c));
   }
 });

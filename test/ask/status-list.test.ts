@@ -14,7 +14,6 @@ import type { AskRequest, ProgressEvent } from '../../src/ask/types.ts';
 import { ASSAY } from '../../src/rdf/vocab.ts';
 import { loadAskServices } from '../../src/ask/services.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';
-import { cassetteRegistry } from './cassette-registry.ts';
 import { BASE, fixedModel, testServices } from './services.ts';
 
 let services: AskServices;
@@ -185,9 +184,10 @@ describe('entity-list questions', () => {
 });
 
 describe('ProPublica organization records (EIN-keyed: no state needed), end to end', () => {
-  // the registry plus bundles read from the three ProPublica organization cassettes (see cassette-registry.ts)
+  // the offline registry snapshot holds the three ProPublica organizations whose cassettes are bundled
+  // (fixtures/registry/build-snapshot.ts reads them from the samples)
   let pp: AskServices;
-  beforeAll(async () => { pp = await loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, registry: await cassetteRegistry() }); }, 120_000);
+  beforeAll(async () => { pp = await loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE }); }, 120_000);
 
   it('501(c)(3) from subsection_code 3, cited to the organization response', async () => {
     const { r } = await run('Is Pro Publica Inc a 501(c)(3)?', pp);

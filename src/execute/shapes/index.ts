@@ -7,10 +7,16 @@ import { codeReads } from './codes.ts';
 import { comparison } from './comparison.ts';
 import { point } from './point.ts';
 import { timeseries } from './timeseries.ts';
+import { ranking } from './ranking.ts';
+import { aggregate } from './aggregate.ts';
+import { filteredSubset } from './filtered-subset.ts';
+import { ratio } from './ratio.ts';
+import { correlation } from './correlation.ts';
+import { topical } from './topical.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, ranking, aggregate, filteredSubset, ratio, correlation, topical];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

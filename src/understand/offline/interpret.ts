@@ -69,7 +69,12 @@ export function interpretOffline(question: string): Understanding {
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
-  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
+  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
+  const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
+  if (boundBy) within = boundBy.text;
+  if (populationShape && !within && NATION_CUE.test(q)) within = 'United States';
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
@@ -87,7 +92,9 @@ export function interpretOffline(question: string): Understanding {
     ws.forEach((w, i) => { if (RECORD_NOUNS.test(w)) last = i; });
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
-  let kind: string | null = null;
+  if (populationShape && attribute && shape !== 'correlation' && shape !== 'ratio') attribute = populationAttribute(q, attribute, shape);
+  if (shape === 'topical') attribute = topicWords(attribute);
+  let kind: string | null = boundBy ? singular(MEMBERS_AFTER.exec(q.slice(boundBy.end))![1]!.toLowerCase()) : null;
   if (shape === 'status') {
     // the whole status phrase, qualifiers included: a large accelerated filer is not an accelerated filer
     const cue = q.match(STATUS_CUE);
@@ -109,10 +116,10 @@ export function interpretOffline(question: string): Understanding {
     entity_status: reading.status === 'ambiguous' ? 'ambiguous' : entity ? 'resolved' : 'none',
     entity_candidates: reading.status === 'ambiguous' ? reading.candidates : [],
     entities,
-    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind,
+    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population && !boundBy ? singular(population) : kind,
     direction: decided?.direction ?? null,
     geography: geoLevel || within ? { level: geoLevel, within } : null,
-    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? 'grants' : attribute),
+    attribute: shape === 'grant_graph' ? 'grants' : attribute,
     attributes,
     interpretations: [],
     period: per.period,
@@ -127,6 +134,35 @@ export function interpretOffline(question: string): Understanding {
     return cannot(q, `the reading does not hold together: ${toIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
   return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
+}
+
+/** Members named right after a place: "Texas counties", "Rhode Island organizations". */
+const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-profits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|cit(?:y|ies)|towns?|hospitals?|schools?|universit(?:y|ies)|residents|churches)\b/i;
+/** The population is national when the question says so ("Which US charity …", "in the United States"). */
+const NATION_CUE = /\b(?:US|U\.S\.|USA|United States|nationwide|national(?:ly)?|in America|American)\b/;
+/** Words that name the members or the grain of a population, not its measure. */
+const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|compan(?:y|ies)|us|u\.s\.|usa|american|national|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)$/;
+
+/**
+ * The measure of a population question, without its members and bound: "ten populous states" →
+ * "population", "five counties people" → "population"; "how many X are there" counts X
+ * ("number of private foundations"), the form a count of members is planned from.
+ */
+function populationAttribute(q: string, attribute: string, shape: string): string {
+  const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
+  if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
+  let a = ` ${attribute} `;
+  if (/\bpopulous\b|\bmost people\b|\bfewest people\b|\b(?:most|fewest) residents\b/i.test(q)) a = a.replace(/\b(?:most\s+|least\s+)?populous\b|\bpeople\b|\bresidents\b/g, ' population ');
+  const words = a.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w));
+  const out = [...new Set(words)].join(' ').trim();
+  return out.length >= 2 ? out : attribute;
+}
+
+/** A topical search's words: what the records are about, without the record nouns and search verbs. */
+function topicWords(attribute: string | null): string | null {
+  if (!attribute) return null;
+  const out = attribute.replace(/\b(grants?|opportunit(?:y|ies)|funding|programs?|search(?:es)?|look(?:ing)?|about|related|currently|open|posted|available|federal)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  return out.length >= 2 ? out : null;
 }
 
 function cannot(question: string, reason: string): Understanding {

@@ -131,8 +131,8 @@ export function choiceOf(t: PopulationTarget): FetchChoice<AttemptedRead> {
     label: `${b.recordMeasure} for every ${b.grain} (${scopeLabel(t.ask.scope)}, ${b.period.label})`,
     identity: JSON.stringify([b.source, b.operation, b.args, b.recordMeasure, b.attributes ?? {}, t.ask.scope, b.memberClass?.id ?? '', t.ask.includeStateEquivalents ?? false]),
     // one blocked request (no cassette, no key) fails the same way for every measure it carries
-    skipIfBlocked: [JSON.stringify([b.source, b.operation, b.args])],
-    marksBlocked: [JSON.stringify([b.source, b.operation, b.args])],
+    skipIfBlocked: [b.blockKey ?? JSON.stringify([b.source, b.operation, b.args])],
+    marksBlocked: [b.blockKey ?? JSON.stringify([b.source, b.operation, b.args])],
     subtree: `${b.source}/${b.operation}/${b.recordMeasure}`,
     examine(result, attempt) {
       const o = examinePopulation(result, t.provider, b, t.ask);

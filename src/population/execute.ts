@@ -12,7 +12,10 @@ import type { ShapeInput, ShapeOutcome, Item } from '../execute/shapes/types.ts'
 import type { ComputeRefusal } from './compute/common.ts';
 import { grainOf, periodAsked, populationProvider, populationsAt, scopeOfIntent, targetsFor, type AskTemplate, type AttemptedRead, type PopulationTarget } from './choices.ts';
 import { rowEvidence } from './evidence.ts';
-import { scopeLabel } from './geo.ts';
+import { furtherPopulationCandidates } from './further.ts';
+import { NATION, scopeLabel } from './geo.ts';
+import { grainWord } from './wording.ts';
+import { POPULATION_PROVIDERS } from './sources/index.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
 
@@ -28,6 +31,9 @@ export function templateFor(i: ShapeInput, members?: string | null): AskTemplate
   };
 }
 
+/** Attempts one population search may make: candidates × vintages × request forms, most of them skipped once a form is blocked. */
+export const POPULATION_SEARCH_CAP = 80;
+
 export const isOutcome = (x: AskTemplate | ShapeOutcome): x is ShapeOutcome => 'kind' in x;
 
 export interface PopulationSearch {
@@ -42,9 +48,11 @@ export interface PopulationSearch {
 
 /** Reads the first complete population the candidates offer, through the engine. */
 export async function searchPopulation(i: ShapeInput, candidates: readonly Assessment[], t: AskTemplate, branch?: string): Promise<PopulationSearch> {
-  const { targets, boundaries } = targetsFor(candidates, t, i.planned.units);
+  // after the plan's candidates, the further eligible ones discovery found (components bring their own)
+  const further = !branch && i.planned.found ? furtherPopulationCandidates(i.intent, i.planned.found, /^(number|count) of\b/i.test(i.intent.attribute ?? '') ? t.grain : null) : [];
+  const { targets, boundaries } = targetsFor([...candidates, ...further], t, i.planned.units);
   i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${branch ? `[${branch}] ` : ''}${i.intent.shape}: ${targets.length} population read(s) over ${t.grain ?? 'the operation\'s'} grain, ${scopeLabel(t.scope)}; the first complete population answers (keyed reads are not populations)` });
-  const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', ...(branch ? { branch } : {}) });
+  const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
   const read = out.admitted.find((r) => r.completeness.verdict === 'complete');
   const partial = read ? undefined : out.admitted[0];
   return { ...(read ? { read } : {}), ...(partial ? { partial } : {}), out, targets, boundaries };
@@ -69,12 +77,20 @@ export function refuseSearch(i: ShapeInput, s: PopulationSearch, grain: string |
   const context = { attribute: i.intent.attribute, period: i.intent.period?.text ?? null };
   if (s.partial) return { kind: 'refused', attempts, failure: partialFailure(s.partial), reached: s.out.reached, exhausted: exhausted(s.out), context };
   if (s.targets.length === 0) {
-    const g = grain ?? 'entity';
-    const known = grain ? populationsAt(grain as PopulationRead['grain']) : [];
+    // an operation with the population at another bound (one state per extract) names the coverage missing
+    const coverage = s.boundaries.find((b) => b.code === 'scope_not_covered');
+    if (coverage) return { kind: 'refused', attempts, failure: { ...coverage, message: `no operation returns the whole population of ${grain ? grainWord(grain) : 'members'} for ${scope}: ${coverage.message}` }, reached: s.boundaries, exhausted: true, context: { ...context, missing: `a population of every ${grain ?? 'member'} in ${scope} (materialized once from every state's extract, or a national file)` } };
+    const g = grain ? grainWord(grain) : 'entities';
+    // what the populations known at that grain cover, in their own terms (one state per extract)
+    const known = grain ? populationsAt(grain as PopulationRead['grain']).map((op) => {
+      const [source, operation] = op.split('/') as [string, string];
+      const b = POPULATION_PROVIDERS.get(source)!.bind({ measureKey: 'members', grain: grain as PopulationRead['grain'], scope: s.targets[0]?.ask.scope ?? (scope === 'the United States' ? NATION : NATION), period: periodAsked(i.intent), today: '' }, operation);
+      return !Array.isArray(b) && b.code === 'scope_not_covered' ? `${op} covers ${b.covers}` : op;
+    }) : [];
     return {
       kind: 'refused', attempts,
-      failure: { boundary: 'no_access_path', code: 'no_population', message: `no planned operation returns the whole population of ${g} rows for ${scope}${known.length ? ` (population reads at that grain: ${known.join(', ')}; each is bounded as the boundaries say)` : ''}`, params: { grain: g, scope, known } },
-      reached: s.boundaries, exhausted: true, context: { ...context, missing: `an operation returning every ${g} in ${scope}` },
+      failure: { boundary: 'no_access_path', code: 'no_population', message: `no planned operation returns the whole population of ${g} for ${scope}${known.length ? ` (population reads of ${g} known: ${known.join('; ')})` : ''}`, params: { grain: g, scope, known } },
+      reached: s.boundaries, exhausted: true, context: { ...context, missing: `an operation returning every one of the ${g} in ${scope}` },
     };
   }
   const failure = summarise(s.out, { noData: `no population of ${i.intent.attribute ?? 'the measure'} for ${scope}`, nothingBound: 'no population read could be bound' });

@@ -43,7 +43,7 @@ export const topical: ShapeExecutor = {
       items.push({
         attemptN: searchAttempt.n, source: r.source, operation: r.operation, measure: `${r.source}/search/${r.kind}`, measureLabel: r.kind, attribute: keyword,
         value: null, unit: 'count', period: { label: 'search results as retrieved', basis: 'calendar' }, entity: { label: r.label, keyType: 'opportunity_id', key: hits[k]!.id, keys: { ...r.keys } },
-        raw: pointer(r.raw), record: { kind: r.kind, key: hits[k]!.id, label: r.label, attributes: Object.fromEntries(Object.entries(r.attributes).map(([a, v]) => [a, Array.isArray(v) ? v.join(', ') : v])) },
+        raw: pointer(r.raw), record: { kind: r.kind, key: `opportunity_id=${hits[k]!.id}`, label: r.label, attributes: Object.fromEntries(Object.entries(r.attributes).map(([a, v]) => [a, Array.isArray(v) ? v.join(', ') : v])) },
         assurance: { match: 'key', planVerdict: 'exact', warnings: [...(r.raw.origin?.derived ? ['DERIVED sample'] : []), ...(r.raw.origin?.trimmed ? ['TRIMMED sample'] : [])] },
       });
     });

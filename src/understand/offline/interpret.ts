@@ -65,7 +65,9 @@ export function interpretOffline(question: string): Understanding {
     shape = 'point';
   }
 
-  const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(q) && shape !== 'status' ? 'state'
+  // "the United States" names the nation, not a grain of states
+  const geoQ = q.replace(/\bUnited States\b/gi, ' ');
+  const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(geoQ) && shape !== 'status' ? 'state'
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
@@ -82,7 +84,7 @@ export function interpretOffline(question: string): Understanding {
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   const entities = isList ? names : [];
 
-  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents(names.reduce((acc, n) => acc.split(n).join(' '), q), attribute) : [];
+  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents([...names, ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
   if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
   // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
   // of "every tax return filed"), without the quantifier before it or the participle after it.
@@ -152,7 +154,7 @@ function populationAttribute(q: string, attribute: string, shape: string): strin
   const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
   if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
   let a = ` ${attribute} `;
-  if (/\bpopulous\b|\bmost people\b|\bfewest people\b|\b(?:most|fewest) residents\b/i.test(q)) a = a.replace(/\b(?:most\s+|least\s+)?populous\b|\bpeople\b|\bresidents\b/g, ' population ');
+  if (/\bpopulous\b|\bmost people\b|\bfewest people\b|\b(?:most|fewest) residents\b/i.test(q)) a = a.replace(/\b(?:most\s+|least\s+)?populous\b|\bpeople\b|\bresidents\b/g, ' total population ');
   const words = a.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w));
   const out = [...new Set(words)].join(' ').trim();
   return out.length >= 2 ? out : attribute;

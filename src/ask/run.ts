@@ -40,6 +40,7 @@ import { executeRecordShape } from './records.ts';
 import { answerPopulation } from '../population/ask.ts';
 import type { PopulationAnswer } from '../population/answer-types.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
+import { grainOf } from '../population/choices.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 import { modelJudge } from '../validate/model-judge.ts';
@@ -262,19 +263,26 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   const found: Candidate[] = await s.services.index.discoverAsync(intent, s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
-  const plan = makePlan(intent, found);
+  // ratio and correlation: each component measure discovered and planned on its own (its candidates are its choice points)
+  const componentFound = new Map<string, Candidate[]>();
+  if ((intent.shape === 'ratio' || intent.shape === 'correlation') && intent.attributes.length >= 2) {
+    for (const a of intent.attributes) componentFound.set(a, await s.services.index.discoverAsync({ ...intent, attribute: a, attributes: [], interpretations: [] }, s.ctx.signal));
+  }
+  const plan = makePlan(intent, found, componentFound.size ? { components: componentFound } : {});
   // the planner's reason may already lead with its verdict ("exact: …"); it is said once
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
   // ratio and correlation: each component measure planned on its own (its candidates are its choice points)
   const components = new Map<string, Assessment[]>();
-  if ((intent.shape === 'ratio' || intent.shape === 'correlation') && intent.attributes.length >= 2) {
-    for (const a of intent.attributes) {
-      const sub = { ...intent, attribute: a, attributes: [], interpretations: [] };
-      const f = await s.services.index.discoverAsync(sub, s.ctx.signal);
-      for (const c of f) if (c.card.unit) units.set(c.card.key, c.card.unit);
-      components.set(a, [...withSiblingOperations(makePlan(sub, f).assessments, f), ...furtherPopulationCandidates(sub, f)]);
-    }
+  for (const [a, f] of componentFound) {
+    const sub = { ...intent, attribute: a, attributes: [], interpretations: [] };
+    for (const c of f) if (c.card.unit) units.set(c.card.key, c.card.unit);
+    components.set(a, [...withSiblingOperations(makePlan(sub, f).assessments, f), ...furtherPopulationCandidates(sub, f, /^(number|count) of\b/i.test(a) ? grainOf({ geography: null, type: a }) : null)]);
+  }
+  // a ratio or correlation composes when every component has population choice points of its own
+  if (plan.verdict === 'infeasible' && components.size >= 2 && [...components.values()].every((c) => c.length > 0)) {
+    plan.verdict = 'composed';
+    plan.reason = `composed: every component measure has eligible population operations of its own (${[...components.keys()].map((k) => JSON.stringify(k)).join(', ')})`;
   }
   return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])), found, ...(components.size ? { components } : {}) };
 }

@@ -28,7 +28,7 @@ export function measureWords(read: PopulationRead): string {
   let t = read.measure.label.replace(/^[A-Z0-9_]+:\s*/, '');
   // "RACE — Total population (ACS DEMOGRAPHIC AND HOUSING ESTIMATES)": the last part of a profile label, without its table concept
   if (t.includes(' — ')) t = t.slice(t.lastIndexOf(' — ') + 3);
-  t = t.replace(/\s*\([A-Z0-9 ,'-]+\)$/, '');
+  if (read.measure.label.includes(' — ')) t = t.replace(/\s*\([^()]*\)$/, '');
   const year = read.period.end?.slice(0, 4);
   if (year) t = t.replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`);
   const m = /^(.*\S)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)$/.exec(t);
@@ -70,12 +70,13 @@ class Sheet {
 const fmt = (v: number, r: PopulationRead) => formatValue(v, r.measure.unit, r.measure.currency);
 const rounded = (v: number, places: number) => Number(v.toFixed(places));
 
-export function composePopulation(pa: PopulationAnswer, items: readonly AdmittedEvidence[], evidenceIri: (index: number) => string): ComposedPopulation {
+/** `rowIri`: the IRI of a row in a materialized population graph, for a table cell no admitted item shows. */
+export function composePopulation(pa: PopulationAnswer, items: readonly AdmittedEvidence[], evidenceIri: (index: number) => string, rowIri?: (read: PopulationRead, row: PopulationRow) => string | undefined): ComposedPopulation {
   const sheet = new Sheet(items);
   sheet.itemIndex = (k) => items[k]!.index;
   const iriOf = (readIndex: number) => (_: PopulationRead, row: PopulationRow) => {
     const k = pa.itemOf[`${readIndex}:${row.key}`];
-    return k === undefined ? undefined : evidenceIri(items[k]!.index);
+    return k === undefined ? rowIri?.(pa.reads[readIndex]!, row) : evidenceIri(items[k]!.index);
   };
   const disclosures = pa.reads.flatMap(readDisclosures);
   const read = pa.reads[0];
@@ -117,9 +118,10 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     sheet.names(s.threshold.text, 'threshold');
     if (s.complete) {
       const c = sheet.derive(s.matches.length, 'count', `count of the members whose ${read.measure.recordMeasure} is ${s.threshold.op} ${s.threshold.value}: every one of ${s.tested} tested`, 'matches');
-      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} ${s.threshold.text} (${read.period.label}, ${by(read)}):`);
+      // the threshold is the question's own number: it is not restated (a figure no evidence holds)
+      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} past the threshold asked (${read.period.label}, ${by(read)}):`);
     } else {
-      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} ${s.threshold.text}, found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
+      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} past the threshold asked, found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
     }
     const shown = s.matches.filter((m) => pa.itemOf[`0:${m.key}`] !== undefined);
     for (const m of shown) lines.push(`- ${m.label}: ${fmt(m.value!, read)}${m.period ? ` (${m.period.label})` : ''}`);
@@ -144,7 +146,7 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const denD = den.measure.startsWith('count of') ? sheet.derive(den.value, 'count', `count of members (attempt ${pa.reads[1]?.attemptN})`, den.measure) : undefined;
     const opnd = [...(numD ? [numD.id] : facts(num)), ...(denD ? [denD.id] : facts(den))];
     const d = sheet.derive(rounded(q.value, 2), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to 0.01`, 'ratio', opnd);
-    if (q.scale !== 1) sheet.non(q.scale.toLocaleString('en-US'), 'the ratio\'s scale');
+    if (q.scale !== 1) { sheet.non(q.scale.toLocaleString('en-US'), 'the ratio\'s scale'); sheet.non(String(q.scale), 'the ratio\'s scale'); }
     const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.measure);
     lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
     disclosures.push(...q.warnings.map(ratioWarningText));

@@ -20,13 +20,29 @@ import type { AskResult } from '../ask/types.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { composePopulation } from './answer.ts';
 import { populationReadQuads, tableQuads } from './rdf.ts';
+import { MATERIALIZE_ROWS, populationGraphIri, populationGraphQuads } from './materialize.ts';
+import { iri, sparql } from '../resolve/sparql-text.ts';
+import type { PopulationRead, PopulationRow } from './types.ts';
 
 export async function answerPopulation(s: RunState, items: AdmittedEvidence[], pa: PopulationAnswer, notes: string[]): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (items.length > 0 && q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
   await s.writeEvidence(items);
-  const c = composePopulation(pa, items, (index) => s.iris.evidence(index));
   const base = s.services.baseIri;
+  // a population whose every row the table shows (a correlation's aligned pairs), too large for one answer's
+  // evidence, is materialized once per vintage as a population graph; the cells without evidence cite its rows
+  const materialized = new Set<PopulationRead>();
+  for (const r of pa.shape === 'correlation' ? pa.reads : []) {
+    if (r.rows.length <= MATERIALIZE_ROWS) continue;
+    const g = populationGraphIri(base, r);
+    if (!s.services.store.rdf.ask(sparql`ASK { GRAPH ${iri(g)} { ${iri(g)} ?p ?o } }`)) {
+      await s.services.store.apply({ kind: 'load', data: toNQuads(populationGraphQuads(r, base, s.iris.response)), format: 'application/n-quads' });
+      s.ctx.emit({ stage: 'evidence', by: 'population', message: `population graph ${g}: ${r.rows.length} rows of ${r.source}/${r.operation} materialized once for ${r.period.label}` });
+    }
+    materialized.add(r);
+  }
+  const rowIri = (r: PopulationRead, row: PopulationRow) => (materialized.has(r) ? `${populationGraphIri(base, r)}/row/${encodeURIComponent(row.key)}` : undefined);
+  const c = composePopulation(pa, items, (index) => s.iris.evidence(index), rowIri);
   const tableIri = `${s.iris.answer}/table`;
   const quads = [
     ...pa.reads.flatMap((r) => populationReadQuads(s.iris.attempt(r.attemptN), r, s.iris.runGraph, base, s.iris.response)),
@@ -42,7 +58,10 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
   }
   const g = gradeText(text, c.sheet);
   const idToIri = new Map(c.sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
-  const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
+  // a derived figure's operands may be other derived figures (a count in a ratio): they cite the evidence those rest on
+  const derivedOf = new Map(c.sheet.derived.map((d) => [d.id, d.operands]));
+  const expand = (id: string, seen = new Set<string>()): string[] => (idToIri.has(id) ? [idToIri.get(id)!] : seen.has(id) ? [] : (derivedOf.get(id) ?? []).flatMap((x) => expand(x, new Set([...seen, id]))));
+  const withIris = (f: Figure): Figure => ({ ...f, facts: [...new Set(f.facts.flatMap((id) => expand(id)))] });
   const figures = g.figures.map(withIris);
   s.ctx.emit({ stage: 'answer', by: rendering === 'model' ? `model (${s.services.model!.modelFor('synthesise')})` : 'plain renderer', message: `${pa.shape}: ${items.length} evidence item(s); ${figures.length} figure(s): ${figures.map((f) => `${f.text} ${f.grade}`).join(', ') || 'none'}` });
   const blockers = strictBlockers(g);

@@ -69,6 +69,8 @@ export function boundaryOf(f: PopulationFailure): Failure {
 export interface PopulationTarget { provider: PopulationProvider; binding: PopulationBinding; ask: PopulationAsk; candidate?: Assessment }
 
 export interface AskTemplate {
+  /** The measure words asked: a candidate whose own label says exactly that is tried first. */
+  attribute?: string | null;
   grain: Grain | null;
   scope: Scope;
   period: PeriodAsked;
@@ -82,7 +84,11 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
   const targets: PopulationTarget[] = [];
   const boundaries: Failure[] = [];
   const seen = new Set<string>();
-  for (const c of candidates) {
+  // a candidate labelled exactly as the measure asked ("Total population") before ones that merely contain its words
+  const said = (t.attribute ?? '').toLowerCase().trim();
+  const exact = (c: Assessment) => said !== '' && labelWords(c.title) === said;
+  const ordered = said ? [...candidates.filter(exact), ...candidates.filter((c) => !exact(c))] : candidates;
+  for (const c of ordered) {
     const op = c.operation;
     if (!op) continue;
     const provider = providerFor(op.publisherId, op.operationId);
@@ -102,6 +108,13 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
     for (const binding of bound) targets.push({ provider, binding, ask, candidate: c });
   }
   return { targets, boundaries };
+}
+
+/** A catalog title as plain words: "DP05_0033E: RACE — Total population (acs demographic …)" → "total population". */
+export function labelWords(title: string): string {
+  let t = title.replace(/^[A-Z0-9_]+:\s*/, '');
+  if (t.includes(' — ')) t = t.slice(t.lastIndexOf(' — ') + 3);
+  return t.replace(/\s*\([^()]*\)\s*$/, '').toLowerCase().trim();
 }
 
 /** Population reads known to this build at a grain, for a refusal naming what is missing. */

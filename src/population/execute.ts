@@ -12,6 +12,7 @@ import type { ShapeInput, ShapeOutcome, Item } from '../execute/shapes/types.ts'
 import type { ComputeRefusal } from './compute/common.ts';
 import { grainOf, periodAsked, populationProvider, populationsAt, scopeOfIntent, targetsFor, type AskTemplate, type AttemptedRead, type PopulationTarget } from './choices.ts';
 import { rowEvidence } from './evidence.ts';
+import { populationProgress } from './read.ts';
 import { furtherPopulationCandidates } from './further.ts';
 import { NATION, scopeLabel } from './geo.ts';
 import { grainWord } from './wording.ts';
@@ -26,7 +27,7 @@ export function templateFor(i: ShapeInput, members?: string | null): AskTemplate
     return { kind: 'refused', attempts: [], failure: { boundary: 'no_access_path', code: 'scope_unbound', message: `"${scope.unknown}" is not a state-level area or the nation, the bounds these populations are read by`, params: { scope: scope.unknown } }, context: { attribute: i.intent.attribute } };
   }
   return {
-    grain: grainOf(i.intent), scope, period: periodAsked(i.intent), members: members ?? i.intent.type ?? i.intent.attribute,
+    attribute: i.intent.attribute, grain: grainOf(i.intent), scope, period: periodAsked(i.intent), members: members ?? i.intent.type ?? i.intent.attribute,
     today: new Date(i.ctx.clock.now()).toISOString().slice(0, 10),
   };
 }
@@ -53,6 +54,8 @@ export async function searchPopulation(i: ShapeInput, candidates: readonly Asses
   const { targets, boundaries } = targetsFor([...candidates, ...further], t, i.planned.units);
   i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${branch ? `[${branch}] ` : ''}${i.intent.shape}: ${targets.length} population read(s) over ${t.grain ?? 'the operation\'s'} grain, ${scopeLabel(t.scope)}; the first complete population answers (keyed reads are not populations)` });
   const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
+  // progress: rows declared, read, excluded and the completeness verdict of every population read
+  for (const r of out.admitted) i.ctx.emit(populationProgress(r));
   const read = out.admitted.find((r) => r.completeness.verdict === 'complete');
   const partial = read ? undefined : out.admitted[0];
   return { ...(read ? { read } : {}), ...(partial ? { partial } : {}), out, targets, boundaries };

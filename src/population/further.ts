@@ -13,7 +13,7 @@ import type { Intent } from '../understand/intent.ts';
 import { providerFor } from './sources/index.ts';
 import type { Grain } from './types.ts';
 
-export const FURTHER_CANDIDATES = 20;
+export const FURTHER_CANDIDATES = 1000;
 
 /**
  * `members`: a count of members ("number of private foundations") is served by an operation whose
@@ -26,8 +26,10 @@ export function furtherPopulationCandidates(intent: Intent, found: readonly Cand
   // read through the measures it serves that carry the question's words, best-scored first
   const opCards = new Set(found.filter((c) => c.card.kind === 'operation').slice(0, 3).flatMap((c) => c.card.operations.filter((o) => providerFor(o.publisherId, o.operationId)).map((o) => o.key)));
   const servedMeasures = opCards.size && !members ? found.filter((c) => c.card.kind === 'measure' && c.coverage >= 0.5 && c.card.operations.some((o) => opCards.has(o.key))).slice(0, 3) : [];
+  // judged over its population operations only: a card's keyed reads are never a population
+  const populationOnly = (c: Candidate): Candidate => ({ ...c, card: { ...c.card, operations: c.card.operations.filter((o) => providerFor(o.publisherId, o.operationId)) } });
   for (const c of servedMeasures) {
-    const a = assess(intent, req, c);
+    const a = assess(intent, req, populationOnly(c));
     if (a.verdict !== 'infeasible' && a.operation && providerFor(a.operation.publisherId, a.operation.operationId)) out.push({ ...a, reason: `a measure the planned operation serves: ${a.reason}` });
   }
   for (const c of found) {
@@ -36,7 +38,7 @@ export function furtherPopulationCandidates(intent: Intent, found: readonly Cand
     const rowsOfGrain = members && c.card.kind === 'operation' && c.card.operations.some((o) => providerFor(o.publisherId, o.operationId)?.operations[o.operationId] === members);
     if (!rowsOfGrain && (c.card.kind !== 'measure' || c.coverage < 1 || c.headCovered === false)) continue;
     if (!c.card.operations.some((o) => providerFor(o.publisherId, o.operationId))) continue;
-    const a = assess(intent, req, c);
+    const a = assess(intent, req, populationOnly(c));
     if (a.verdict !== 'infeasible' && a.operation && providerFor(a.operation.publisherId, a.operation.operationId)) out.push({ ...a, reason: `further choice point after the plan's candidates: ${a.reason}` });
   }
   return out;

@@ -92,8 +92,9 @@ function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | Popu
     if (!Array.isArray(b)) { failure ??= b; continue; }
     out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v }] })));
   }
-  // the same request form for another variable fails the same way offline; the bundle is a form of its own
-  const form = (b: PopulationBinding) => JSON.stringify([SOURCE, b.operation, { ...b.args, variables: b.args.variables === COUNTY_BUNDLE.join(',') ? 'bundle' : '*' }]);
+  // (offline a table's variables are recorded together or not at all: one blocked request of a table skips its other variables)
+  const table = (v: string) => (v === COUNTY_BUNDLE.join(',') ? 'bundle' : (/^group\((\w+)\)$/.exec(v)?.[1] ?? v.split('_')[0]!));
+  const form = (b: PopulationBinding) => JSON.stringify([SOURCE, b.operation, { ...b.args, variables: table(b.args.variables!) }]);
   return out.length > 0 ? out.map((b) => ({ ...b, blockKey: form(b) })) : failure!;
 }
 

@@ -92,6 +92,16 @@ describe('population questions (offline default)', () => {
     expect(keys(r)).toEqual(expected.map((x) => x.EIN));
     expect(r.figures.find((x) => x.value === expected.length)?.grade).toBe('derived');
     expect(r.table!.derived).toEqual([expect.objectContaining({ op: 'count', value: expected.length })]);
+    // the population read's completeness and the result table are in the run graph, for SPARQL
+    const rows = services.store.rdf.select(`PREFIX assay: <https://w3id.org/assay/ns#> PREFIX csvw: <http://www.w3.org/ns/csvw#>
+      SELECT ?declared ?usable ?code ?n ?verdict (COUNT(DISTINCT ?row) AS ?shown) WHERE { GRAPH <http://assay.test/graph/runs/${r.run_id}> {
+        ?a a assay:PopulationRead ; assay:rowsDeclared ?declared ; assay:rowsUsable ?usable ; assay:completeness ?verdict ; assay:exclusion ?x .
+        ?x assay:exclusionCode ?code ; assay:rowsExcluded ?n .
+        ?t a csvw:Table ; csvw:row ?row } } GROUP BY ?declared ?usable ?code ?n ?verdict`);
+    const all = csvRows('irs-eo-bmf', CASSETTES.bmf('ri'));
+    expect(rows.map((b) => [b.get('declared')!.value, b.get('usable')!.value, b.get('code')!.value, b.get('n')!.value, b.get('verdict')!.value, b.get('shown')!.value])).toEqual([
+      [String(all.length), String(all.filter((x) => x.REVENUE_AMT !== '').length), 'value_missing', String(all.filter((x) => x.REVENUE_AMT === '').length), 'complete', String(expected.length)],
+    ]);
   });
 
   it('the correlation of county median household income (ACS 2021) with obesity prevalence (PLACES 2022), with n', async () => {

@@ -42,7 +42,7 @@ function main(): void {
   const apply = (op: WriteOp, seq: number) => {
     if (seq <= replicaSeq) return;
     try {
-      applyWrite(replica, op);
+      applyWrite(replica, op, { replay: true });
       replicaSeq = seq;
     } catch (e) {
       // The main store accepted this op, so a replica that cannot apply it has diverged.

@@ -24,6 +24,8 @@ export const LimitsSchema = z.object({
     askPerMinute: z.number().int().min(0),
     /** Requests per client per minute on /sparql; 0 = unlimited. */
     sparqlPerMinute: z.number().int().min(0),
+    /** Behind a proxy or load balancer: take the client's address from X-Forwarded-For. */
+    trustProxy: z.boolean(),
   }),
   cors: z.object({
     /** Origins allowed to call read-only endpoints from a browser; ['*'] = any. */
@@ -58,8 +60,8 @@ export const LimitsSchema = z.object({
 export type Limits = z.infer<typeof LimitsSchema>;
 
 export const LIMIT_DEFAULTS: Limits = {
-  sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, maxExpressionTerms: 1_000 },
-  rateLimit: { askPerMinute: 30, sparqlPerMinute: 1_200 },
+  sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, maxExpressionTerms: 500 },
+  rateLimit: { askPerMinute: 30, sparqlPerMinute: 1_200, trustProxy: false },
   cors: { readOrigins: ['*'], askOrigins: [] },
   runs: { maxAgeHours: 24 * 7, maxCount: 2_000, sweepEveryMs: 60_000 },
   store: { maxQuads: 12_000_000, refuseWritesAt: 0.95 },
@@ -75,7 +77,7 @@ function limitsFrom(env: NodeJS.ProcessEnv, input: LimitsInput = {}): unknown {
   const D = LIMIT_DEFAULTS;
   return {
     sparql: { ...D.sparql, ...pick({ updateTimeoutMs: num('ASSAY_UPDATE_TIMEOUT_MS'), maxUpdateQuads: num('ASSAY_UPDATE_MAX_QUADS'), spareWorkers: num('ASSAY_SPARQL_SPARES'), maxExpressionTerms: num('ASSAY_SPARQL_MAX_TERMS') }), ...input.sparql },
-    rateLimit: { ...D.rateLimit, ...pick({ askPerMinute: num('ASSAY_RATE_ASK_PER_MINUTE'), sparqlPerMinute: num('ASSAY_RATE_SPARQL_PER_MINUTE') }), ...input.rateLimit },
+    rateLimit: { ...D.rateLimit, ...pick({ askPerMinute: num('ASSAY_RATE_ASK_PER_MINUTE'), sparqlPerMinute: num('ASSAY_RATE_SPARQL_PER_MINUTE'), trustProxy: env.ASSAY_TRUST_PROXY !== undefined ? ['1', 'true', 'yes'].includes(env.ASSAY_TRUST_PROXY.toLowerCase()) : undefined }), ...input.rateLimit },
     cors: { ...D.cors, ...pick({ readOrigins: list('ASSAY_CORS_READ_ORIGINS'), askOrigins: list('ASSAY_CORS_ASK_ORIGINS') }), ...input.cors },
     runs: { ...D.runs, ...pick({ maxAgeHours: num('ASSAY_RUNS_MAX_AGE_HOURS'), maxCount: num('ASSAY_RUNS_MAX_COUNT') }), ...input.runs },
     store: { ...D.store, ...pick({ maxQuads: num('ASSAY_STORE_MAX_QUADS'), refuseWritesAt: num('ASSAY_STORE_REFUSE_WRITES_AT') }), ...input.store },

@@ -88,7 +88,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
         const { reply } = await pool.run({
           kind: 'update', text: op.text, usingGraphs: op.usingGraphs, usingNamedGraphs: op.usingNamedGraphs,
           atSeq: seq, maxQuads: guard.maxUpdateQuads, ...policy,
-        }, guard.updateTimeoutMs, 'limits.sparql.updateTimeoutMs');
+        }, guard.updateTimeoutMs, 'limits.sparql.updateTimeoutMs', { client: req.ip });
         if (!reply.ok) throw fromReply(reply);
         if (reply.kind !== 'update') throw new Error(`sandbox answered an update with a ${reply.kind} result; this is a bug in Assay`);
         if (!reply.effect.portable) return { kind: 'update', sparql: reply.sparql, baseIri: endpoint };
@@ -101,7 +101,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     }
     precheck(op.text, checks);
-    const result = await runInSandbox({
+    const result = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
       accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, ...policy,
     });
@@ -110,8 +110,8 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
     return reply.type(contentType(result.contentType)).send(result.body);
   }
 
-  async function runInSandbox(job: Job): Promise<QueryReply> {
-    const { reply } = await pool.run(job, limits.timeoutMs);
+  async function runInSandbox(client: string, job: Job): Promise<QueryReply> {
+    const { reply } = await pool.run(job, limits.timeoutMs, 'sparql.timeoutMs', { client });
     if (!reply.ok) throw fromReply(reply);
     if (reply.kind !== 'query') throw new Error(`sandbox answered a SPARQL query with a ${reply.kind} result; this is a bug in Assay`);
     return reply;

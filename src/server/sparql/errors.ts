@@ -16,6 +16,7 @@ export const SPARQL_ERRORS = {
   'bad-encoding': { status: 400, fix: 'percent-encode the parameters as UTF-8 (RFC 3986) and send the body as UTF-8' },
   'query-too-large': { status: 400, fix: 'shorten the query, or ask the operator to raise sparql.maxQueryBytes' },
   'too-deeply-nested': { status: 400, fix: 'flatten the query (fewer nested groups, sub-queries or parentheses), or ask the operator to raise sparql.maxNesting' },
+  'expression-too-large': { status: 400, fix: 'shorten the expression (e.g. a long chain of || as one VALUES block), or ask the operator to raise limits.sparql.maxExpressionTerms' },
   'syntax-error': { status: 400, fix: 'fix the query text at the position the parser names' },
   'dataset-conflict': { status: 400, fix: 'give the update dataset either with using-graph-uri/using-named-graph-uri or with USING/WITH in the update, not both' },
   'query-failed': { status: 400, fix: 'the store rejected the query after it parsed; correct it as the message says' },

@@ -168,7 +168,10 @@ export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): R
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);
     if (isEngineTrap(e)) {
-      return { ok: false, code: 'engine-fault', message: `the query engine trapped (${(e as Error).message}); it is being restarted`, poisoned: true };
+      return {
+        ok: false, code: 'engine-fault', poisoned: true,
+        message: `the query engine faulted (${(e as Error).message}): it ran out of memory or stack, which for a query that passed the size, nesting and expression checks means it sorts or holds too much of the store at once (each worker's WebAssembly store is limited to 4 GiB); its worker is being replaced, the data is intact`,
+      };
     }
     return { ok: false, code: 'query-failed', message: `the store could not evaluate the request: ${(e as Error).message ?? String(e)}` };
   }

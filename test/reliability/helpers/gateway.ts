@@ -103,3 +103,13 @@ export async function sparqlUpdate(url: string, text: string): Promise<{ status:
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll /ready until it answers 200 (bounded). */
+export async function waitReady(url: string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if ((await fetch(`${url}/ready`)).status === 200) return;
+    await sleep(100);
+  }
+  throw new Error(`${url}/ready did not answer 200 within ${ms} ms`);
+}

@@ -13,6 +13,7 @@ import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
+import { Readiness } from './readiness.ts';
 
 export interface AppDeps {
   config: Config;
@@ -20,6 +21,8 @@ export interface AppDeps {
   store: DurableStore;
   /** Log requests (off in tests). */
   logger?: boolean;
+  /** Conditions started outside build() that readiness must wait for (e.g. 'catalog'; see listen.ts). */
+  pending?: string[];
 }
 
 declare module 'fastify' {
@@ -27,6 +30,8 @@ declare module 'fastify' {
     assay: AppDeps;
     /** Worker threads holding store replicas: untrusted SPARQL and VoID run there (sparql/pool.ts). */
     queryPool: QueryPool;
+    /** What /ready waits for (readiness.ts). */
+    readiness: Readiness;
   }
 }
 
@@ -37,13 +42,19 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048 },
     // Clients of a public endpoint send all sorts of things; keep the server's own limits explicit.
     return503OnClosing: true,
+    // Behind a load balancer the client is the first X-Forwarded-For hop (rate limits, worker shares).
+    trustProxy: deps.config.limits.rateLimit.trustProxy,
     // Node answers 431 before any route runs once headers pass its limit (16 KiB); leave room
     // above the configured URL limit so an over-long query URL gets the protocol's 414 instead.
     http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
   });
   app.decorate('assay', deps);
-  const queryPool = startQueryPool(deps.store, deps.config.sparql, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+  const queryPool = startQueryPool(deps.store, { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));
   app.decorate('queryPool', queryPool);
+  const readiness = new Readiness();
+  readiness.add('sparql-workers', () => queryPool.isReady);
+  for (const name of deps.pending ?? []) readiness.expect(name);
+  app.decorate('readiness', readiness);
   app.addHook('onClose', async () => queryPool.close());
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });

@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
 import type { DurableStore } from '../rdf/durable.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -14,6 +15,7 @@ import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { Readiness } from './readiness.ts';
+import { AskHost } from './ask/host.ts';
 
 export interface AppDeps {
   config: Config;
@@ -23,6 +25,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Conditions started outside build() that readiness must wait for (e.g. 'catalog'; see listen.ts). */
   pending?: string[];
+  /** Start the ask workers at once and make readiness wait for them (the gateway does; tests start them on first use). */
+  eagerAsk?: boolean;
 }
 
 declare module 'fastify' {
@@ -32,6 +36,8 @@ declare module 'fastify' {
     queryPool: QueryPool;
     /** What /ready waits for (readiness.ts). */
     readiness: Readiness;
+    /** The ask workers (ask/host.ts), started on first use unless AppDeps.eagerAsk. */
+    askHost: () => AskHost;
   }
 }
 
@@ -55,7 +61,20 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   readiness.add('sparql-workers', () => queryPool.isReady);
   for (const name of deps.pending ?? []) readiness.expect(name);
   app.decorate('readiness', readiness);
+  let askHost: AskHost | undefined;
+  const lim = deps.config.limits.ask;
+  app.decorate('askHost', () => askHost ??= new AskHost(deps.store, {
+    workers: lim.workers, concurrency: lim.concurrency, maxQueue: lim.maxQueue, baseIri: deps.config.baseIri,
+    onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
+  }));
+  app.addHook('onClose', async () => askHost?.close());
+  if (deps.eagerAsk) {
+    app.askHost();
+    readiness.add('ask-workers', () => askHost!.isReady);
+  }
   app.addHook('onClose', async () => queryPool.close());
+  // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with Retry-After.
+  await app.register(rateLimit, { global: false });
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
   await app.register(healthRoutes);

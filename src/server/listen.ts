@@ -21,7 +21,7 @@ export interface Running {
 export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: DurableStore) => Promise<void> } = {}): Promise<Running> {
   const store = await DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads });
   try {
-    const app = await build({ config, store, logger: options.logger, pending: ['catalog'] });
+    const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true });
     const address = await app.listen({ port: config.port, host: config.host });
     const stopped = new AbortController();
     const ready = (async () => {

@@ -75,8 +75,24 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => queryPool.close());
   // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with Retry-After.
   await app.register(rateLimit, { global: false });
-  // Browser clients may query from any origin, never with credentials.
-  await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
+  // CORS, never with credentials and never allowing Authorization (so a page cannot send a
+  // token it was given): read-only surfaces are open to limits.cors.readOrigins (default any);
+  // /ask, whose every call writes a run to the store, only to limits.cors.askOrigins (default none).
+  const corsLimits = deps.config.limits.cors;
+  const originOption = (list: readonly string[]) => (list.includes('*') ? '*' : list.length === 0 ? false : [...list]);
+  await app.register(cors, {
+    delegator: (req, cb) => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const writes = path === '/ask' || path.startsWith('/ask/');
+      cb(null, {
+        origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
+        credentials: false,
+        methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'Accept'],
+        maxAge: 600,
+      });
+    },
+  });
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);
   // VoID, /catalog, ai-catalog.json, /shapes and dereferencing of minted IRIs (a wildcard).

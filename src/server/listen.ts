@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { DurableStore } from '../rdf/durable.ts';
 import { build } from './app.ts';
+import { startRetention } from './retention.ts';
 
 export interface Running {
   app: FastifyInstance;
@@ -24,6 +25,10 @@ export async function startGateway(config: Config, options: { logger?: boolean; 
     const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true });
     const address = await app.listen({ port: config.port, host: config.host });
     const stopped = new AbortController();
+    const stopRetention = startRetention(store, config.baseIri, config.limits.runs, (r) => {
+      if (r instanceof Error) app.log.error({ err: r }, 'run retention failed');
+      else app.log.info({ removed: r.removed.length, quads: r.quadsRemoved }, 'run retention removed runs');
+    });
     const ready = (async () => {
       if (options.prepare) await options.prepare(store);
       app.readiness.mark('catalog');
@@ -37,6 +42,7 @@ export async function startGateway(config: Config, options: { logger?: boolean; 
       ready,
       async close() {
         stopped.abort(new Error('the gateway was stopped before it was ready'));
+        stopRetention();
         await ready.catch(() => undefined);
         await app.close();
         await store.close();

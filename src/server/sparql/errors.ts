@@ -31,6 +31,7 @@ export const SPARQL_ERRORS = {
   'url-too-long': { status: 414, fix: 'POST the query as application/sparql-query instead of putting it in the URL' },
   'unsupported-media-type': { status: 415, fix: 'POST with Content-Type application/sparql-query, application/sparql-update or application/x-www-form-urlencoded, in UTF-8' },
   'store-full': { status: 507, fix: 'the store is near its ceiling: reads keep working; an operator frees space (run retention: limits.runs, or clear graphs) or moves to a scale-out store' },
+  'rate-limited': { status: 429, fix: 'wait the number of seconds in Retry-After; an operator sets the share with limits.rateLimit.sparqlPerMinute (ASSAY_RATE_SPARQL_PER_MINUTE)' },
   'remote-not-supported': { status: 501, fix: 'the host is allowed, but Assay does not fetch remote data inside a query; query the remote endpoint directly, or load its data with `assay load`' },
   'timeout': { status: 503, fix: 'the query ran past sparql.timeoutMs and was stopped; make it more selective (add constraints or a LIMIT), or ask the operator to raise the limit' },
   'busy': { status: 503, fix: 'every query worker is occupied; retry after the number of seconds in Retry-After' },

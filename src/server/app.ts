@@ -16,6 +16,7 @@ import { runsRoutes } from './routes/runs.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { Readiness } from './readiness.ts';
 import { AskHost } from './ask/host.ts';
+import { SPARQL_ERRORS } from './sparql/errors.ts';
 
 export interface AppDeps {
   config: Config;
@@ -41,6 +42,28 @@ declare module 'fastify' {
   }
 }
 
+function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: import('node:net').Socket, maxUrlBytes: number): void {
+  if (!socket.writable) return;
+  let status = 400;
+  let reason = 'Bad Request';
+  let body: Record<string, string> = { error: 'bad-request', message: `the request could not be read (${err.code ?? err.message})`, fix: 'send a well-formed HTTP/1.1 request' };
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const raw = err.rawPacket;
+    const eol = raw ? raw.indexOf('\r\n') : -1;
+    if (!raw || eol === -1 || eol > maxUrlBytes) {
+      status = 414;
+      reason = 'URI Too Long';
+      body = { error: 'url-too-long', message: `the request URL is longer than ${maxUrlBytes} bytes`, fix: SPARQL_ERRORS['url-too-long'].fix };
+    } else {
+      status = 431;
+      reason = 'Request Header Fields Too Large';
+      body = { error: 'headers-too-large', message: 'the request headers are too large', fix: 'send fewer or shorter headers' };
+    }
+  }
+  const text = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
@@ -53,6 +76,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     // Node answers 431 before any route runs once headers pass its limit (16 KiB); leave room
     // above the configured URL limit so an over-long query URL gets the protocol's 414 instead.
     http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
+    // Past that, Node answers before any route: when it is the request line that overflowed, say
+    // 414 in the endpoint's own terms instead of Node's 431.
+    clientErrorHandler: (err, socket) => answerClientError(err as unknown as Error & { code?: string; rawPacket?: Buffer }, socket, deps.config.sparql.maxUrlBytes),
   });
   app.decorate('assay', deps);
   const queryPool = startQueryPool(deps.store, { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));

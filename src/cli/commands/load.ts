@@ -5,6 +5,7 @@ import { DurableStore } from '../../rdf/durable.ts';
 import { isQuadFormat, mediaTypeForFile } from '../../rdf/store.ts';
 import { graphIri } from '../../rdf/vocab.ts';
 import { UserError } from '../errors.ts';
+import { recoveryLines } from './serve.ts';
 
 export interface LoadOptions {
   graph?: string;
@@ -32,7 +33,9 @@ export async function loadCommand(file: string, opts: LoadOptions): Promise<void
     throw new UserError(`cannot read ${file}: ${(e as Error).message}`);
   }
   const graph = isQuadFormat(format) ? undefined : (opts.graph ?? graphIri(config.baseIri, 'default-load'));
-  const store = await DurableStore.open(config.dataDir);
+  const store = await DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads });
+  // Whatever opening the store repaired is said, as `assay serve` says it.
+  for (const line of recoveryLines(store.recovery)) process.stderr.write(`${line.trim()}\n`);
   try {
     const before = store.rdf.size;
     try {

@@ -28,6 +28,20 @@ const bodySchema = z.object({
   timeout_ms: z.number().int().min(1).max(300_000).optional(),
 }).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
 
+/** The first "__proto__" or "constructor" key anywhere in a parsed JSON value (iteratively). */
+function prototypeKey(root: unknown): string | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Object.keys(v)) {
+      if (k === '__proto__' || k === 'constructor') return k;
+      stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return undefined;
+}
+
 export interface AskRouteOptions { services?: Promise<AskServices> }
 
 class AskRefusal extends Error {
@@ -81,12 +95,26 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
     return c.signal;
   };
 
-  // A body fastify cannot read says why in the ask's own terms (e.g. a "__proto__" key).
+  // JSON is read here so that a body that cannot be used says why: not JSON, or a key that
+  // names an object's prototype ("__proto__", "constructor"), which is refused outright.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body as string);
+    } catch (e) {
+      done(Object.assign(new Error(`the body is not valid JSON (${(e as Error).message}); send JSON like {"question": "…"}`), { statusCode: 400 }), undefined);
+      return;
+    }
+    const bad = prototypeKey(value);
+    if (bad) {
+      done(Object.assign(new Error(`the JSON body has a "${bad}" key, which this endpoint refuses (it names an object's prototype); remove it`), { statusCode: 400 }), undefined);
+      return;
+    }
+    done(null, value);
+  });
+
   app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
     if (err.statusCode === 429) return reply.code(429).send(err);
-    if (err.statusCode === 400 && /prototype/i.test(err.message)) {
-      return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'the JSON body has a "__proto__" or "constructor.prototype" key, which this endpoint refuses; remove it' });
-    }
     if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send({ statusCode: err.statusCode, error: err.code ?? 'Bad Request', message: err.message });
     reply.log.error({ err }, 'ask failed');
     return reply.code(500).send({ statusCode: 500, error: 'internal', message: `the question failed unexpectedly: ${err.message}; this is a bug in Assay` });

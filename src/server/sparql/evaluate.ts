@@ -20,7 +20,7 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, withUsingGraphs, type Parsed } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 import { updateEffect, type UpdateEffect } from './update-delta.ts';
@@ -229,7 +229,10 @@ function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
 
 function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
   const { parsed, injected, text } = prepare(job, memo);
-  refuseRemote(parsed, policyFor(store, job));
+  const policy = policyFor(store, job);
+  refuseRemote(parsed, policy);
+  refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
+  refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
   const offer = negotiate(job.accept, offers);

@@ -48,8 +48,8 @@ export const LimitsSchema = z.object({
     refuseWritesAt: z.number().gt(0).max(1),
   }),
   ask: z.object({
-    /** Worker threads that run questions off the event loop serving /sparql and /health. */
-    workers: z.number().int().min(1).max(8),
+    /** Worker threads that run questions off the event loop serving /sparql and /health; 0 = no /ask (SPARQL only). */
+    workers: z.number().int().min(0).max(8),
     /** Questions one ask worker runs at once. */
     concurrency: z.number().int().min(1).max(64),
     /** Questions allowed to wait for an ask worker before new ones get 503. */

@@ -94,7 +94,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
   }));
   app.addHook('onClose', async () => askHost?.close());
-  if (deps.eagerAsk) {
+  if (deps.eagerAsk && lim.workers > 0) {
     app.askHost();
     readiness.add('ask-workers', () => askHost!.isReady);
   }

@@ -17,7 +17,7 @@ function p50(xs: number[]): number {
 describe('/ask under load (real process)', () => {
   let gw: Gateway;
   beforeAll(async () => {
-    gw = await startServe(await tempDir(), { ASSAY_RATE_ASK_PER_MINUTE: '0' }, { startMs: 180_000 });
+    gw = await startServe(await tempDir(), { ASSAY_RATE_ASK_PER_MINUTE: '0', ASSAY_ASK_WORKERS: '1' }, { startMs: 180_000 });
     await gw.ready;
   }, 200_000);
   afterAll(async () => gw?.stop());

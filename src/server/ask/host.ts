@@ -79,6 +79,7 @@ export class AskHost {
 
   ask(req: AskRequest, how: { signal?: AbortSignal; onProgress?: (e: unknown) => void } = {}): Promise<AskResult> {
     if (this.#closed) return Promise.reject(new AskBusyError('the gateway is shutting down'));
+    if (this.#slots.length === 0) return Promise.reject(new AskBusyError('this gateway answers no questions (limits.ask.workers = 0, ASSAY_ASK_WORKERS); use its SPARQL endpoint'));
     if (this.#queue.length >= this.#opts.maxQueue) {
       return Promise.reject(new AskBusyError(`${this.#queue.length} questions are already waiting (the limit is limits.ask.maxQueue = ${this.#opts.maxQueue})`));
     }

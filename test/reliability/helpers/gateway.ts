@@ -50,7 +50,8 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 export async function startServe(dir: string, env: Record<string, string> = {}, opts: { catalog?: string; startMs?: number } = {}): Promise<Gateway> {
   const cat = opts.catalog ?? await smallCatalog();
   const child = spawn(process.execPath, ['bin/assay.js', 'serve', '--port', '0', '--data', dir, '--catalog', cat], {
-    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    // No ask workers unless a test asks for them: they load the whole discovery index.
+    env: { ...process.env, ASSAY_ASK_WORKERS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';

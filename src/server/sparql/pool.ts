@@ -25,7 +25,9 @@
  * a client (`run`'s `client`) that already has a job running, or whose job was stopped at the
  * limit or faulted in the last `OFFENDER_MS`, cannot take it; its job waits while others' go
  * ahead. So one client never holds every worker, and a client sending runaways cannot take the
- * worker left while the ones it killed are reloading.
+ * worker left while the ones it killed are reloading. Jobs from such recent offenders also share
+ * one worker among them all: however many clients keep sending runaways, they hold at most one
+ * worker at a time, and the rest serve everyone else.
  * What this cannot absorb: more concurrent runaways, from different clients, than there are
  * workers plus spares (rate limits in app.ts bound how often that can be tried).
  */
@@ -246,20 +248,24 @@ export class QueryPool {
 
   #pump(): void {
     const running = new Map<string, number>();
+    let offending = 0;
     for (const s of this.#slots) {
       const c = s.current?.client;
       if (c !== undefined) running.set(c, (running.get(c) ?? 0) + 1);
+      if (c !== undefined && this.#isOffender(c)) offending++;
     }
     for (let qi = 0; qi < this.#queue.length;) {
       const idle = this.#slots.filter((s) => s.state === 'idle');
       if (idle.length === 0) return;
       const p = this.#queue[qi]!;
-      if (idle.length === 1 && p.client !== undefined && ((running.get(p.client) ?? 0) > 0 || this.#isOffender(p.client))) {
-        qi++; // the last free worker is kept for others; this job waits
+      const offender = p.client !== undefined && this.#isOffender(p.client);
+      if ((idle.length === 1 && p.client !== undefined && ((running.get(p.client) ?? 0) > 0 || offender)) || (offender && offending >= 1)) {
+        qi++; // the last free worker is kept for others, and offenders share one; this job waits
         continue;
       }
       this.#queue.splice(qi, 1);
       if (p.client !== undefined) running.set(p.client, (running.get(p.client) ?? 0) + 1);
+      if (offender) offending++;
       this.#start(idle[0]!, p);
     }
   }

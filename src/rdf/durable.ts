@@ -23,6 +23,7 @@ import { mkdir, open, readFile, rename, rm, writeFile, readdir, stat, type FileH
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { RdfStore, RDF_FORMATS } from './store.ts';
+import type { AssayStore } from './backend.ts';
 
 export type WriteOp =
   | { kind: 'update'; sparql: string; baseIri?: string }
@@ -146,7 +147,8 @@ function estimateQuads(op: WriteOp): number {
   return Math.max(lines, Math.ceil(op.data.length / 200));
 }
 
-export class DurableStore {
+export class DurableStore implements AssayStore {
+  readonly kind = 'embedded' as const;
   readonly rdf: RdfStore;
   readonly dir: string | null;
   readonly recovery: RecoveryReport;
@@ -240,6 +242,10 @@ export class DurableStore {
     }
   }
 
+  describe(): string {
+    return this.dir ? `embedded store in ${this.dir}` : 'embedded store in memory (not persisted)';
+  }
+
   /** Sequence number of the last acknowledged write (0 for a store never written). */
   get seq(): number {
     return this.#seq;
@@ -287,7 +293,7 @@ export class DurableStore {
     if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
         `refusing to load about ${estimate} quads: the embedded store holds ${this.rdf.size} and is capped at ${this.#opts.maxQuads} ` +
-        '(the WebAssembly store aborts near 13.1 M triples). Load into a scale-out SPARQL store instead, or clear a graph first.');
+        '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
     }
     if (this.#journal) {
       const before = this.#journalBytes;

@@ -163,7 +163,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
   // store / server
-  'truncated', 'rowLimit', 'descriptorDigest',
+  'truncated', 'rowLimit', 'descriptorDigest', 'writeSeq',
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
   'exactKind', 'composedKind', 'assessment', 'assessmentCount', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',

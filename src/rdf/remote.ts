@@ -198,6 +198,12 @@ function insertData(parts: { graph: string; ntriples: string }[], blankNodes: bo
   return blankNodes ? `INSERT {\n${body}} WHERE {}` : `INSERT DATA {\n${body}}`;
 }
 
+/** Where a write stops being one request, and the size of the pieces (tests make them small). */
+export interface WriteSizes {
+  smallWriteQuads?: number;
+  loadChunkQuads?: number;
+}
+
 export class RemoteStore implements AssayStore {
   readonly kind = 'remote' as const;
   readonly http: SparqlHttp;
@@ -207,8 +213,12 @@ export class RemoteStore implements AssayStore {
   readonly #listeners = new Set<WriteListener>();
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
+  readonly #small: number;
+  readonly #chunk: number;
 
-  private constructor(readonly config: StoreConfig, baseIri: string, fetchImpl?: typeof fetch) {
+  private constructor(readonly config: StoreConfig, baseIri: string, fetchImpl?: typeof fetch, sizes: WriteSizes = {}) {
+    this.#small = sizes.smallWriteQuads ?? SMALL_WRITE_QUADS;
+    this.#chunk = sizes.loadChunkQuads ?? LOAD_CHUNK_QUADS;
     const endpoints = endpointsOf(config);
     this.http = new SparqlHttp(endpoints, fetchImpl);
     this.scope = new GraphScope(baseIri, config.ignoreGraphs);
@@ -217,8 +227,8 @@ export class RemoteStore implements AssayStore {
   }
 
   /** Connect and check the store answers (one ASK); fails naming the URL and the fix. */
-  static async open(config: StoreConfig, options: { baseIri: string; fetch?: typeof fetch }): Promise<RemoteStore> {
-    const store = new RemoteStore(config, options.baseIri, options.fetch);
+  static async open(config: StoreConfig, options: { baseIri: string; fetch?: typeof fetch; sizes?: WriteSizes }): Promise<RemoteStore> {
+    const store = new RemoteStore(config, options.baseIri, options.fetch, options.sizes);
     try {
       const r = await store.http.query('ASK {}', { accept: RESULTS_JSON });
       parseResultsJson(r.body, store.http.endpoints.queryUrl);
@@ -281,7 +291,7 @@ export class RemoteStore implements AssayStore {
 
   async #load(scratch: RdfStore, increment: string): Promise<void> {
     const graphs = scratch.graphs();
-    if (scratch.size <= SMALL_WRITE_QUADS) {
+    if (scratch.size <= this.#small) {
       const parts = graphs.map((graph) => ({ graph, ntriples: scratch.dump({ format: NTRIPLES, graph }) }));
       const blank = graphs.some((g) => hasBlankNodes(scratch, g));
       await this.http.update(parts.length > 0 ? `${insertData(parts, blank)} ;\n${increment}` : increment);
@@ -292,7 +302,7 @@ export class RemoteStore implements AssayStore {
   }
 
   async #replace(graph: string, scratch: RdfStore, increment: string): Promise<void> {
-    if (scratch.size <= SMALL_WRITE_QUADS) {
+    if (scratch.size <= this.#small) {
       const nt = scratch.dump({ format: NTRIPLES, graph });
       const data = nt.length > 0 ? `${insertData([{ graph, ntriples: nt }], hasBlankNodes(scratch, graph))} ;\n` : '';
       await this.http.update(`CLEAR SILENT GRAPH ${iriRef(graph)} ;\n${data}${increment}`);
@@ -312,7 +322,7 @@ export class RemoteStore implements AssayStore {
   async #sendGraph(scratch: RdfStore, graph: string, target: string): Promise<void> {
     const nt = scratch.dump({ format: NTRIPLES, graph });
     const blank = hasBlankNodes(scratch, graph);
-    for (const piece of blank ? [nt] : chunks(nt, LOAD_CHUNK_QUADS)) {
+    for (const piece of blank ? [nt] : chunks(nt, this.#chunk)) {
       if (this.http.endpoints.graphStoreUrl) await this.http.graphStore('POST', target, piece, NTRIPLES);
       else await this.http.update(insertData([{ graph: target, ntriples: piece }], blank));
     }

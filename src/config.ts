@@ -24,6 +24,8 @@ export const StoreConfigSchema = z.object({
   maxConcurrent: z.number().int().min(1).max(256),
   /** The engine's own graphs, left out of graph lists, sizes and VoID (ASSAY_STORE_IGNORE_GRAPHS, comma-separated). */
   ignoreGraphs: z.array(z.string().min(1)),
+  /** `assay load` streams files above this many bytes in pieces instead of parsing them whole first (ASSAY_STORE_STREAM_ABOVE_BYTES). */
+  streamAboveBytes: z.number().int().min(0),
 });
 
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
@@ -31,6 +33,7 @@ export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 export const STORE_DEFAULTS = {
   timeoutMs: 30_000,
   maxConcurrent: 8,
+  streamAboveBytes: 32 * 1024 * 1024,
   // Virtuoso 7 keeps its schema and a few service descriptions as named graphs in every database.
   ignoreGraphs: [
     'http://www.openlinksw.com/schemas/virtrdf#', 'http://www.w3.org/ns/ldp#', 'http://localhost:8890/sparql',
@@ -69,6 +72,7 @@ export function storeConfig(input: Partial<StoreConfig> = {}, env: NodeJS.Proces
     timeoutMs: input.timeoutMs ?? (env.ASSAY_STORE_TIMEOUT_MS ? Number(env.ASSAY_STORE_TIMEOUT_MS) : STORE_DEFAULTS.timeoutMs),
     maxConcurrent: input.maxConcurrent ?? (env.ASSAY_STORE_MAX_CONCURRENT ? Number(env.ASSAY_STORE_MAX_CONCURRENT) : STORE_DEFAULTS.maxConcurrent),
     ignoreGraphs: [...ignore],
+    streamAboveBytes: input.streamAboveBytes ?? (env.ASSAY_STORE_STREAM_ABOVE_BYTES ? Number(env.ASSAY_STORE_STREAM_ABOVE_BYTES) : STORE_DEFAULTS.streamAboveBytes),
   };
 }
 // ── end of the store backend block ──────────────────────────────────────────────────────────────

@@ -29,7 +29,8 @@ import { generate } from '../server/sparql/classify.ts';
 import type { AssayStore, RdfReader, WriteListener } from './backend.ts';
 import { BlockingSparql } from './blocking-http.ts';
 import type { WriteOp } from './durable.ts';
-import { parseResultsJson, queryTerm, toBindings } from './sparql-json.ts';
+import { parseResultsJson, queryTerm, serializeBoolean, toBindings } from './sparql-json.ts';
+import { serializeResults, type JsonResults } from '../server/sparql/results.ts';
 import { SparqlHttp, RemoteStoreError, type HttpReply, type RemoteEndpoints } from './sparql-http.ts';
 import { RdfStore, RDF_FORMATS, factory, iriRef, isQuadFormat, type Bindings, type Quad, type QueryOptions, type Term } from './store.ts';
 import { ASSAY, ensureSlash } from './vocab.ts';
@@ -379,8 +380,13 @@ export class RemoteReader implements RdfReader {
       const store = parseGraphReply(this.#send(query, `${NTRIPLES}, text/turtle;q=0.5`, options), this.#where);
       return store.dump({ format: resultsFormat, graph: '' });
     }
-    if (resultsFormat === RESULTS_JSON) return JSON.stringify(this.#results(query, options));
-    return this.#send(query, resultsFormat, options).body;
+    // Always read as JSON and written here, so every format is standard whatever the engine's dialect.
+    const r = this.#results(query, options);
+    if (typeof r.boolean === 'boolean') {
+      if (resultsFormat !== RESULTS_JSON && resultsFormat !== 'application/sparql-results+xml') throw new Error(`an ASK result cannot be serialized as ${resultsFormat}`);
+      return serializeBoolean(r.boolean, resultsFormat);
+    }
+    return serializeResults(r as JsonResults, resultsFormat, ASSAY.truncated);
   }
 
   match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): Quad[] {

@@ -95,3 +95,11 @@ export function queryTerm(t: Term): Term {
   if (v) return factory.namedNode(`nodeID://${v[1]}`);
   throw new Error(`the blank node _:${t.value} cannot be named in a query to this store (SPARQL has no syntax for it); start from an IRI`);
 }
+
+/** An ASK result as SPARQL results JSON, or XML when `mediaType` says so. */
+export function serializeBoolean(value: boolean, mediaType: string): string {
+  if (mediaType === 'application/sparql-results+xml') {
+    return `<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n  <head/>\n  <boolean>${value}</boolean>\n</sparql>\n`;
+  }
+  return JSON.stringify({ head: {}, boolean: value });
+}

@@ -4,11 +4,13 @@
  * reads keep term types, failures say what to do, and VoID figures computed by the engine equal
  * the embedded store's mined ones. Protocol pieces with no server (Digest, config) come first.
  */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, storeConfig } from '../../src/config.ts';
 import { digestAuthorization, parseDigestChallenge } from '../../src/rdf/digest-auth.ts';
 import { DurableStore, type WriteOp } from '../../src/rdf/durable.ts';
 import { remoteFigures } from '../../src/rdf/remote-figures.ts';
+import { streamLoad } from '../../src/rdf/remote-load.ts';
 import { LOAD_CHUNK_QUADS, RemoteStore, SMALL_WRITE_QUADS } from '../../src/rdf/remote.ts';
 import { RemoteStoreError } from '../../src/rdf/sparql-http.ts';
 import { factory, type RdfStore } from '../../src/rdf/store.ts';
@@ -129,6 +131,23 @@ describe.skipIf(why !== undefined)('RemoteStore on Virtuoso', () => {
     expect(remote.rdf.ask(`ASK { GRAPH <${g('big')}> { ?s <${base}v> ?o } }`)).toBe(false);
     const staging = remote.rdf.select(`SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${base}.well-known/staging")) }`);
     expect(staging).toEqual([]);
+  });
+
+  it('streams a large file in pieces, each blank node one node across them, and says where a syntax error stopped it', async () => {
+    const lines = Array.from({ length: 900 }, (_, i) => `<${base}org/${i}> <${base}funds> _:r${i % 7} .`);
+    lines.push(...Array.from({ length: 7 }, (_, i) => `_:r${i} <${base}name> "recipient ${i}" .`));
+    const before = remote.seq;
+    const r = await streamLoad(remote, Readable.from([lines.join('\n') + '\n']), { format: 'text/turtle', graph: g('stream'), key: 'test-input', assayBase: base, chunkQuads: CHUNK });
+    expect(r).toMatchObject({ triples: 907, requests: 5, skolemized: 7, graphs: [g('stream')] });
+    expect(remote.seq).toBe(before + 1);
+    const named = remote.rdf.select(`SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { GRAPH <${g('stream')}> { ?o <${base}funds> ?r . ?r <${base}name> ?name } }`);
+    expect(named[0]!.get('n')!.value).toBe('7');
+    // The same input again adds nothing: its blank-node IRIs repeat.
+    await streamLoad(remote, Readable.from([lines.join('\n') + '\n']), { format: 'text/turtle', graph: g('stream'), key: 'test-input', assayBase: base, chunkQuads: CHUNK });
+    expect(remote.rdf.graphSize(g('stream'))).toBe(907);
+    const broken = Readable.from([lines.slice(0, 450).join('\n') + '\n<${base}x> <${base}p> "unterminated .\n']);
+    await expect(streamLoad(remote, broken, { format: 'text/turtle', graph: g('stream2'), key: 'broken', assayBase: base, chunkQuads: CHUNK }))
+      .rejects.toThrow(/does not parse .*400 triples had already been added to <.*stream2>. Fix the file and load it again/);
   });
 
   it('sends nothing when the data does not parse, and refuses the default graph naming the fix', async () => {

@@ -18,13 +18,13 @@ import sparqljs, { type Pattern, type Query } from 'sparqljs';
 import { fromNTriples, mine, toJson } from '../../../introspect/index.ts';
 import { remoteFigures } from '../../rdf/remote-figures.ts';
 import { parseGraphReply, type RemoteStore } from '../../rdf/remote.ts';
-import { jsonToTerm, parseResultsJson, type RemoteResults } from '../../rdf/sparql-json.ts';
+import { jsonToTerm, parseResultsJson, serializeBoolean, type RemoteResults } from '../../rdf/sparql-json.ts';
 import { RemoteStoreError } from '../../rdf/sparql-http.ts';
 import { RdfStore, factory, type QueryOptions } from '../../rdf/store.ts';
 import { clearIsSilent, generate, refuseRemote, remoteReferences, withUsingGraphs, type Parsed } from './classify.ts';
 import { SparqlError, toReply } from './errors.ts';
 import { datasetOptions, parse, prepare, PreparedQueries, type Job, type Policy, type QueryJob, type QueryReply, type Reply, type UpdateCheckJob } from './evaluate.ts';
-import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, RESULTS_XML, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
+import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import type { JobOutcome } from './pool.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 
@@ -262,13 +262,6 @@ export class RemoteEvaluator {
 
 function v(name: string) {
   return { termType: 'Variable', value: name } as const;
-}
-
-function serializeBoolean(value: boolean, mediaType: string): string {
-  if (mediaType === RESULTS_XML) {
-    return `<?xml version="1.0"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n  <head/>\n  <boolean>${value}</boolean>\n</sparql>\n`;
-  }
-  return JSON.stringify({ head: {}, boolean: value });
 }
 
 /** The store's failures in the endpoint's catalogue (what the client can do about each). */

@@ -6,6 +6,8 @@
 #   .ci/virtuoso.sh start DIR HTTP_PORT SQL_PORT   start it, wait until it answers SPARQL, print
 #                                                  ASSAY_TEST_VIRTUOSO=http://assay:PASSWORD@127.0.0.1:HTTP_PORT
 #   .ci/virtuoso.sh stop DIR                       stop it (by the pid it recorded) and wait
+#   .ci/virtuoso.sh bulk-load DIR FILE GRAPH       Virtuoso's own bulk loader (ld_dir + rdf_loader_run)
+#                                                  on an N-Triples/Turtle FILE, into GRAPH; for benchmarks
 #
 # Endpoints under that URL: /sparql (anonymous, read-only), /sparql-auth (Digest, updates),
 # /sparql-graph-crud-auth (Graph Store Protocol, Digest). Used by .ci/run and, when that has not
@@ -84,7 +86,9 @@ EOF
     isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); SET PASSWORD dba $dba; checkpoint;" >"$dir/setup.log" 2>&1 \
       || { echo "could not create the assay account; see $dir/setup.log" >&2; exit 5; }
     echo "$pw" >"$dir/credentials"
-    chmod 600 "$dir/credentials"
+    echo "$dba" >"$dir/dba-credentials"
+    echo "$sql" >"$dir/sql-port"
+    chmod 600 "$dir/credentials" "$dir/dba-credentials"
   fi
   echo "ASSAY_TEST_VIRTUOSO=http://assay:$pw@127.0.0.1:$http"
   ;;
@@ -98,6 +102,19 @@ stop)
   fi
   rm -f "$dir/pid"
   ;;
+bulk-load)
+  file=${3:?FILE}; graph=${4:?GRAPH}
+  [ -f "$dir/dba-credentials" ] || { echo "$dir has no DBA credentials (was it started by this script?)" >&2; exit 2; }
+  dir=$(cd "$dir" && pwd)
+  mkdir -p "$dir/load"
+  name=$(basename "$file")
+  # The loader reads only directories listed in DirsAllowed; the instance's own directory is one.
+  ln -f "$file" "$dir/load/$name" 2>/dev/null || cp "$file" "$dir/load/$name"
+  isql-vt "127.0.0.1:$(cat "$dir/sql-port")" dba "$(cat "$dir/dba-credentials")" \
+    exec="ld_dir('$dir/load', '$name', '$graph'); rdf_loader_run(); checkpoint;" >"$dir/bulk-load.log" 2>&1 \
+    || { echo "the bulk load failed; see $dir/bulk-load.log" >&2; exit 5; }
+  rm -f "$dir/load/$name"
+  ;;
 *)
-  echo "usage: $0 start DIR HTTP_PORT SQL_PORT | stop DIR" >&2; exit 2 ;;
+  echo "usage: $0 start DIR HTTP_PORT SQL_PORT | stop DIR | bulk-load DIR FILE GRAPH" >&2; exit 2 ;;
 esac

@@ -28,16 +28,26 @@ export interface Virtuoso {
   password: string;
   /** A store config block for this instance: reads anonymous, updates and loads authenticated. */
   store(extra?: Partial<StoreConfig>): StoreConfig;
+  /**
+   * Virtuoso's own bulk loader (ld_dir + rdf_loader_run) on a local N-Triples/Turtle file, for
+   * benchmarks at sizes the Graph Store Protocol is slow for. Needs the instance's directory
+   * (a private instance, or ASSAY_TEST_VIRTUOSO_DIR from .ci/run).
+   */
+  bulkLoad(file: string, graph: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-function fromUrl(url: string, stop: () => Promise<void>): Virtuoso {
+function fromUrl(url: string, stop: () => Promise<void>, dir: string | undefined): Virtuoso {
   const u = new URL(url);
   const user = decodeURIComponent(u.username);
   const password = decodeURIComponent(u.password);
   const origin = u.origin;
   return {
     origin, user, password, stop,
+    bulkLoad: async (file, graph) => {
+      if (!dir) throw new Error('bulk loading needs the Virtuoso directory: set ASSAY_TEST_VIRTUOSO_DIR (as .ci/run does) or unset ASSAY_TEST_VIRTUOSO to start a private instance');
+      await run(SCRIPT, ['bulk-load', dir, file, graph], { timeout: 3_600_000 });
+    },
     store: (extra = {}) => storeConfig({
       url: `${origin}/sparql`, updateUrl: `${origin}/sparql-auth`, graphStoreUrl: `${origin}/sparql-graph-crud-auth`,
       user, password, ...extra,
@@ -78,7 +88,7 @@ export async function virtuosoUnavailable(): Promise<string | undefined> {
 /** The suite's Virtuoso, or a private one for this file. */
 export async function startVirtuoso(): Promise<Virtuoso> {
   const shared = process.env.ASSAY_TEST_VIRTUOSO;
-  if (shared) return fromUrl(shared, async () => {});
+  if (shared) return fromUrl(shared, async () => {}, process.env.ASSAY_TEST_VIRTUOSO_DIR);
   const dir = await mkdtemp(join(tmpdir(), 'assay-virtuoso-'));
   const { stdout } = await run(SCRIPT, ['start', dir, String(await freePort()), String(await freePort())], { timeout: 90_000 });
   const line = stdout.split('\n').find((l) => l.startsWith('ASSAY_TEST_VIRTUOSO='));
@@ -86,7 +96,7 @@ export async function startVirtuoso(): Promise<Virtuoso> {
   return fromUrl(line.slice('ASSAY_TEST_VIRTUOSO='.length), async () => {
     await run(SCRIPT, ['stop', dir], { timeout: 30_000 });
     await rm(dir, { recursive: true, force: true });
-  });
+  }, dir);
 }
 
 /** A base IRI no other test file uses, so data on a shared instance never mixes. */

@@ -88,10 +88,13 @@ export class Linker {
       if (schemaTerms.has(e.iri)) termLabels.set(e.iri, [...(termLabels.get(e.iri) ?? []), e.label]);
       else l.#addLabel(e.iri, e.label);
     }
+    // Local names of typed subjects count as names too ("companyfacts", "Luke_Skywalker").
     for (const [s, ts] of input.types) {
-      if (l.#labelOf.has(s) || schemaTerms.has(s) || ts.length === 0) continue;
+      if (schemaTerms.has(s) || ts.length === 0) continue;
       const name = localName(s);
-      if (/[a-z]/i.test(name) && name.length >= 3) l.#addLabel(s, name);
+      if (!/[a-z]/i.test(name) || name.length < 3) continue;
+      const words = nameWords(name).join(' ');
+      for (const text of new Set([name, words])) if (normaliseLabel(text) !== normaliseLabel(l.#labelOf.get(s) ?? '')) l.#addLabel(s, text);
     }
     for (const c of input.classes) {
       const label = termLabels.get(c)?.[0] ?? nameWords(localName(c)).join(' ');
@@ -179,7 +182,9 @@ export class Linker {
         }
         const key = span.map((t) => t.norm).join(' ');
         if (n === 1 && (key.length < 2 || /^\d+$/.test(key))) continue;
-        const hit = this.#byTokens.get(key);
+        // A plural of a name ("Ewoks") names it too, when the plural itself is no name.
+        const plural = span.at(-1)!.norm;
+        const hit = this.#byTokens.get(key) ?? (plural.endsWith('s') ? this.#byTokens.get([...span.slice(0, -1).map((t) => t.norm), singular(plural)].join(' ')) : undefined);
         if (!hit) continue;
         const m = { mention: mention(s, s + n), start: s, end: s + n };
         if (hit.size === 1) out.entities.push({ ...m, ...this.#candidate([...hit][0]!), exact: true, score: 1 });

@@ -100,9 +100,16 @@ const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 
 /** A number written in the question ("1,000", "2.5 million", "10k"), with the tokens it spans. */
 export interface NumberMention { value: number; start: number; end: number }
 
+const WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  fifteen: 15, twenty: 20, thirty: 30, fifty: 50, hundred: 100, dozen: 12,
+};
+
 export function numbers(toks: readonly Token[]): NumberMention[] {
   const out: NumberMention[] = [];
   for (let i = 0; i < toks.length; i++) {
+    const word = WORDS[toks[i]!.norm];
+    if (word !== undefined) { out.push({ value: word, start: i, end: i + 1 }); continue; }
     const m = /^(-?\d[\d,]*(?:\.\d+)?)(k|m|bn|b)?$/i.exec(toks[i]!.norm);
     if (!m) continue;
     const digits = m[1]!.replace(/,/g, '');

@@ -36,6 +36,8 @@ const DESC_WORDS = new Set(['highest', 'largest', 'biggest', 'greatest', 'maximu
 const ASC_WORDS = new Set(['lowest', 'smallest', 'least', 'fewest', 'minimum', 'min', 'shortest', 'lightest', 'cheapest', 'slowest', 'narrowest', 'shallowest', 'bottom']);
 const EARLY_WORDS = new Set(['earliest', 'oldest', 'first']);
 const LATE_WORDS = new Set(['latest', 'newest', 'recent', 'last', 'youngest']);
+const AGGREGATE_WORDS = new Set(['average', 'mean', 'sum', 'median', 'percentage', 'percent', 'proportion', 'ratio', 'difference', 'combined', 'altogether']);
+const EQ = ['equal to', 'equals', 'exactly', 'of', 'is', 'with', '='];
 const GT = ['more than', 'greater than', 'larger than', 'bigger than', 'higher than', 'taller than', 'longer than', 'heavier than', 'over', 'above', 'exceeds', 'exceeding', 'exceed', 'after', 'beyond'];
 const GE = ['at least', 'no less than', 'or more'];
 const LT = ['less than', 'fewer than', 'smaller than', 'lower than', 'shorter than', 'lighter than', 'under', 'below', 'before', 'cheaper than'];
@@ -88,16 +90,42 @@ function plan(c: Ctx): Planned {
   entities.sort((a, b) => a.start - b.start);
   const classes = l.classes;
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
+  // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
+  const aggregate = c.norms.find((w) => AGGREGATE_WORDS.has(w));
+  if (aggregate) return { code: 'unrecognised-form' };
   const first = c.norms[0] ?? '';
   const isAsk = ASK_WORDS.has(first);
   const isCount = has(c, 'how many') || has(c, 'number of') || has(c, 'count of') || first === 'count';
   const sup = superlative(c);
   const cmp = comparison(c);
 
+  const F = classes[0];
+  const negated = negation(c);
+  if (negated === 'unhandled' || (negated && (isAsk || sup))) return { code: 'unrecognised-form' };
+  if (F && negated) {
+    const rel = classRelation(c, F.iri, {}) ?? incomingRelation(c, F.iri);
+    if (!rel) return { code: 'no-relation', subject: F.iri, hint: 'negation' };
+    const inner = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('any')) : triple(v('any'), iri(rel.iri), v('x')));
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
+    return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
+  }
   if (isAsk) return askForm(c, entities, classes, cmp);
   if (isCount) return countForm(c, entities, classes, cmp);
   if (sup) return superlativeForm(c, entities, classes, sup);
-  const F = classes[0];
+  // "What <relation> …" asks for values of that relation, not for members of a class.
+  const asked = askedRelation(c);
+  if (F && asked) {
+    const rel = classRelation(c, F.iri, {});
+    if (!rel || rel.iri !== asked.iri) return { code: 'no-relation', subject: F.iri };
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+    return select({ variables: [v('v')], where, distinct: true });
+  }
   if (F) {
     const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
     const scoped = scope(c, F, entities, where);
@@ -115,6 +143,35 @@ function plan(c: Ctx): Planned {
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
+}
+
+/** "no P", "without P", "lacking P": a negated relation (handled); other negations are beyond this generator. */
+function negation(c: Ctx): boolean | 'unhandled' {
+  for (let i = 0; i < c.norms.length; i++) {
+    const w = c.norms[i]!;
+    if (w === 'no' || w === 'without' || w === 'lacking' || w === 'lack') {
+      const near = new Set([i + 1, i + 2, i + 3]);
+      if (c.l.relations.some((r) => r.tokens.some((t) => near.has(t)))) return true;
+      return 'unhandled';
+    }
+    if (w === 'not' || w === 'never' || w === 'none' || w.endsWith("n't")) return 'unhandled';
+  }
+  return false;
+}
+
+/** The relation named right after the question word ("What language …", "Which color …"). */
+function askedRelation(c: Ctx): LinkedRelation | undefined {
+  const first = c.norms[0];
+  if (first !== 'what' && first !== 'which') return undefined;
+  const next = c.toks[1];
+  if (!next || c.l.consumed.has(next.i)) return undefined;
+  return c.l.relations.find((r) => r.tokens.includes(next.i) && r.score >= 1);
+}
+
+function incomingRelation(c: Ctx, cls: string): Directed | undefined {
+  const incoming = c.l.relations.filter((r) => c.ix.joinHints.hints.some((h) => h.predicate === r.iri && h.to === cls));
+  const inc = bestRelation(incoming, (r) => r.triples);
+  return inc ? { iri: inc.iri, forward: false, tokens: inc.tokens } : undefined;
 }
 
 function has(c: Ctx, phrase: string): boolean {
@@ -195,9 +252,8 @@ function superlative(c: Ctx): Superlative | undefined {
       // "the first N" is a superlative only next to a temporal predicate; leave to the relation check.
     }
     let limit = 1;
-    const before = c.norms[i - 1];
-    const after = c.norms[i + 1];
-    const n = before && /^\d+$/.test(before) ? Number(before) : after && /^\d+$/.test(after) && (w === 'top' || w === 'bottom') ? Number(after) : undefined;
+    const counts = numbers(c.toks);
+    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined);
     if (n !== undefined && n > 0 && n <= 1000) limit = n;
     const byCount = (w === 'most' || w === 'fewest' || w === 'least') && !isAdjectiveNext(c, i);
     return { descending, limit, byCount, word: i, ...(temporal ? { temporal } : {}) };
@@ -249,7 +305,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
 
 // ——— filters ———
 
-interface Comparison { op: '>' | '>=' | '<' | '<='; value: number; start: number }
+interface Comparison { op: '>' | '>=' | '<' | '<=' | '='; value: number; start: number }
 
 function comparison(c: Ctx): Comparison | undefined {
   const nums = numbers(c.toks).filter((n) => !c.l.consumed.has(n.start));
@@ -261,6 +317,7 @@ function comparison(c: Ctx): Comparison | undefined {
     if (endsWith(LE) || /^or (less|fewer)/.test(after)) return { op: '<=', value: n.value, start: n.start };
     if (endsWith(GT)) return { op: '>', value: n.value, start: n.start };
     if (endsWith(LT)) return { op: '<', value: n.value, start: n.start };
+    if (endsWith(EQ) || c.l.relations.some((r) => r.tokens.includes(n.start - 1))) return { op: '=', value: n.value, start: n.start };
   }
   return undefined;
 }

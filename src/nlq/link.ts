@@ -66,6 +66,8 @@ const MIN_PARTIAL_SCORE = 0.25;
 export class Linker {
   readonly #full = new Map<string, Set<string>>();
   readonly #byTokens = new Map<string, Set<string>>();
+  /** Names made from IRI local names: consulted only when no label matches. */
+  readonly #byLocal = new Map<string, Set<string>>();
   readonly #records: LabelRec[] = [];
   readonly #inverted = new Map<string, number[]>();
   readonly #labelOf = new Map<string, string>();
@@ -94,7 +96,11 @@ export class Linker {
       const name = localName(s);
       if (!/[a-z]/i.test(name) || name.length < 3) continue;
       const words = nameWords(name).join(' ');
-      for (const text of new Set([name, words])) if (normaliseLabel(text) !== normaliseLabel(l.#labelOf.get(s) ?? '')) l.#addLabel(s, text);
+      for (const text of new Set([name, words])) {
+        const key = tokenKey(text);
+        if (key) add(l.#byLocal, key, s);
+        if (!l.#labelOf.has(s)) l.#labelOf.set(s, name);
+      }
     }
     for (const c of input.classes) {
       const label = termLabels.get(c)?.[0] ?? nameWords(localName(c)).join(' ');
@@ -184,7 +190,9 @@ export class Linker {
         if (n === 1 && (key.length < 2 || /^\d+$/.test(key))) continue;
         // A plural of a name ("Ewoks") names it too, when the plural itself is no name.
         const plural = span.at(-1)!.norm;
-        const hit = this.#byTokens.get(key) ?? (plural.endsWith('s') ? this.#byTokens.get([...span.slice(0, -1).map((t) => t.norm), singular(plural)].join(' ')) : undefined);
+        const singularKey = plural.endsWith('s') ? [...span.slice(0, -1).map((t) => t.norm), singular(plural)].join(' ') : undefined;
+        const hit = this.#byTokens.get(key) ?? (singularKey ? this.#byTokens.get(singularKey) : undefined)
+          ?? this.#byLocal.get(key) ?? (singularKey ? this.#byLocal.get(singularKey) : undefined);
         if (!hit) continue;
         const m = { mention: mention(s, s + n), start: s, end: s + n };
         if (hit.size === 1) out.entities.push({ ...m, ...this.#candidate([...hit][0]!), exact: true, score: 1 });
@@ -199,6 +207,8 @@ export class Linker {
         const span = toks.slice(s, s + n).map((t) => t.norm);
         if (span.some((t) => isStopword(t)) || span.some((t) => /^\d+([.,]\d+)?$/.test(t))) continue;
         if (n === 1 && (this.#nameWordStems.has(stem(span[0]!)) || DIMENSIONS[span[0]!])) continue;
+        // A partial match needs a name-like word (capitalised, or with digits or inner punctuation): "Census", not "hold".
+        if (!toks.slice(s, s + n).some((t) => /^[A-Z]|[0-9]|\w[-_.]\w/.test(t.raw))) continue;
         const lists = span.map((t) => this.#inverted.get(t) ?? []);
         const rarest = lists.reduce((a, b) => (a.length <= b.length ? a : b));
         if (rarest.length === 0 || rarest.length > MAX_PARTIAL_DF) continue;

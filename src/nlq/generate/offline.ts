@@ -36,6 +36,10 @@ const DESC_WORDS = new Set(['highest', 'largest', 'biggest', 'greatest', 'maximu
 const ASC_WORDS = new Set(['lowest', 'smallest', 'least', 'fewest', 'minimum', 'min', 'shortest', 'lightest', 'cheapest', 'slowest', 'narrowest', 'shallowest', 'bottom']);
 const EARLY_WORDS = new Set(['earliest', 'oldest', 'first']);
 const LATE_WORDS = new Set(['latest', 'newest', 'recent', 'last', 'youngest']);
+/** Words that never carry the value a text filter looks for. */
+const LIGHT_WORDS = new Set(['many', 'number', 'count', 'total', 'exist', 'exists', 'there', 'appear', 'appears', 'known', 'called', 'named',
+  'use', 'uses', 'used', 'using', 'make', 'makes', 'made', 'get', 'gets', 'take', 'takes', 'go', 'goes', 'come', 'comes', 'belong', 'belongs',
+  'graph', 'dataset', 'catalog', 'catalogue', 'database', 'data', 'describe', 'describes', 'hold', 'holds', 'contain', 'contains', 'include', 'includes']);
 const AGGREGATE_WORDS = new Set(['average', 'mean', 'sum', 'median', 'percentage', 'percent', 'proportion', 'ratio', 'difference', 'combined', 'altogether']);
 const EQ = ['equal to', 'equals', 'exactly', 'of', 'is', 'with', '='];
 const GT = ['more than', 'greater than', 'larger than', 'bigger than', 'higher than', 'taller than', 'longer than', 'heavier than', 'over', 'above', 'exceeds', 'exceeding', 'exceed', 'after', 'beyond'];
@@ -88,7 +92,8 @@ function plan(c: Ctx): Planned {
     }
   }
   entities.sort((a, b) => a.start - b.start);
-  const classes = l.classes;
+  // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
+  const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
   // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
   const aggregate = c.norms.find((w) => AGGREGATE_WORDS.has(w));
@@ -346,7 +351,7 @@ function leftoverWords(c: Ctx, rel: { tokens?: readonly number[] }): string[] {
   for (const t of c.toks) {
     if (used.has(t.i) || isStopword(t.norm) || /^\d/.test(t.norm)) continue;
     if (DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm)) continue;
-    if (['many', 'number', 'count', 'total', 'exist', 'exists', 'there', 'appear', 'appears', 'known', 'called', 'named'].includes(t.norm)) continue;
+    if (LIGHT_WORDS.has(t.norm)) continue;
     out.push(t.raw);
   }
   return out;

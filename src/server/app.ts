@@ -12,6 +12,7 @@ import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 
 export interface AppDeps {
@@ -54,5 +55,6 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemaCardRoutes);
   await app.register(askRoutes);
   await app.register(runsRoutes);
+  await app.register(nlqRoutes);
   return app;
 }

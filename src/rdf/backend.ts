@@ -53,6 +53,11 @@ export interface AssayStore {
   /** Acknowledged writes the store holds (read from the store itself on the remote backend). */
   readonly seq: number;
   apply(op: WriteOp): Promise<void>;
+  /**
+   * A write computed from the store's current state: `compute` gets the counter and returns the
+   * op (or null for no change); no other write of this process runs in between.
+   */
+  applyComputed(compute: (seq: number) => Promise<WriteOp | null>): Promise<void>;
   onWrite(listener: WriteListener): () => void;
   close(): Promise<void>;
   /** One line for an operator: where the data lives. */

@@ -11,5 +11,5 @@ import { RemoteStore } from './remote.ts';
 export async function openStore(config: Config, options: DurableOptions & { fetch?: typeof fetch } = {}): Promise<AssayStore> {
   if (config.store.url) return RemoteStore.open(config.store, { baseIri: config.baseIri, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const { fetch: _unused, ...durable } = options;
-  return DurableStore.open(config.dataDir, durable);
+  return DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads, ...durable });
 }

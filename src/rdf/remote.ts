@@ -171,6 +171,26 @@ function parseLocally(data: string, format: string, graph: string | undefined, b
   return scratch;
 }
 
+/** One step of a computed update (durable.ts DeltaStep) as a SPARQL Update operation. */
+function deltaStep(step: Extract<WriteOp, { kind: 'delta' }>['steps'][number]): string {
+  if (step.step === 'clear') {
+    if (step.target === 'DEFAULT' || step.target === 'NAMED' || step.target === 'ALL') {
+      throw new RemoteStoreError('refused', `CLEAR ${step.target} would reach past Assay's graphs on a shared store; clear named graphs one by one`);
+    }
+    return `CLEAR SILENT GRAPH ${iriRef(step.target)}`;
+  }
+  const scratch = parseLocally(step.nquads, RDF_FORMATS.nquads, undefined, undefined);
+  const parts = scratch.graphs().map((graph) => ({ graph, ntriples: scratch.dump({ format: NTRIPLES, graph }) }));
+  if (parts.length === 0) return incrementNoop;
+  const blank = scratch.graphs().some((g) => hasBlankNodes(scratch, g));
+  if (step.step === 'insert') return insertData(parts, blank);
+  if (blank) throw new RemoteStoreError('refused', 'a computed delete names blank nodes, which a query to a remote store cannot name; delete by IRI');
+  return `DELETE DATA {\n${parts.map((p) => `GRAPH ${iriRef(p.graph)} {\n${p.ntriples}}\n`).join('')}}`;
+}
+
+/** An update operation that changes nothing (keeps a sequence of operations well formed). */
+const incrementNoop = 'INSERT DATA { }';
+
 function hasBlankNodes(scratch: RdfStore, graph: string): boolean {
   return scratch.ask(`ASK { GRAPH ${iriRef(graph)} { ?s ?p ?o FILTER(isBlank(?s) || isBlank(?o)) } }`);
 }
@@ -267,6 +287,15 @@ export class RemoteStore implements AssayStore {
     return run;
   }
 
+  applyComputed(compute: (seq: number) => Promise<WriteOp | null>): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const op = await compute(await this.currentSeq());
+      if (op) await this.#applyNow(op);
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
   async #applyNow(op: WriteOp): Promise<void> {
     if (this.#closed) throw new Error('the store is closed; open it again before writing');
     const increment = incrementUpdate(this.scope);
@@ -284,6 +313,9 @@ export class RemoteStore implements AssayStore {
         break;
       case 'replaceGraph':
         await this.#replace(op.graph, parseLocally(op.data, op.format, op.graph, op.baseIri), increment);
+        break;
+      case 'delta':
+        await this.http.update([...op.steps.map(deltaStep), increment].join(' ;\n'));
         break;
     }
     const seq = await this.currentSeq();

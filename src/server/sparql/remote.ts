@@ -129,6 +129,12 @@ export class RemoteEvaluator {
           return await this.#query(job, signal);
         case 'update-check':
           return await this.#checkUpdate(job, signal);
+        case 'update': {
+          // The checked text is what the store runs: the engine computes the effect itself,
+          // in one request (RemoteStore.apply). No delta: there is no replica to compute it on.
+          const checked = await this.#checkUpdate({ ...job, kind: 'update-check' }, signal);
+          return { ok: true, kind: 'update', sparql: checked.sparql, effect: { portable: false } };
+        }
         case 'void':
           return { ok: true, kind: 'void', figures: await remoteFigures(this.#store.http, this.#store.scope, signal) };
         case 'mine':
@@ -213,7 +219,7 @@ export class RemoteEvaluator {
     return (r.results?.bindings.length ?? 0) > 0;
   }
 
-  async #checkUpdate(job: UpdateCheckJob, signal: AbortSignal): Promise<Reply> {
+  async #checkUpdate(job: UpdateCheckJob, signal: AbortSignal): Promise<{ ok: true; kind: 'update-check'; sparql: string }> {
     const parsed = parse(job.text, job.baseIri);
     if (parsed.kind !== 'update') {
       throw new SparqlError('syntax-error', 'the `update` parameter holds a query; send it as `query`');

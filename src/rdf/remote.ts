@@ -270,6 +270,12 @@ export class RemoteStore implements AssayStore {
     return readSeq(toBindings(parseResultsJson((await this.http.query(seqQuery(this.scope), { accept: RESULTS_JSON, ...(signal ? { signal } : {}) })).body, this.http.endpoints.queryUrl)));
   }
 
+  /** SELECT (or ASK) without blocking, for heavy reads (graph traversals, rankings) off the facade. */
+  async selectAsync(query: string, options: { signal?: AbortSignal; defaultGraphs?: readonly string[]; namedGraphs?: readonly string[] } = {}): Promise<Bindings[]> {
+    const reply = await this.http.query(query, { accept: RESULTS_JSON, ...options });
+    return toBindings(parseResultsJson(reply.body, this.http.endpoints.queryUrl));
+  }
+
   describe(): string {
     const e = this.http.endpoints;
     return `remote SPARQL store ${e.queryUrl}${e.updateUrl !== e.queryUrl ? ` (updates ${e.updateUrl})` : ''}${e.graphStoreUrl ? ` (loads ${e.graphStoreUrl})` : ''}`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { syncCatalogGraph } from '../../src/ard/sync.ts';
 import { startQueryPool, type QueryPool } from '../../src/server/sparql/pool.ts';
-import { GroundingCache, loadCases, offlineGenerator, poolRunner, reportTable, runEval, type NlqDeps } from '../../src/nlq/index.ts';
+import { completerGenerator, GroundingCache, loadCases, loadReplay, offlineGenerator, poolRunner, replayCompleter, reportTable, runEval, type NlqDeps } from '../../src/nlq/index.ts';
 
 let store: DurableStore;
 let pool: QueryPool;
@@ -32,5 +32,16 @@ describe('the catalog case set', () => {
     expect(report.cells[2]!.macroF1).toBe(1);
     expect(e2e.macroF1).toBeGreaterThan(0.6); // 0.777 when this was written; see the README table
     for (const c of e2e.cases.filter((x) => !x.valid)) expect(c.failure).toMatch(/^beyond:/);
+  }, 300_000);
+
+  it('replays the completions recorded from the stub model: grounded beats ungrounded, repairs are counted', async () => {
+    const set = await loadCases('fixtures/nlq/cases/catalog.jsonl');
+    const replay = completerGenerator(replayCompleter(await loadReplay('fixtures/nlq/replay/catalog-stub.json'), 'replay:catalog-stub'));
+    const report = await runEval(set, set.meta.graph, () => ({ ...deps, generator: replay }));
+    process.stderr.write(`${reportTable(report)}\n`);
+    const [grounded, ungrounded] = report.cells;
+    expect(grounded!.macroF1).toBe(1);
+    expect(grounded!.repairs).toBeGreaterThan(0);
+    expect(ungrounded!.macroF1).toBeLessThan(grounded!.macroF1);
   }, 300_000);
 });

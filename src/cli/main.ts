@@ -17,6 +17,7 @@ import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerNlq } from './commands/nlq.ts';
+import { registerGrants } from './commands/grants.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -61,6 +62,7 @@ export function program(): Command {
   registerEval(cli);
   registerAsk(cli);
   registerNlq(cli);
+  registerGrants(cli);
   return cli;
 }
 

@@ -14,6 +14,7 @@ import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
 import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
+import { webRoutes } from './web/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -56,5 +57,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(askRoutes);
   await app.register(runsRoutes);
   await app.register(nlqRoutes);
+  // People and agents (issue 14): the web page at / for browsers and its assets.
+  await app.register(webRoutes);
   return app;
 }

@@ -30,7 +30,7 @@ describe('the catalog case set', () => {
     expect(report.goldFailures).toEqual([]);
     const e2e = report.cells[0]!;
     expect(report.cells[2]!.macroF1).toBe(1);
-    expect(e2e.macroF1).toBeGreaterThan(0.6); // 0.777 when this was written; see the README table
+    expect(e2e.macroF1).toBeGreaterThan(0.6); // 0.776 when this was written; see the README table
     for (const c of e2e.cases.filter((x) => !x.valid)) expect(c.failure).toMatch(/^beyond:/);
   }, 300_000);
 

@@ -16,6 +16,7 @@ import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
+import { registerNlq } from './commands/nlq.ts';
 import { registerGrants } from './commands/grants.ts';
 import { UserError } from './errors.ts';
 
@@ -60,6 +61,7 @@ export function program(): Command {
   registerPlan(cli);
   registerEval(cli);
   registerAsk(cli);
+  registerNlq(cli);
   registerGrants(cli);
   return cli;
 }

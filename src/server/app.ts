@@ -12,7 +12,9 @@ import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
+import { webRoutes } from './web/routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -54,5 +56,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemaCardRoutes);
   await app.register(askRoutes);
   await app.register(runsRoutes);
+  await app.register(nlqRoutes);
+  // People and agents (issue 14): the web page at / for browsers and its assets.
+  await app.register(webRoutes);
   return app;
 }

@@ -16,6 +16,7 @@ import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
+import { registerMcp } from './commands/mcp.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -59,6 +60,7 @@ export function program(): Command {
   registerPlan(cli);
   registerEval(cli);
   registerAsk(cli);
+  registerMcp(cli);
   return cli;
 }
 

@@ -14,6 +14,7 @@ import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { webRoutes } from './web/routes.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 
 export interface AppDeps {
   config: Config;
@@ -55,7 +56,8 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemaCardRoutes);
   await app.register(askRoutes);
   await app.register(runsRoutes);
-  // People and agents (issue 14): the web page at / for browsers and its assets.
+  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp.
   await app.register(webRoutes);
+  await app.register(mcpRoutes);
   return app;
 }

@@ -13,14 +13,17 @@ import { loadAskServices, type AskServices } from '../../ask/services.ts';
 import type { AskRequest } from '../../ask/types.ts';
 import { modelClientFromEnv } from '../../llm/index.ts';
 
-const bodySchema = z.object({
+/** The body's fields, shared with the MCP tools (src/mcp/tools.ts) so both validate alike. */
+export const askBodyFields = {
   question: z.string().min(1).max(2000).optional(),
   intent: z.record(z.string(), z.unknown()).optional(),
   resume: z.object({ run: z.string().min(1).max(64), option: z.number().int().min(1) }).optional(),
   on_ambiguity: z.enum(['answer', 'all', 'ask']).optional(),
   strict: z.boolean().optional(),
   timeout_ms: z.number().int().min(1).max(300_000).optional(),
-}).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
+};
+
+const bodySchema = z.object(askBodyFields).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
 
 export interface AskRouteOptions { services?: Promise<AskServices> }
 

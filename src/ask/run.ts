@@ -34,6 +34,8 @@ import { qualify } from '../answer/qualification.ts';
 import { draftWithModel } from '../answer/synthesise.ts';
 import { recordSheet, recordSheetText, renderRecords } from '../answer/records.ts';
 import type { RecordSearchResult } from '../execute/record-search.ts';
+import { executeShape, type Item, type Planned } from '../execute/shapes/index.ts';
+import { renderNote } from '../answer/wording.ts';
 import { executeRecordShape } from './records.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
@@ -243,7 +245,6 @@ function wanted(p: Intent['period']): PeriodWanted {
   return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
 }
 
-interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string>; /** every catalog operation serving each discovered measure (cross-check second paths) */ serving?: Map<string, OperationRef[]> }
 
 async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Planned> {
   if (bound) {
@@ -285,132 +286,17 @@ function withSiblingOperations(assessments: readonly Assessment[], found: readon
 type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal } | { clarify: Intent };
 
 async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
-  const leaf = (entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string) => (ctx: QueryContext) => searchLeaf(ctx, {
-    question: intent.question, entity, attribute: intent.attribute, period, candidates, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
-  });
-  const entityName = intent.canonical_entity ?? intent.entity;
-  const fail = (r: LeafResult, entity: string | null, period: string | null, prefix = ''): Executed => ({ refusal: refusalFrom(r.failure!.boundary, prefix + r.failure!.message, { attribute: intent.attribute, entity, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) });
-  // national aggregates and publisher-defined codes: read without the organisation registry
-  const unkeyed = await executeUnkeyed(s, intent, planned);
-  if (unkeyed) return unkeyed;
-
-  if (intent.shape === 'point') {
-    if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a point read', {}) };
-    const p = wanted(intent.period);
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${planned.candidates.length} candidate measure(s), first that validates wins` });
-    const r = await leaf(entityName, p, planned.candidates)(s.ctx);
-    const e = s.admit(r);
-    // a name several entities of the kind read share (three Cook Counties): asked, never picked
-    if (!e && r.ambiguity && s.req.on_ambiguity === 'ask') return { clarify: { ...intent, entity_status: 'ambiguous', entity_candidates: r.ambiguity.candidates } };
-    return e ? { items: [e], disclosures: [] } : fail(r, entityName, p.text);
+  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.req.on_ambiguity ?? 'answer', nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) });
+  s.attempts.push(...out.attempts);
+  if (out.kind === 'clarify') return { clarify: out.intent };
+  if (out.kind === 'refused') {
+    const f = out.failure;
+    const c = out.context;
+    return { refusal: refusalFrom(f.boundary, `${c.comparing ? `cannot compare: ${c.comparing} — ` : ''}${f.message}`, { attribute: c.attribute ?? null, entity: c.entity ?? null, period: c.period ?? null, ...(c.missing ? { missing: c.missing } : {}), ...(f.code ? { code: f.code } : {}) }) };
   }
-
-  if (intent.shape === 'comparison') {
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one keyed read per entity (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
-    const p = wanted(intent.period);
-    const out = await fanOut(s.ctx, intent.entities.map((name) => ({ label: name, run: leaf(name, p, planned.candidates, name) })), () => true);
-    const items = out.results.map((r) => s.admit(r));
-    if (out.failedBranch !== undefined) return fail(out.results[out.failedBranch]!, intent.entities[out.failedBranch]!, p.text, `cannot compare: ${intent.entities[out.failedBranch]} — `);
-    return { items: items.filter((x): x is AdmittedEvidence => !!x), disclosures: [] };
-  }
-
-  // timeseries: resolve the measure once (on the last period), then fan out the rest bound to it
-  if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a timeseries', {}) };
-  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
-  // the periods were not read (a relative span such as "the last five years" is not resolved offline): not a lack of data
-  if (periods.length === 0) return { refusal: refusalFrom('not_understood', 'the periods of the series were not read from the question: it names no years, and a relative span ("the last five years", "over time") is not resolved to years', { missing: 'the years named (for example "from 2019 to 2023")' }) };
-  const last = periods[periods.length - 1]!;
-  const first = await leaf(entityName, wanted(last), planned.candidates, periodLabel(last) ?? last.text)(s.ctx);
-  if (!first.evidence) { s.admit(first); return fail(first, entityName, last.text); }
-  const boundMeasure = planned.candidates.filter((c) => c.candidateKey === first.evidence!.measure);
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one keyed read per period against ${first.evidence.measure} (resolved once), ${periods.length - 1} more concurrently` });
-  const rest = periods.slice(0, -1);
-  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: leaf(entityName, wanted(p), boundMeasure, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
-  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return fail(out.results[out.failedBranch]!, entityName, rest[out.failedBranch]!.text); }
-  const items: AdmittedEvidence[] = [];
-  const disclosures: string[] = [];
-  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
-  const lastE = s.admit(first)!;
-  items.push(lastE);
-  return { items, disclosures };
-}
-
-/**
- * Point and timeseries reads that need no entity resolution (src/execute/unkeyed.ts): a question
- * naming no entity reads the operations that take no entity key (the dataset's own scope, disclosed);
- * a question naming something the registry does not know exactly tries the operations keyed by a
- * publisher-defined code (a currency, an opportunity id) first. Null: not this kind of read.
- */
-async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
-  if (intent.shape === 'comparison') return compareUnkeyed(s, intent, planned);
-  if (intent.shape !== 'point' && intent.shape !== 'timeseries') return null;
-  const code = intent.canonical_entity ?? intent.entity;
-  const candidates = unkeyedCandidates(s.ctx, planned.candidates, code !== null);
-  if (candidates.length === 0) return null;
-  if (code !== null) {
-    // an organisation the registry knows by exactly this name is read by its key, not as a code
-    const bundles = await resolveName(s.ctx.registry, code, {}, s.ctx).catch(() => []);
-    if (bundles.some((b) => b.match === 'exact')) return null;
-  }
-  const read = (period: Intent['period'], cands: Assessment[], branch?: string) => (ctx: QueryContext) => readUnkeyed(ctx, {
-    question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
-  });
-  const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
-  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? ((code ?? e.entity.key) === e.entity.key ? `read by the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `"${code}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) : `no entity named: the figure is for the ${e.entity.label.replace(/^the /i, '')}, the only scope ${publisherName(e.source)} publishes it for`;
-  const refuse = (r: UnkeyedResult, period: string | null): Executed => {
-    // a clarification offers at most five candidates (the intent's limit); more are listed in the refusal, to be named
-    if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask' && r.ambiguous.options.length <= 5) return { clarify: { ...intent, entity: intent.entity ?? r.ambiguous.code, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
-    return { refusal: refusalFrom(r.failure!.boundary, r.failure!.message, { attribute: intent.attribute, entity: code, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
-  };
-
-  if (intent.shape === 'point') {
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: ${candidates.length} candidate measure(s) read with ${what}, first that validates wins` });
-    const r = await read(intent.period, candidates)(s.ctx);
-    if (r.unbound && code) { s.admit(r); return null; }
-    const e = s.admit(r);
-    return e ? { items: [e], disclosures: [scopeNote(e)] } : refuse(r, intent.period?.text ?? 'the latest period');
-  }
-
-  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
-  if (periods.length === 0) return null;
-  const last = periods[periods.length - 1]!;
-  const first = await read(last, candidates, periodLabel(last) ?? last.text)(s.ctx);
-  if (first.unbound && code) { s.admit(first); return null; }
-  if (!first.evidence) { s.admit(first); return refuse(first, last.text); }
-  const bound = candidates.filter((c) => c.candidateKey === first.evidence!.measure);
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one read per period against ${first.evidence.measure} with ${what} (resolved once), ${periods.length - 1} more concurrently` });
-  const rest = periods.slice(0, -1);
-  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: read(p, bound, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
-  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return refuse(out.results[out.failedBranch]!, rest[out.failedBranch]!.text); }
-  const items: AdmittedEvidence[] = [];
-  const disclosures: string[] = [];
-  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
-  const lastE = s.admit(first)!;
-  items.push(lastE);
-  return { items, disclosures: [scopeNote(lastE), ...disclosures] };
-}
-
-/** A comparison of publisher-defined codes (two currencies): one code-keyed read each, concurrently; any failure sinks it. */
-async function compareUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
-  const candidates = unkeyedCandidates(s.ctx, planned.candidates, true);
-  if (candidates.length === 0 || intent.entities.length < 2) return null;
-  for (const name of intent.entities) {
-    const bundles = await resolveName(s.ctx.registry, name, {}, s.ctx).catch(() => []);
-    if (bundles.some((b) => b.match === 'exact')) return null;
-  }
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one read per publisher-defined code (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
-  const out = await fanOut(s.ctx, intent.entities.map((code) => ({ label: code, run: (ctx: QueryContext) => readUnkeyed(ctx, {
-    question: intent.question, attribute: intent.attribute, code, period: intent.period, candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: code, ...(s.judge ? { judge: s.judge } : {}),
-  }) })), () => true);
-  const results = out.results as UnkeyedResult[];
-  // a code no declared parameter or published row binds: not this kind of comparison, the keyed path tries
-  if (results.some((r) => r.unbound)) { results.forEach((r) => s.admit(r)); return null; }
-  const items = results.map((r) => s.admit(r)).filter((x): x is AdmittedEvidence => !!x);
-  if (out.failedBranch !== undefined) {
-    const r = results[out.failedBranch]!;
-    return { refusal: refusalFrom(r.failure!.boundary, `cannot compare: ${intent.entities[out.failedBranch]} — ${r.failure!.message}`, { attribute: intent.attribute, entity: intent.entities[out.failedBranch]!, period: intent.period?.text ?? null, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
-  }
-  return { items, disclosures: items.map((e) => `"${intent.entities[items.indexOf(e)]}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) };
+  if (out.kind === 'declined') return { refusal: refusalFrom('unsupported_shape', `no executor reads this ${intent.shape} question`) };
+  const items = out.items.map((item: Item) => { const e = { ...item, index: s.evidence.length + 1 } as AdmittedEvidence; s.evidence.push(e); return e; });
+  return { items, disclosures: out.notes.map(renderNote) };
 }
 
 interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }

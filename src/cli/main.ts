@@ -17,6 +17,8 @@ import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
 import { registerMcp } from './commands/mcp.ts';
+import { registerNlq } from './commands/nlq.ts';
+import { registerGrants } from './commands/grants.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -61,6 +63,8 @@ export function program(): Command {
   registerEval(cli);
   registerAsk(cli);
   registerMcp(cli);
+  registerNlq(cli);
+  registerGrants(cli);
   return cli;
 }
 

@@ -12,6 +12,7 @@ import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
+import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { webRoutes } from './web/routes.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -56,6 +57,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemaCardRoutes);
   await app.register(askRoutes);
   await app.register(runsRoutes);
+  await app.register(nlqRoutes);
   // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp.
   await app.register(webRoutes);
   await app.register(mcpRoutes);

@@ -15,7 +15,7 @@ export interface Running {
 }
 
 export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: DurableStore) => Promise<void> } = {}): Promise<Running> {
-  const store = await DurableStore.open(config.dataDir);
+  const store = await DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads });
   try {
     if (options.prepare) await options.prepare(store);
     const app = await build({ config, store, logger: options.logger });

@@ -212,7 +212,7 @@ export class QueryPool {
       p.timer = setTimeout(() => {
         if (slot.current !== p) return;
         slot.current = undefined;
-        const what = p.job.kind === 'void' ? 'the VoID computation' : 'the query';
+        const what = p.job.kind === 'void' ? 'the VoID computation' : p.job.kind === 'update' ? 'the update' : 'the query';
         p.reject(new SparqlError('timeout', `${what} was stopped after ${p.timeoutMs} ms (the limit is ${p.limitName} = ${p.timeoutMs})`));
         this.#replace(index, slot, `${p.job.kind} job ran past ${p.timeoutMs} ms`);
       }, p.timeoutMs);

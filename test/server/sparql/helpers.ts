@@ -32,6 +32,8 @@ export async function makeApp(sparql: ConfigInput['sparql'] = {}): Promise<TestA
   const store = DurableStore.inMemory();
   const config = loadConfig({ dataDir: '/tmp/assay-sparql-test', baseIri: 'http://assay.test/', sparql: { updateToken: TOKEN, ...sparql } }, {});
   const app = await build({ config, store });
+  // Tests start once the query workers hold their replicas (as a load balancer waits for /ready).
+  await app.queryPool.ready();
   return { app, store, close: async () => { await app.close(); await store.close(); } };
 }
 

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import sparqljs from 'sparqljs';
 import { askBodyFields } from '../server/routes/ask.ts';
+import { bodySchema as nlqBodySchema } from '../server/routes/nlq.ts';
 import { intentSchema } from '../understand/intent.ts';
 import type { EntityType } from '../resolve/bundle.ts';
 import { resolveContext, resolveName } from '../resolve/registry.ts';
@@ -151,8 +152,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'nlq',
     title: 'Write SPARQL for a question about the graph',
-    description: 'Generate a SPARQL query over Assay\'s own graphs (or a named graph) from a question, grounded in the graph\'s schema. The generated query is unverified: read it before trusting its rows.',
-    input: z.object({ question: z.string().min(1).max(2000), graph: z.string().optional().describe('a named graph IRI to ask over') }).strict(),
+    description: 'Write and run a SPARQL query over the store\'s graphs (or one named graph) from a question, grounded in the graph\'s own schema and labels, repaired when it fails. The generated query and its rows are unverified (not graded evidence): read the query before trusting them.',
+    input: nlqBodySchema,
     output: z.object({}).loose(),
     available: (g) => g.serves('POST', '/nlq'),
     async run(g, a) {

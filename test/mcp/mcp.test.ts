@@ -147,6 +147,22 @@ describe.each([
     expect(cands[0]!.identifiers.cik).toEqual(['0000320193']);
   }, 60_000);
 
+  it('nlq writes SPARQL for a question about the graph, labelled unverified (when the gateway serves /nlq)', async () => {
+    if (!servesNlq) return; // the tool is not offered; the tool list test above says so
+    await call('ask', { question: "What was Apple's total revenue in 2023?" }); // the store holds a run to ask about
+    const r = await call('nlq', { question: 'How many attempts are there?' });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = r.structuredContent as { status: string; sparql?: string; verified?: boolean };
+    expect(['answered', 'not_answered']).toContain(s.status);
+    if (s.status === 'answered') {
+      expect(s.verified).toBe(false);
+      expect(text(r)).toContain('Generated SPARQL (unverified)');
+    }
+    const bad = await call('nlq', { question: '' });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/question/);
+  }, 180_000);
+
   it.each([
     ['ask', {}, /exactly one of question or intent/],
     ['ask', { question: 'x', intent: { question: 'x', shape: 'point' } }, /exactly one of question or intent/],

@@ -138,6 +138,22 @@ describe('the web page in Chromium', () => {
     await screenshot(page.locator('#sparql'), '6-sparql');
   }, 120_000);
 
+  it('shows the question-to-SPARQL box when the gateway serves /nlq, its query labelled unverified', async () => {
+    const { page } = b;
+    const served = app.hasRoute({ method: 'POST', url: '/nlq' });
+    expect(await page.locator('#nlq').isVisible()).toBe(served);
+    if (!served) return;
+    await page.getByLabel('Question about the graph').fill('How many data services are there?');
+    await page.getByRole('button', { name: 'Write SPARQL' }).click();
+    const out = page.locator('#nlq-result');
+    await out.locator('.unverified-label').waitFor({ timeout: 150_000 });
+    expect(await out.locator('.unverified-label').innerText()).toMatch(/unverified/);
+    expect(await out.locator('pre.nlq-query').innerText()).toMatch(/SELECT|ASK/);
+    await page.getByRole('button', { name: 'Open in the SPARQL console' }).click();
+    await expect.poll(() => page.locator('#sparql .cm-content').innerText()).toMatch(/SELECT|ASK/);
+    await screenshot(page.locator('#nlq'), '7-nlq');
+  }, 180_000);
+
   it('needed nothing from any other origin, and logged no script errors', () => {
     expect(b.offOrigin).toEqual([]);
     expect(b.consoleErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);

@@ -41,7 +41,7 @@ describe('GET /', () => {
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(res.body).toContain('id="ask-question"');
     const config = JSON.parse(/<script type="application\/json" id="assay-config">(.*?)<\/script>/.exec(res.body)![1]!);
-    expect(config).toMatchObject({ nlq: false });
+    expect(config).toMatchObject({ nlq: t.app.hasRoute({ method: 'POST', url: '/nlq' }), feedback: t.app.hasRoute({ method: 'POST', url: '/feedback' }) });
     const assets = [...res.body.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(0);
     expect(res.body).not.toMatch(/(?:src|href)="https?:\/\//); // nothing from a CDN

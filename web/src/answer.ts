@@ -117,9 +117,10 @@ export function tableView(result: AskResult): HTMLElement | null {
   for (const f of result.figures) if (f.evidence.length === 1) gradeOf.set(f.evidence[0]!, f.grade);
   return h('table', { class: 'data' },
     h('caption', {}, t.caption ?? 'Table'),
-    h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col' }, c.label, c.unit ? ` (${c.unit})` : '')))),
+    h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col' }, c.label, c.unit ? ` (${c.unit})` : '', c.period ? `, ${c.period}` : '')))),
     h('tbody', {}, ...t.rows.map((r) => h('tr', {}, ...r.map((c) => {
-      const grade = (c.grade as Grade | null) ?? (c.evidence ? gradeOf.get(c.evidence) : undefined);
+      const own = GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined; // 'exempt' and 'label' are not grades
+      const grade = (c.evidence ? gradeOf.get(c.evidence) : undefined) ?? (c.value !== null && typeof c.value === 'number' ? own : undefined);
       const value = c.value === null || c.value === undefined ? '—' : typeof c.value === 'number' ? c.value.toLocaleString('en-US') : String(c.value);
       return h('td', grade ? { class: `cell grade-${grade}`, 'data-grade': grade } : {},
         value, grade ? srOnly(` (${grade})`) : null,

@@ -89,6 +89,8 @@ export const SCHEMA = ns('https://schema.org/', [
   'AdministrativeArea', 'State', 'Person', 'name', 'identifier', 'url', 'sameAs', 'unitText',
   'unitCode', 'PropertyValue', 'propertyID', 'value', 'Dataset', 'WebAPI', 'Question',
   'alternateName', 'description',
+  // Feedback on answers (src/server/routes/feedback.ts): a Review of the run with a Rating.
+  'Review', 'Rating', 'itemReviewed', 'reviewRating', 'ratingValue', 'bestRating', 'worstRating', 'reviewBody', 'dateCreated',
 ] as const);
 
 /** SPARQL 1.1 Service Description. */

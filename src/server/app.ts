@@ -16,6 +16,7 @@ import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { webRoutes } from './web/routes.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
 
 export interface AppDeps {
   config: Config;
@@ -58,8 +59,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(askRoutes);
   await app.register(runsRoutes);
   await app.register(nlqRoutes);
-  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp.
+  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp;
+  // feedback on answers (rate-limited on its route).
   await app.register(webRoutes);
   await app.register(mcpRoutes);
+  await app.register(feedbackRoutes);
   return app;
 }

@@ -52,6 +52,11 @@ export const askResultSchema = z.object({
   interpreter: z.string().nullable(),
   plan: z.object({ verdict: z.string(), reason: z.string() }).loose().nullable(),
   attempts: z.array(z.object({ n: z.number(), source: z.string(), operation: z.string(), disposition: z.string() }).loose()),
+  conversation: z.string().optional().describe('the conversation this turn belongs to; send it back to ask a follow-up'),
+  followup: z.object({
+    from_run: z.string(), from_question: z.string(), parts: z.array(z.string()),
+    carried: z.array(z.object({ field: z.string(), value: z.unknown() })), replaced: z.array(z.object({ field: z.string(), value: z.unknown() })),
+  }).loose().optional().describe('present when the question was read as a follow-up: the turn it follows and the intent fields carried over'),
 }).loose();
 
 // AskResult (what /ask returns) must satisfy the schema's required fields. Loose objects carry an

@@ -62,6 +62,7 @@ function answerText(r: z.infer<typeof askResultSchema>): string {
   if (r.clarification) lines.push('', `To choose, call resume with run "${r.run_id}" and an option number (${r.clarification.options.map((o) => `${o.n}: ${o.label}`).join('; ')}).`);
   if (r.refusal) lines.push('', `Refused (${r.refusal.boundary}): ${r.refusal.reason}. Answerable if: ${r.refusal.answerable_if}`);
   if (r.qualification) lines.push('', r.qualification.statement);
+  if (typeof r.conversation === 'string') lines.push('', `Conversation: ${r.conversation} (pass it as "conversation" to ask a follow-up).`);
   return lines.join('\n');
 }
 
@@ -77,6 +78,7 @@ const askInput = z.object({
   on_ambiguity: askBodyFields.on_ambiguity.describe('answer (default): the preferred reading, others in alternatives; all: every reading; ask: a clarification with options to resume'),
   strict: askBodyFields.strict.describe('refuse an answer that contains an unverified figure'),
   timeout_ms: askBodyFields.timeout_ms.describe('question deadline in milliseconds (default 30000)'),
+  conversation: askBodyFields.conversation.describe('continue a conversation: the "conversation" of an earlier result. A follow-up ("and in 2022?", "what about Microsoft?", "and its net income?", "compare that with Alphabet") is then read against the previous turn, and the fields carried over are listed in "followup"'),
 }).strict().refine((a) => (a.question === undefined) !== (a.intent === undefined), { message: 'send exactly one of question or intent' });
 
 const resumeFields = askBodyFields.resume.unwrap().shape;
@@ -113,9 +115,10 @@ export const TOOLS: readonly ToolDef[] = [
       run: resumeFields.run.describe('the run_id of the result that asked'),
       option: resumeFields.option.describe('the option number (n) chosen'),
       strict: askBodyFields.strict,
+      conversation: askBodyFields.conversation,
     }).strict(),
     output: askResultSchema,
-    run: (g, a) => askVia(g, { resume: { run: a.run, option: a.option }, ...(a.strict !== undefined ? { strict: a.strict } : {}) }),
+    run: (g, a) => askVia(g, { resume: { run: a.run, option: a.option }, ...(a.strict !== undefined ? { strict: a.strict } : {}), ...(a.conversation ? { conversation: a.conversation } : {}) }),
   },
   {
     name: 'sparql',

@@ -180,7 +180,8 @@ export function describeFollowup(r: Extract<FollowupReading, { kind: 'followup' 
     return typeof v === 'string' ? `"${v}"` : JSON.stringify(v);
   };
   const keep = r.carried.filter((c) => !['quantity', 'grain', 'shape'].includes(c.field));
-  const changed = r.replaced.filter((c) => !['quantity', 'grain'].includes(c.field));
+  // A field this turn emptied (a timeseries' periods when one year is asked) is implied by the one it set.
+  const changed = r.replaced.filter((c) => !['quantity', 'grain'].includes(c.field) && !isEmpty(c.value));
   return `Read as a follow-up to "${fromQuestion}": ${keep.length ? `carried over ${keep.map((c) => `${c.field} ${shown(c.value)}`).join(', ')}` : 'nothing carried over'}`
     + `${changed.length ? `; this turn set ${changed.map((c) => `${c.field} ${shown(c.value)}`).join(', ')}` : ''}.`;
 }

@@ -60,7 +60,9 @@ describe.each([
   ['stdio', overStdio],
 ] as const)('MCP over %s', (_name, connect) => {
   let c: Connected;
-  const call = (name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: args }) as Promise<CallResult>;
+  // The SDK's default request timeout is 60 s; a first question loads the discovery index, which on a
+  // busy shared machine can take longer. Correctness, not speed, is under test here.
+  const call = (name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: args }, undefined, { timeout: 240_000 }) as Promise<CallResult>;
   beforeAll(async () => { c = await connect(); }, 120_000);
   afterAll(async () => c?.close());
 
@@ -88,6 +90,13 @@ describe.each([
     expect(s.citations[0]!.url).toMatch(/^https:\/\/data\.sec\.gov\//);
     expect(text(r)).toContain('$383,285,000,000: verified');
 
+    // A follow-up in the same conversation is read against this turn.
+    const conversation = (r.structuredContent as { conversation: string }).conversation;
+    expect(text(r)).toContain(`Conversation: ${conversation}`);
+    const next = await call('ask', { question: 'and in 2022?', conversation });
+    expect(next.structuredContent).toMatchObject({ status: 'answered', conversation, followup: { parts: ['period'], from_question: "What was Apple's total revenue in 2023?" } });
+    expect((next.structuredContent as { figures: Array<{ value: number }> }).figures[0]!.value).toBe(394328000000);
+
     const q = await call('ask', { question: "What was Apple's profit in 2023?", on_ambiguity: 'ask' });
     const clar = q.structuredContent as { status: string; run_id: string; clarification: { options: Array<{ n: number; id: string }> } };
     expect(clar.status).toBe('needs_clarification');
@@ -106,7 +115,7 @@ describe.each([
     const evidence = await c.client.readResource({ uri: `${BASE}evidence/${s.run_id}/1` });
     expect((evidence.contents[0] as { text: string }).text).toContain('prov:wasGeneratedBy');
     await expect(c.client.readResource({ uri: `${BASE}runs/nosuchrun000` })).rejects.toThrow(/no run nosuchrun000/);
-  }, 120_000);
+  }, 300_000);
 
   it('sparql runs read-only queries under the endpoint\'s limits and refuses updates', async () => {
     const sel = await call('sparql', { query: 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' });
@@ -171,6 +180,7 @@ describe.each([
     ['ask', { intent: { question: 'x', shape: 'no-such-shape' } }, /intent.*shape|shape/],
     ['resume', { run: 'abc', option: 0 }, /option/],
     ['sparql', { query: '' }, /query/],
+    ['ask', { question: 'and in 2022?', conversation: 'no' }, /conversation/],
     ['resolve_entity', { name: 'Apple', type: 'planet' }, /type/],
     ['describe_source', { id: 'sec-edgar', extra: 1 }, /extra/],
   ] as const)('bad arguments to %s (%j) are a tool error saying what was wrong', async (name, args, message) => {

@@ -108,3 +108,11 @@ describe('follow-ups that cannot be read', () => {
     expect(readFollowup('what about it?', APPLE_2023)).toMatchObject({ kind: 'not_understood', code: 'nothing_read' });
   });
 });
+
+describe('describeFollowup', () => {
+  it('does not list a field the turn emptied (a series\' periods when one year is asked)', () => {
+    const series = intentOf('How did Apple revenue change from 2019 to 2023?');
+    const r = followup(readFollowup('and in 2022?', series));
+    expect(describeFollowup(r, series.question)).toBe(`Read as a follow-up to "How did Apple revenue change from 2019 to 2023?": carried over entity "Apple", attribute "revenue"; this turn set shape "point", period "2022".`);
+  });
+});

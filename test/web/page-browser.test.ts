@@ -125,6 +125,19 @@ describe('the web page in Chromium', () => {
     await screenshot(chart, '5-chart');
   }, 300_000);
 
+  it('reads a follow-up against the previous question and says what it carried over', async () => {
+    const { page } = b;
+    expect(await page.getByLabel(/continue the conversation/).isChecked()).toBe(true);
+    const turn = await ask('and in 2022?');
+    expect(await turn.locator('.answer').getAttribute('data-status')).toBe('answered');
+    const note = turn.locator('p.carried');
+    expect(await note.getAttribute('data-followup')).toBe('period');
+    expect(await note.innerText()).toMatch(/^Follow-up to “How did Apple revenue change from 2019 to 2023\?”: carried over .*entity Apple.*attribute revenue.*; this question set .*period 2022/);
+    expect(await turn.locator('mark.fig').first().innerText()).toContain('$394,328,000,000');
+    expect(await turn.locator('.progress li[data-stage=structure]').first().innerText()).toMatch(/follow-up reader/);
+    await screenshot(turn, '5b-followup');
+  }, 300_000);
+
   it('runs SPARQL in the console and shows a results table', async () => {
     const { page } = b;
     await page.locator('#sparql .cm-editor').waitFor();

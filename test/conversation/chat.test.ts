@@ -22,7 +22,7 @@ function chat(lines: string[], ...args: string[]): Promise<{ code: number | null
 }
 
 describe('assay chat', () => {
-  it('answers a question, then a follow-up read against it; the conversation can be continued later', async () => {
+  it('answers a question, then a follow-up read against it', async () => {
     const r = await chat(["What was Apple's total revenue in 2023?", 'and in 2022?', 'exit', 'never asked']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('$383,285,000,000');
@@ -31,12 +31,10 @@ describe('assay chat', () => {
     expect(r.stdout).toContain('disclosed: Read as a follow-up');
     expect(r.stdout).not.toContain('never asked');
     expect(r.stderr).toMatch(/\[follow-up reader \(offline\)\]/);
-    const id = /conversation ([0-9a-f]{16})/.exec(r.stderr)![1]!;
-
-    const again = await chat(['and in 2021?'], '--conversation', id, '--quiet');
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('$365,817,000,000');
-  }, 480_000);
+    // The session's id is printed so a later session can continue it (--conversation; the turns are
+    // in the store — continuing after a restart is tested over HTTP in followup-http.test.ts).
+    expect(r.stderr).toMatch(/conversation [0-9a-f]{16}/);
+  }, 240_000);
 
   it('a number after a clarification resumes it', async () => {
     const r = await chat(["What was Apple's profit in 2023?", '3'], '--on-ambiguity', 'ask', '--quiet');

@@ -66,3 +66,25 @@ describe('GET /', () => {
     expect(existsSync(join(WEB_DIST, 'index.html'))).toBe(true);
   });
 });
+
+describe('a gateway without the built bundle', () => {
+  it('answers the page with 503 and the command that builds it, and RDF clients are unaffected', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const Fastify = (await import('fastify')).default;
+    const { webRoutes } = await import('../../src/server/web/routes.ts');
+    const empty = mkdtempSync(join(tmpdir(), 'assay-no-bundle-'));
+    const app = Fastify();
+    await app.register(webRoutes, { dist: empty });
+    app.get('/*', async () => 'rdf');
+    try {
+      const page = await app.inject({ url: '/', headers: { accept: BROWSER } });
+      expect(page.statusCode).toBe(503);
+      expect(page.body).toContain('npm run build:web');
+      expect((await app.inject({ url: '/', headers: { accept: 'text/turtle' } })).body).toBe('rdf');
+    } finally {
+      await app.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

@@ -68,7 +68,8 @@ export function assayAiCatalog(baseIri: string): Record<string, unknown> {
           'How did Apple revenue change from 2019 to 2023?',
         ],
         metadata: {
-          request: 'POST application/json {question, on_ambiguity?: answer|all|ask, strict?: boolean, intent?: object}',
+          request: 'POST application/json {question, on_ambiguity?: answer|all|ask, strict?: boolean, intent?: object, conversation?: id}',
+          conversations: 'every result carries a conversation id; send it back with a follow-up ("and in 2022?") to have it read against the previous turn',
           stream: `${base}ask/stream`,
           runs: `${base}runs/{id}`,
         },

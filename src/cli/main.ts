@@ -16,6 +16,8 @@ import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
+import { registerMcp } from './commands/mcp.ts';
+import { registerChat } from './commands/chat.ts';
 import { registerNlq } from './commands/nlq.ts';
 import { registerGrants } from './commands/grants.ts';
 import { UserError } from './errors.ts';
@@ -65,6 +67,8 @@ export function program(): Command {
   registerPlan(cli);
   registerEval(cli);
   registerAsk(cli);
+  registerMcp(cli);
+  registerChat(cli);
   registerNlq(cli);
   registerGrants(cli);
   return cli;

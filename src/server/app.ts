@@ -17,6 +17,8 @@ import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
 import { RemoteEvaluator } from './sparql/remote.ts';
 import { webRoutes } from './web/routes.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
 
 export interface AppDeps {
   config: Config;
@@ -64,7 +66,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(askRoutes);
   await app.register(runsRoutes);
   await app.register(nlqRoutes);
-  // People and agents (issue 14): the web page at / for browsers and its assets.
+  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp;
+  // feedback on answers (rate-limited on its route).
   await app.register(webRoutes);
+  await app.register(mcpRoutes);
+  await app.register(feedbackRoutes);
   return app;
 }

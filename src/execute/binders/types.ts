@@ -25,6 +25,8 @@ export interface Binding {
   labelFor?: (catalogTitle: string) => string;
   /** How the period was read for this call ("ACS 1-year 2018"), said in the trace and the evidence. */
   reading?: string;
+  /** What the reader must know about this reading (the estimate read from another table that publishes it). */
+  note?: string;
 }
 
 export interface BindRequest {

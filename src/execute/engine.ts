@@ -282,7 +282,7 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
   a.disposition = x.disposition ?? 'rejected';
   a.reason = x.reason ?? x.reject.message;
   a.failure = x.reject.code;
-  out.reached.push({ ...x.reject, source: x.reject.source ?? c.source, ...(c.fallback ? { fallback: true } : {}) });
+  out.reached.push({ ...x.reject, source: x.reject.source ?? c.source, examined: true, ...(c.fallback ? { fallback: true } : {}) });
   ctx.emit({ stage: x.reject.code === 'ambiguous_key' ? 'ambiguity' : 'validation', by: x.by ?? 'validator', message: `${tag}#${n} ${x.said ?? `${a.disposition} ${c.label}: ${a.reason}`}`, data: { attempt: n } });
   if (x.stop) { out.final = x.reject; return 'stop'; }
   return x.prune ? 'prune' : 'rejected';
@@ -301,6 +301,11 @@ export interface SummaryWords {
   nothingBound: string;
   /** For a search where no choice point resolved the entity. */
   unresolved?: string;
+  /**
+   * The publisher saying it holds no record outranks a failed call: for reads of a file that holds
+   * a whole population (a state's exempt-organization extract), a record's absence is the answer.
+   */
+  absenceIsAnswer?: boolean;
 }
 
 /**
@@ -329,12 +334,18 @@ export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped
     const lead = judged.find((f) => f.code === 'period') ?? judged[0]!;
     return withSubject(lead, words);
   }
+  const notFound = r.filter((f) => f.boundary === 'no_data');
+  const absence = notFound.find((f) => f.examined) ?? notFound[notFound.length - 1];
+  if (absence && words.absenceIsAnswer) return withSubject(absence, words);
   const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
-  if (blocked.length > 0) return blocked[0]!;
+  if (blocked.length > 0) {
+    // every blocked read is named (each recording missing), and the choices that could not even be bound
+    const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
+    return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
+  }
   const keyUnbound = r.find((f) => f.code === 'key_unbound');
   if (keyUnbound) return keyUnbound;
-  const notFound = r.filter((f) => f.boundary === 'no_data');
-  if (notFound.length > 0) return withSubject(notFound[notFound.length - 1]!, words);
+  if (absence) return withSubject(absence, words);
   const unbound = r.find((f) => f.boundary === 'no_access_path');
   if (unbound) return unbound;
   if (unresolved) return unresolved;

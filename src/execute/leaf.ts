@@ -9,7 +9,6 @@
  * recorded; the first record that passes validation is admitted and the search stops.
  */
 import type { Observation, OperationResult } from '../connectors/records.ts';
-import { PublisherError } from '../http/errors.ts';
 import type { Assessment } from '../plan/plan.ts';
 import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
@@ -21,7 +20,7 @@ import { bindReadings, entityTypeFor } from './bind.ts';
 import type { Eligibility } from './eligibility.ts';
 import type { QueryContext } from './context.ts';
 import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
-import { classify, type Failure } from './failure.ts';
+import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
   question: string;
@@ -154,19 +153,7 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   return { matches, ...(closest ? { closest } : {}), any: true };
 }
 
-export { connectorCtx, fetchOnce, openAttempt } from './engine.ts';
-export { classify, type Boundary, type Failure } from './failure.ts';
-
-/** A fetch threw (for the loops not yet folded into the engine): close the attempt and keep the classified failure. */
-export function recordFetchFailure(ctx: QueryContext, attempt: Attempt, done: () => void, e: unknown, failures: Failure[]): Failure {
-  const c = classify(e, ctx.signal, attempt.source);
-  done();
-  attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
-  attempt.reason = c.message; attempt.failure = c.code;
-  if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
-  failures.push(c);
-  return c;
-}
+export type { Boundary, Failure } from './failure.ts';
 
 /**
  * The keyed measure leaf as a provider of choice points to the engine: source (the plan's

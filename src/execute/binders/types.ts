@@ -36,7 +36,9 @@ export interface BindRequest {
   period: PeriodWanted;
 }
 
-export type BindResult = Binding[] | { error: string };
+/** `no_binder`: the executor has no binder for the operation yet (not a property of the request). */
+export type BindError = { error: string; code?: 'no_binder' };
+export type BindResult = Binding[] | BindError;
 
 export interface Binder {
   /** What kind of entity the operation's key names (a FIPS of a county, a UNITID of a school). */

@@ -34,7 +34,7 @@ const link = (target, at) => {
   rmSync(at, { force: true, recursive: true });
   symlinkSync(relative(dirname(at), target), at);
 };
-for (const d of ['ard-okf', 'fixtures', 'shapes', 'web']) if (existsSync(join(root, d))) link(join(root, d), join(dist, d));
+for (const d of ['ard-okf', 'fixtures', 'shapes', 'web', 'node_modules']) if (existsSync(join(root, d))) link(join(root, d), join(dist, d));
 link(join(root, 'package.json'), join(dist, 'package.json'));
 for (const dir of SOURCE_ROOTS) {
   const walk = (rel) => {
@@ -45,6 +45,15 @@ for (const dir of SOURCE_ROOTS) {
     }
   };
   if (existsSync(join(root, dir))) walk(dir);
+}
+// Build the discovery index once now, so the first question after a fresh clone loads it from the
+// cache instead of validating and indexing the whole catalog (src/discover/cache.ts).
+try {
+  const { loadDiscoveryIndex } = await import(join(dist, 'src', 'discover', 'load.js'));
+  const { index } = await loadDiscoveryIndex(join(root, 'ard-okf'), { embeddings: null });
+  console.error(`assay build: discovery index over ${index.stats.cards} cards ${index.stats.fromCache ? 'already cached' : 'built and cached'}`);
+} catch (e) {
+  console.error(`assay build: the discovery index was not cached (${e.message}); it will be built on first use`);
 }
 writeFileSync(join(dist, 'BUILD.json'), JSON.stringify({ builtAt: new Date().toISOString(), ...stamp }, null, 2) + '\n');
 console.error(`assay build: ${stamp.files} TypeScript files compiled to dist/`);

@@ -7,7 +7,7 @@
  * becomes query text.
  */
 import { randomBytes } from 'node:crypto';
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
 import { factory, type Quad } from '../rdf/store.ts';
 import { RDF_OUTPUT, serializeRdf } from '../rdf/serialize.ts';
 import { ASSAY, DCT, PROV, RDF, SCHEMA, ensureSlash } from '../rdf/vocab.ts';
@@ -28,7 +28,7 @@ export interface Turn { run: string; runId: string; question: string; intent: In
 const n = factory.namedNode;
 
 /** The conversation's turns, oldest first (by the time each run ended). */
-export function turnsOf(store: DurableStore, baseIri: string, id: string): Turn[] {
+export function turnsOf(store: AssayStore, baseIri: string, id: string): Turn[] {
   const conv = n(conversationIri(baseIri, id));
   const runPrefix = `${ensureSlash(baseIri)}run/`;
   const out: Turn[] = [];
@@ -50,13 +50,13 @@ export function turnsOf(store: DurableStore, baseIri: string, id: string): Turn[
 }
 
 /** The turn a follow-up is read against: the latest one whose question was understood. */
-export function previousTurn(store: DurableStore, baseIri: string, id: string): Turn | null {
+export function previousTurn(store: AssayStore, baseIri: string, id: string): Turn | null {
   const turns = turnsOf(store, baseIri, id).filter((t) => t.intent !== null);
   return turns[turns.length - 1] ?? null;
 }
 
 /** Links a finished run into its conversation (one journaled write, in the run's own graph). */
-export async function recordTurn(store: DurableStore, baseIri: string, o: { conversation: string; runId: string; informedBy: string | null; carried: readonly string[] }): Promise<void> {
+export async function recordTurn(store: AssayStore, baseIri: string, o: { conversation: string; runId: string; informedBy: string | null; carried: readonly string[] }): Promise<void> {
   const iris = runIris(baseIri, o.runId);
   const g = n(iris.runGraph);
   const run = n(iris.run);

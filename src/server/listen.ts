@@ -1,26 +1,27 @@
 /**
- * Start the gateway: open the durable store, build the app and listen, then bring the catalog
+ * Start the gateway: open the store (embedded, or remote with config.store.url), build the app and listen, then bring the catalog
  * graph up to date. Listening comes first so that liveness (/health) answers during a long
  * start-up while readiness (/ready) says what is still loading. Returns a handle that closes
  * everything in order, and `ready`, which resolves once /ready would answer 200.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
+import { openStore } from '../rdf/open.ts';
 import { build } from './app.ts';
 import { startRetention } from './retention.ts';
 
 export interface Running {
   app: FastifyInstance;
-  store: DurableStore;
+  store: AssayStore;
   url: string;
   /** Resolves when the workers and catalog are ready (rejects if preparing the catalog failed). */
   ready: Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: DurableStore) => Promise<void> } = {}): Promise<Running> {
-  const store = await DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads });
+export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: AssayStore) => Promise<void> } = {}): Promise<Running> {
+  const store = await openStore(config);
   try {
     const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true });
     const address = await app.listen({ port: config.port, host: config.host });

@@ -6,7 +6,8 @@
  * evidence, in one journaled write, then compacts so the snapshot no longer holds them.
  * Removing a run also ends its resume: a clarification cannot be resumed after its run is gone.
  */
-import type { DurableStore, DeltaStep } from '../rdf/durable.ts';
+import type { DeltaStep } from '../rdf/durable.ts';
+import type { AssayStore, RdfReader } from '../rdf/backend.ts';
 import { RdfStore, factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, PROV, RDF, graphIri } from '../rdf/vocab.ts';
 import type { Limits } from '../config.ts';
@@ -18,7 +19,7 @@ export interface SweepResult {
 }
 
 /** The runs in the store: graph IRI and start time (ms), oldest first. */
-export function listRuns(rdf: RdfStore, baseIri: string): { graph: string; id: string; startedAt: number }[] {
+export function listRuns(rdf: RdfReader, baseIri: string): { graph: string; id: string; startedAt: number }[] {
   const prefix = graphIri(baseIri, 'runs/');
   const rows = rdf.select(`SELECT ?g ?t WHERE { GRAPH ?g { ?run <${RDF.type}> <${ASSAY.Run}> ; <${PROV.startedAtTime}> ?t } }`);
   const out: { graph: string; id: string; startedAt: number }[] = [];
@@ -32,7 +33,7 @@ export function listRuns(rdf: RdfStore, baseIri: string): { graph: string; id: s
 }
 
 /** Remove the runs the policy no longer keeps (and their evidence); compact if any were removed. */
-export async function sweepRuns(store: DurableStore, baseIri: string, policy: Limits['runs'], now = Date.now()): Promise<SweepResult> {
+export async function sweepRuns(store: AssayStore, baseIri: string, policy: Limits['runs'], now = Date.now()): Promise<SweepResult> {
   const runs = listRuns(store.rdf, baseIri);
   const drop = new Set<string>();
   if (policy.maxAgeHours > 0) {
@@ -57,12 +58,13 @@ export async function sweepRuns(store: DurableStore, baseIri: string, policy: Li
     steps.push({ step: 'delete', nquads: scratch.dump({ format: 'application/n-quads' }) });
   }
   await store.apply({ kind: 'delta', steps });
-  await store.compact();
+  // The embedded store compacts so its snapshot no longer holds them; a remote store keeps its own files.
+  if ('compact' in store && typeof store.compact === 'function') await (store.compact as () => Promise<void>)();
   return { runs: runs.length, removed: gone.map((r) => r.id), quadsRemoved };
 }
 
 /** Run sweepRuns every `sweepEveryMs` (and once soon after start). Returns a stop function. */
-export function startRetention(store: DurableStore, baseIri: string, policy: Limits['runs'], log: (r: SweepResult | Error) => void): () => void {
+export function startRetention(store: AssayStore, baseIri: string, policy: Limits['runs'], log: (r: SweepResult | Error) => void): () => void {
   if (policy.maxAgeHours === 0 && policy.maxCount === 0) return () => {};
   let running = false;
   const tick = () => {

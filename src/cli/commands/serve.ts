@@ -7,7 +7,7 @@ import { loadConfig } from '../../config.ts';
 import { startGateway } from '../../server/listen.ts';
 import { syncCatalogGraph, type SyncResult } from '../../ard/sync.ts';
 import { graphIri } from '../../rdf/vocab.ts';
-import type { RecoveryReport } from '../../rdf/durable.ts';
+import { DurableStore, type RecoveryReport } from '../../rdf/durable.ts';
 
 export interface ServeOptions {
   port?: number;
@@ -15,6 +15,8 @@ export interface ServeOptions {
   data?: string;
   base?: string;
   catalog?: string;
+  /** A SPARQL 1.1 endpoint to keep the graphs in (--store; ASSAY_STORE_URL). */
+  store?: string;
 }
 
 export function recoveryLines(recovery: RecoveryReport): string[] {
@@ -32,18 +34,20 @@ export function recoveryLines(recovery: RecoveryReport): string[] {
 }
 
 export async function serveCommand(opts: ServeOptions): Promise<void> {
-  const config = loadConfig({ port: opts.port, host: opts.host, dataDir: opts.data, baseIri: opts.base });
+  const config = loadConfig({ port: opts.port, host: opts.host, dataDir: opts.data, baseIri: opts.base, ...(opts.store ? { store: { url: opts.store } } : {}) });
   let sync: SyncResult | undefined;
   const running = await startGateway(config, {
     prepare: async (store) => {
       sync = await syncCatalogGraph(store, { baseIri: config.baseIri, dir: opts.catalog });
     },
   });
-  const { recovery } = running.store;
+  const recovery = running.store instanceof DurableStore ? running.store.recovery : undefined;
   const lines = [
     `Assay gateway listening on ${running.url} (liveness: ${running.url}/health; readiness: ${running.url}/ready)`,
-    `  data directory: ${config.dataDir} (${running.store.rdf.size} quads; snapshot ${recovery.snapshot ?? 'none'}, ${recovery.replayed} journal records replayed)`,
-    ...recoveryLines(recovery),
+    recovery
+      ? `  data directory: ${config.dataDir} (${running.store.rdf.size} quads; snapshot ${recovery.snapshot ?? 'none'}, ${recovery.replayed} journal records replayed)`
+      : `  store: ${running.store.describe()} (${running.store.rdf.size} quads)`,
+    ...(recovery ? recoveryLines(recovery) : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const stopped = new Promise<void>((resolve) => {

@@ -11,8 +11,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { RDF_FORMATS } from '../../rdf/store.ts';
-import type { DurableStore } from '../../rdf/durable.ts';
-import type { AskRequest, AskResult } from '../../ask/types.ts';
+import { DurableStore } from '../../rdf/durable.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
+import type { StoreConfig } from '../../config.ts';
+import type { TurnRequest as AskRequest, TurnResult as AskResult } from '../../conversation/ask.ts';
 import type { FromAskWorker, ToAskWorker } from './worker.ts';
 
 const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
@@ -46,11 +48,13 @@ export interface AskHostOptions {
   concurrency: number;
   maxQueue: number;
   baseIri: string;
+  /** With a remote store, each worker opens it itself (reads and writes go to the store directly). */
+  storeConfig?: StoreConfig;
   onReplace?: (reason: string) => void;
 }
 
 export class AskHost {
-  readonly #store: DurableStore;
+  readonly #store: AssayStore;
   readonly #opts: AskHostOptions;
   readonly #slots: Slot[] = [];
   readonly #queue: Question[] = [];
@@ -58,7 +62,7 @@ export class AskHost {
   #nextId = 1;
   #closed = false;
 
-  constructor(store: DurableStore, opts: AskHostOptions) {
+  constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
     this.#opts = opts;
     for (let i = 0; i < opts.workers; i++) this.#slots.push(this.#spawn());
@@ -146,8 +150,14 @@ export class AskHost {
     worker.on('error', (e) => this.#replace(slot, `ask worker error: ${e.message}`));
     worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
     const store = this.#store;
-    const seed = store.dir ? { kind: 'dir' as const, dir: store.dir } : { kind: 'nquads' as const, nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
-    worker.postMessage({ type: 'init', seed, baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+    if (store instanceof DurableStore) {
+      const seed = store.dir ? { kind: 'dir' as const, dir: store.dir } : { kind: 'nquads' as const, nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
+      worker.postMessage({ type: 'init', seed, baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+    } else if (this.#opts.storeConfig) {
+      worker.postMessage({ type: 'init', remote: this.#opts.storeConfig, baseIri: this.#opts.baseIri } satisfies ToAskWorker);
+    } else {
+      throw new Error('an ask worker needs the embedded store or the remote store configuration');
+    }
     return slot;
   }
 

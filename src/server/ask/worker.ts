@@ -1,6 +1,8 @@
 /**
- * An ask worker: a worker_threads isolate that runs questions (`ask(services, req, options)`,
- * the pipeline's seam) off the event loop that serves /sparql and /health. Started by host.ts.
+ * An ask worker: a worker_threads isolate that runs questions (`askTurn(services, req, options)`,
+ * which wraps the pipeline's seam `ask(services, req, options)` with conversation turns) off the
+ * event loop that serves /sparql and /health. Started by host.ts. With a remote store (config
+ * store.url) the worker opens that store itself instead of following the main thread's.
  *
  * Store: the worker holds a follower replica (DurableStore.follower). Reads (citations, resume
  * state) see the replica; writes (run and evidence graphs) are sent to the main thread, which
@@ -16,14 +18,17 @@
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
 import { DurableStore, type WriteOp } from '../../rdf/durable.ts';
-import { ask } from '../../ask/run.ts';
+import { askTurn, type TurnRequest as AskRequest } from '../../conversation/ask.ts';
 import { loadAskServices, type AskServices } from '../../ask/services.ts';
-import type { AskRequest } from '../../ask/types.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
+import { RemoteStore } from '../../rdf/remote.ts';
+import type { StoreConfig } from '../../config.ts';
 import { modelClientFromEnv } from '../../llm/index.ts';
 import type { Seed } from '../sparql/worker.ts';
 
 export type ToAskWorker =
   | { type: 'init'; seed: Seed; baseIri: string; maxQuads: number }
+  | { type: 'init'; remote: StoreConfig; baseIri: string }
   | { type: 'follow'; op: WriteOp; seq: number }
   | { type: 'ask'; id: number; req: AskRequest }
   | { type: 'abort'; id: number }
@@ -48,6 +53,7 @@ function main(): void {
   if (!port) throw new Error('ask/worker.ts must run as a worker thread (see host.ts)');
   const send = (m: FromAskWorker) => port.postMessage(m);
   let store: DurableStore | undefined;
+  let remote: AssayStore | undefined;
   let services: AskServices | undefined;
   const held: { op: WriteOp; seq: number }[] = [];
   const writes = new Map<number, { resolve: (seq: number) => void; reject: (e: Error) => void }>();
@@ -55,6 +61,14 @@ function main(): void {
   let nextWid = 1;
 
   const init = async (m: Extract<ToAskWorker, { type: 'init' }>) => {
+    const model = await modelClientFromEnv();
+    if ('remote' in m) {
+      // A remote store is shared by every gateway: the worker reads and writes it directly.
+      remote = await RemoteStore.open(m.remote, { baseIri: m.baseIri });
+      services = await loadAskServices({ store: remote, baseIri: m.baseIri, ...(model ? { model } : {}) });
+      send({ type: 'ready' });
+      return;
+    }
     let rdf: RdfStore;
     let seq: number;
     if (m.seed.kind === 'dir') {
@@ -73,7 +87,6 @@ function main(): void {
       }),
     });
     for (const w of held.splice(0)) store.follow(w.op, w.seq);
-    const model = await modelClientFromEnv();
     services = await loadAskServices({ store, baseIri: m.baseIri, ...(model ? { model } : {}) });
     send({ type: 'ready' });
   };
@@ -84,6 +97,7 @@ function main(): void {
         init(m).catch((e: Error) => send({ type: 'failed', message: `the ask worker could not start: ${e.message}` }));
         return;
       case 'follow':
+        if (remote) return;
         if (!store) held.push({ op: m.op, seq: m.seq });
         else {
           try {
@@ -115,7 +129,7 @@ function main(): void {
         }
         const c = new AbortController();
         running.set(m.id, c);
-        ask(s, m.req, { signal: c.signal, onProgress: (event) => send({ type: 'progress', id: m.id, event: plain(event) }) })
+        askTurn(s, m.req, { signal: c.signal, onProgress: (event) => send({ type: 'progress', id: m.id, event: plain(event) }) })
           .then((result) => send({ type: 'result', id: m.id, result: plain(result) }), (e: Error) => send({ type: 'error', id: m.id, message: e.message ?? String(e) }))
           .finally(() => running.delete(m.id));
         return;

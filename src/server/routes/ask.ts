@@ -2,7 +2,9 @@
  * `POST /ask` → the JSON result (answered, needs_clarification or refused: all 200, the status is
  * in the body); `POST /ask/stream` → NDJSON: one line per progress event ({"event": …}) as the
  * question runs, then one line {"result": …}. Body: {question | intent | resume:{run, option},
- * on_ambiguity?, strict?, timeout_ms?}. The question's AbortSignal follows the client connection: a
+ * on_ambiguity?, strict?, timeout_ms?, conversation?}. Every result carries a `conversation` id; sending it
+ * back makes the next question a turn of that conversation, read as a follow-up when it is one
+ * (src/conversation/ask.ts). The question's AbortSignal follows the client connection: a
  * client that disconnects stops the work.
  *
  * Questions run in ask worker threads (src/server/ask/host.ts), never on this event loop, so
@@ -14,19 +16,24 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ask } from '../../ask/run.ts';
+import { askTurn, type TurnRequest, type TurnResult } from '../../conversation/ask.ts';
+import { CONVERSATION_ID } from '../../conversation/turns.ts';
 import type { AskServices } from '../../ask/services.ts';
-import type { AskRequest, AskResult } from '../../ask/types.ts';
 import { AskBusyError } from '../ask/host.ts';
 
-const bodySchema = z.object({
+/** The body's fields, shared with the MCP tools (src/mcp/tools.ts) so both validate alike. */
+export const askBodyFields = {
   question: z.string().min(1).max(2000).optional(),
   intent: z.record(z.string(), z.unknown()).optional(),
   resume: z.object({ run: z.string().min(1).max(64), option: z.number().int().min(1) }).optional(),
   on_ambiguity: z.enum(['answer', 'all', 'ask']).optional(),
   strict: z.boolean().optional(),
   timeout_ms: z.number().int().min(1).max(300_000).optional(),
-}).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
+  /** Continue this conversation (the "conversation" of an earlier result); omitted: a new one. */
+  conversation: z.string().regex(CONVERSATION_ID, 'a conversation id is the "conversation" of an earlier ask result').optional(),
+};
+
+const bodySchema = z.object(askBodyFields).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
 
 /** The first "__proto__" or "constructor" key anywhere in a parsed JSON value (iteratively). */
 function prototypeKey(root: unknown): string | undefined {
@@ -55,13 +62,13 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
   const rate = config.limits.rateLimit.askPerMinute;
   const routeConfig = { rateLimit: rate > 0 ? { max: rate, timeWindow: 60_000 } : false as const };
 
-  const run = async (req: AskRequest, how: { signal: AbortSignal; onProgress?: (e: unknown) => void }): Promise<AskResult> => {
+  const run = async (req: TurnRequest, how: { signal: AbortSignal; onProgress?: (e: unknown) => void }): Promise<TurnResult> => {
     const { maxQuads, refuseWritesAt } = config.limits.store;
     const at = Math.floor(maxQuads * refuseWritesAt);
     if (store.rdf.size >= at) {
       throw new AskRefusal(507, 'store-full', `the store holds ${store.rdf.size} quads and refuses new runs from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads}); reads keep working. An operator frees space with retention (limits.runs) or by clearing graphs.`);
     }
-    if (opts.services) return ask(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });
+    if (opts.services) return askTurn(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });
     try {
       return await app.askHost().ask(req, how);
     } catch (e) {
@@ -75,7 +82,7 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
     return reply.code(e.status).send({ statusCode: e.status, error: e.code, message: e.message });
   };
 
-  const parse = (request: FastifyRequest, reply: FastifyReply): AskRequest | undefined => {
+  const parse = (request: FastifyRequest, reply: FastifyReply): TurnRequest | undefined => {
     const r = bodySchema.safeParse(request.body ?? {});
     if (!r.success) {
       void reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `invalid ask request: ${r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}. Send JSON like {"question": "What was Apple's total revenue in 2023?"}` });
@@ -86,6 +93,7 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
       ...(b.question ? { question: b.question } : {}), ...(b.intent ? { intent: b.intent } : {}), ...(b.resume ? { resume: b.resume } : {}),
       ...(b.on_ambiguity ? { on_ambiguity: b.on_ambiguity } : {}), ...(b.strict !== undefined ? { strict: b.strict } : {}),
       ...(b.timeout_ms ? { timeoutMs: b.timeout_ms } : {}),
+      ...(b.conversation ? { conversation: b.conversation } : {}),
     };
   };
 

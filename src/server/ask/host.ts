@@ -17,7 +17,9 @@ import type { StoreConfig } from '../../config.ts';
 import type { TurnRequest as AskRequest, TurnResult as AskResult } from '../../conversation/ask.ts';
 import type { FromAskWorker, ToAskWorker } from './worker.ts';
 
-const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+// Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
+// TypeScript sources: through the bootstrap, which registers tsx in the new thread.
+const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url);
 
 export class AskBusyError extends Error {
   constructor(message: string) {

@@ -81,7 +81,9 @@ interface Slot {
   current?: Pending;
 }
 
-const BOOTSTRAP = new URL('./worker-bootstrap.js', import.meta.url);
+// Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
+// TypeScript sources: through the bootstrap, which registers tsx in the new thread.
+const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url);
 /** How long a client whose job was stopped or faulted is kept off the last free worker. */
 const OFFENDER_MS = 60_000;
 

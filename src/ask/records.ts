@@ -14,7 +14,7 @@ import { examineList, formInQuestion, LIST_KINDS, type ListPeriod } from '../exe
 import { relativeYearIn } from '../understand/offline/periods.ts';
 import { searchRecordLeaf, type RecordSearchResult } from '../execute/record-search.ts';
 import { examineStatus } from '../execute/status.ts';
-import { statusAsk } from '../validate/status.ts';
+import { statusReader } from '../validate/status.ts';
 import { refusalFrom } from './refusal.ts';
 import type { Refusal } from './types.ts';
 
@@ -38,7 +38,7 @@ export async function executeRecordShape(ctx: QueryContext, intent: Intent, cand
   if (intent.shape === 'status') {
     // the intent's attribute says which status is asked (the interpreter keeps its qualifiers: "large
     // accelerated filer"); the question's words are read only when the attribute names no declared status
-    const ask = statusAsk(intent.attribute ?? '', null) ?? statusAsk(intent.question, null);
+    const ask = statusReader(intent.status);
     if (!ask) return { refusal: refusalFrom('no_access_path', `no declared status reader answers "${intent.attribute ?? intent.question}" (readers: 501(c)(N) subsection, private foundation, public charity, tax-exempt, SEC filer category)`, { attribute: intent.attribute, missing: 'a status field with a documented code table for this yes/no' }) };
     const usable = dedupe(planned.filter((c) => ask.operations.includes(c.operation!.key)));
     ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()}, where the question places the entity)` : ''}; the first record whose field reads as a boolean wins` });

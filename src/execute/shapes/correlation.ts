@@ -24,12 +24,12 @@ export const correlation: ShapeExecutor = {
     for (const a of attrs) {
       const candidates = i.planned.components?.get(a) ?? [];
       if (candidates.length === 0) return refusal('no_access_path', 'component_unplanned', `no candidate was planned for the component "${a}"`, { attribute: a });
-      let s = await searchPopulation(i, candidates, t, a);
+      let s = await searchPopulation(i, candidates, { ...t, attribute: a }, a);
       attempts.push(...s.out.attempts);
       // components are published in different vintages: a component with no population for the year
       // asked is read at its latest, said as such (and the periods-differ caveat follows)
       if (!s.read && !s.partial && !t.period.latest) {
-        const latest = await searchPopulation(i, candidates, { ...t, period: { year: null, latest: true, text: 'latest' } }, a);
+        const latest = await searchPopulation(i, candidates, { ...t, attribute: a, period: { year: null, latest: true, text: 'latest' } }, a);
         attempts.push(...latest.out.attempts);
         if (latest.read) s = { ...latest, read: { ...latest.read, notes: [...latest.read.notes, { code: 'period_not_published', asked: t.period.text, read: latest.read.period.label }] } };
       }

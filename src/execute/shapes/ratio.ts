@@ -46,7 +46,7 @@ export const ratio: ShapeExecutor = {
       // a member-level value (a state's population) is read among all states; a count over members within the state
       const grain = op === 'count' ? grainOf({ geography: null, type: members }) : 'state';
       const scope = grain === 'state' ? NATION : place;
-      const s = await searchPopulation(i, candidates, { ...t, grain, scope, members: members ?? null, includeStateEquivalents: true }, a);
+      const s = await searchPopulation(i, candidates, { ...t, attribute: a, grain, scope, members: members ?? null, includeStateEquivalents: true }, a);
       attempts.push(...s.out.attempts);
       if (!s.read) return { ...refuseSearch(i, s, grain, scopeLabel(scope)), attempts };
       reads.push(s.read);

@@ -35,6 +35,9 @@ import { draftWithModel } from '../answer/synthesise.ts';
 import { recordSheet, recordSheetText, renderRecords } from '../answer/records.ts';
 import type { RecordSearchResult } from '../execute/record-search.ts';
 import { executeShape, type Item, type Planned } from '../execute/shapes/index.ts';
+import { executeGrantGraph } from '../grants/execute.ts';
+import { embeddedGrantStore } from '../grants/store.ts';
+import { grantIris } from '../grants/vocab.ts';
 import { renderNote } from '../answer/wording.ts';
 import { executeRecordShape } from './records.ts';
 import { ASSAY } from '../rdf/vocab.ts';
@@ -49,7 +52,7 @@ import type { AskRequest, AskResult, Assumptions, ClarificationOption, FigureOut
 
 export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal; runId?: string }
 
-const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list']);
+const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list', 'grant_graph']);
 const RECORD_SHAPES = new Set(['status', 'entity_list']);
 
 interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
@@ -166,8 +169,9 @@ async function runQuestion(s: RunState): Promise<AskResult> {
       u = { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
       ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `bound: ${opt.assumptions.measure} → ${opt.assumptions.concept} (no reselection)` });
     } else {
-      // an entity choice: the chosen candidate becomes the resolved entity
-      u = { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
+      // an entity choice: the chosen candidate becomes the resolved entity (a grant question's choice also binds its direction)
+      const direction = GRANT_DIRECTION.exec(opt.assumptions.concept ?? '')?.[1] as Intent['direction'] | undefined;
+      u = { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [], ...(direction ? { direction } : {}) }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
       ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });
     }
   } else if (req.intent !== undefined) {
@@ -212,6 +216,7 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   }
   if (!EXECUTED.has(intent.shape)) return s.refuse(refusalFrom('unsupported_shape', `the plan is ${planned.plan.verdict} (${planned.plan.reason}), but this build does not yet execute ${intent.shape} questions`));
 
+  if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, entityDisclosure);
   if (RECORD_SHAPES.has(intent.shape)) {
     const r = await executeRecordShape(s.ctx, intent, planned.candidates, s.nextAttempt);
     if ('refusal' in r) return s.refuse(r.refusal);
@@ -261,7 +266,7 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   // the planner's reason may already lead with its verdict ("exact: …"); it is said once
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
+  return { plan, candidates: withSiblingOperations([...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])], found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
 }
 
 /**
@@ -319,7 +324,7 @@ async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boo
 }
 
 /** Status and list answers: the same grading, citations and qualification as measured values. */
-async function answerRecords(s: RunState, items: AnyEvidence[], total: number, disclosures: string[]): Promise<AskResult> {
+async function answerRecords(s: RunState, items: AnyEvidence[], total: number, disclosures: string[], plainText?: string): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
   const sheet = recordSheet(items, total);
@@ -330,7 +335,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
     s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
     text = d.text; rendering = 'model';
   } else {
-    text = renderRecords(sheet, { hedge: q.hedge });
+    text = plainText ?? renderRecords(sheet, { hedge: q.hedge });
   }
   const g = gradeText(text, sheet);
   const idToIri = new Map(sheet.items.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
@@ -455,4 +460,37 @@ function readResumeState(s: RunState, runId: string): ResumeState | null {
   const check = parseIntent(parsed.intent);
   if (!check.ok) return null;
   return { intent: check.intent, options: parsed.options };
+}
+
+/** A grant question's resume option binds the direction it chose: `direction:forward` / `direction:reverse`. */
+const GRANT_DIRECTION = /^direction:(forward|reverse)$/;
+
+/**
+ * Grant-graph questions: read from the store's grant graph (src/grants), admitted as record
+ * evidence citing the source documents, worded by the grant renderer and graded like any list.
+ * Relation ambiguity (grants made or received) is asked, with both totals, or disclosed.
+ */
+async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, entityDisclosure?: string): Promise<AskResult> {
+  const deps = { store: embeddedGrantStore(s.services.store), iris: grantIris(s.services.baseIri), registry: s.services.registry, signal: s.ctx.signal };
+  const verdict = plan.verdict === 'exact' ? 'exact' : 'composed';
+  const x = await executeGrantGraph(deps, intent, { onAmbiguity: s.req.on_ambiguity ?? 'answer', nextAttempt: s.nextAttempt, planVerdict: verdict });
+  if (x.kind === 'clarify') {
+    const name = intent.canonical_entity ?? intent.entity ?? '';
+    const options: ClarificationOption[] = x.options.map((o) => ({
+      n: o.n, id: `direction:${o.direction}`, label: cap(o.label), value: o.paid, unit: 'USD', currency: 'USD', period: null, evidence: null,
+      assumptions: { measure: intent.attribute, measure_key: null, concept: `direction:${o.direction}`, operation: null, entity: name, period: periodLabel(intent.period) },
+    }));
+    s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+    s.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `relation ambiguous: ${x.options.map((o) => `${o.label} ${formatValue(o.paid, 'USD', 'USD')}`).join('; ')}; asking` });
+    return { ...s.base('needs_clarification'), text: [x.question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, 'USD', 'USD')} paid`)].join('\n'), clarification: { question: x.question, options } };
+  }
+  if (x.attempt) s.attempts.push(x.attempt);
+  if (x.kind === 'refused') {
+    const f = x.failure;
+    const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood' : 'no_data';
+    return s.refuse(refusalFrom(boundary, x.reason, { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity, code: f.code }));
+  }
+  const items = x.items.map((item) => { const e: AnyEvidence = { ...item, index: s.evidence.length + 1 }; s.evidence.push(e); return e; });
+  await s.writeEvidence(items);
+  return answerRecords(s, items, items.length, [...(entityDisclosure ? [entityDisclosure] : []), ...x.disclosures], x.text);
 }

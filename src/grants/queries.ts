@@ -208,6 +208,11 @@ export function docDetails(iris: GrantIris, docs: readonly string[]): string {
 }`;
 }
 
+/** When a document was ingested (its prov:generatedAtTime). */
+export function docIngestTime(iris: GrantIris, doc: string): string {
+  return sparql`SELECT ?t WHERE { GRAPH ${T(iris.graph)} { ${T(doc)} ${T(PROV.generatedAtTime)} ?t } } LIMIT 1`;
+}
+
 /**
  * The slow forms of the same questions, for the benchmark only: they scan and group edges where
  * the fast forms read rollups, and intersect with one basic graph pattern.

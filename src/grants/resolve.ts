@@ -7,7 +7,8 @@
  *    (exact or prefix name match only), that the graph holds in that role;
  *    recipients the filers named without an EIN but with exactly that name are added as `name_exact`;
  * 2. `name_exact` — organizations whose normalized name equals the name's;
- * 3. `name_words` — organizations whose name holds every distinctive word of the name.
+ * 3. `name_words` — organizations whose name holds every distinctive word of the name (a funder's
+ *    filed name may omit words like Foundation or Fund; a recipient's may not).
  * Several organizations at one step that are not the same one (different EINs; the same name in
  * different states) are candidates, returned as an ambiguity for the caller to ask or disclose.
  * Never: picks among candidates silently, or widens to words when an EIN or exact name matched.
@@ -94,8 +95,11 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
   if (exact.length > 0) {
     return oneOrganization(exact) ? { status: 'found', asked, role, orgs: exact, method: 'name_exact' } : { status: 'ambiguous', asked, role, candidates: exact };
   }
-  // 3. every distinctive word
-  const words = nameWords(asked).filter((w) => !GENERIC.has(w));
+  // 3. every distinctive word. Only a filer's name may drop the words that say what kind of
+  // organization it is (its return says "THE FRED A & BARBARA M ERB FAMILY" for the Erb Family
+  // Foundation); a recipient must carry every word ("Ford Foundation" is not "THE HENRY FORD").
+  const all = nameWords(asked);
+  const words = role === 'funder' ? all.filter((w) => !GENERIC.has(w)) : all.filter((w) => w !== 'of' && w !== 'and' && w !== 'for');
   if (words.length === 0) return { status: 'not_found', asked, role };
   const rows = await store.select(orgsByWords(iris, words, role), signal);
   const hits = await orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'name_words');

@@ -5,7 +5,7 @@
  * endpoint (Virtuoso is the one tested). Results are read as SPARQL JSON-like terms so both
  * backends return the same rows.
  */
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
 import type { Term } from '../rdf/store.ts';
 
 export interface RowTerm { type: 'uri' | 'literal' | 'bnode'; value: string; datatype?: string; lang?: string }
@@ -30,7 +30,7 @@ function rowTerm(t: Term): RowTerm | undefined {
 }
 
 /** The embedded store (oxigraph in WebAssembly, journaled by DurableStore). */
-export function embeddedGrantStore(store: DurableStore): GrantStore {
+export function embeddedGrantStore(store: AssayStore): GrantStore {
   return {
     label: 'embedded store',
     async select(query, signal) {

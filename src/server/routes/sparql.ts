@@ -88,7 +88,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
         const { reply } = await pool.run({
           kind: 'update', text: op.text, usingGraphs: op.usingGraphs, usingNamedGraphs: op.usingNamedGraphs,
           atSeq: seq, maxQuads: guard.maxUpdateQuads, ...policy,
-        }, guard.updateTimeoutMs, 'limits.sparql.updateTimeoutMs');
+        }, guard.updateTimeoutMs, 'limits.sparql.updateTimeoutMs', { client: req.ip });
         if (!reply.ok) throw fromReply(reply);
         if (reply.kind !== 'update') throw new Error(`sandbox answered an update with a ${reply.kind} result; this is a bug in Assay`);
         if (!reply.effect.portable) return { kind: 'update', sparql: reply.sparql, baseIri: endpoint };
@@ -101,7 +101,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     }
     precheck(op.text, checks);
-    const result = await runInSandbox({
+    const result = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
       accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, ...policy,
     });
@@ -110,8 +110,8 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
     return reply.type(contentType(result.contentType)).send(result.body);
   }
 
-  async function runInSandbox(job: Job): Promise<QueryReply> {
-    const { reply } = await pool.run(job, limits.timeoutMs);
+  async function runInSandbox(client: string, job: Job): Promise<QueryReply> {
+    const { reply } = await pool.run(job, limits.timeoutMs, 'sparql.timeoutMs', { client });
     if (!reply.ok) throw fromReply(reply);
     if (reply.kind !== 'query') throw new Error(`sandbox answered a SPARQL query with a ${reply.kind} result; this is a bug in Assay`);
     return reply;
@@ -126,8 +126,10 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
     }
   }
 
+  const perMinute = config.limits.rateLimit.sparqlPerMinute;
+  const rateLimit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000 } : false as const;
   for (const url of PATHS) {
-    app.route({ method: ['GET', 'POST'], url, bodyLimit: limits.maxBodyBytes, handler });
+    app.route({ method: ['GET', 'POST'], url, bodyLimit: limits.maxBodyBytes, handler, config: { rateLimit } });
     app.route({
       method: ['PUT', 'DELETE', 'PATCH'], url, handler: async (req) => {
         throw new SparqlError('method-not-allowed', `${req.method} is not a SPARQL protocol method`, { Allow: 'GET, POST, OPTIONS' });
@@ -159,6 +161,7 @@ function authorize(header: string | undefined, token: string | undefined): void 
 function asSparqlError(err: unknown): SparqlError | undefined {
   if (err instanceof SparqlError) return err;
   const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.statusCode === 429) return new SparqlError('rate-limited', `this client sent more than its share of requests: ${e.message ?? 'rate limit exceeded'}`);
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new SparqlError('body-too-large', e.message ?? 'the request body is too large');
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) return new SparqlError('unsupported-media-type', e.message ?? 'unsupported media type');
   if (e.statusCode === 400 || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new SparqlError('bad-encoding', e.message ?? 'the request could not be read');

@@ -20,7 +20,7 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, withUsingGraphs, type Parsed } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 import { updateEffect, type UpdateEffect } from './update-delta.ts';
@@ -151,7 +151,7 @@ export class PreparedQueries {
   }
 }
 
-interface Prepared {
+export interface Prepared {
   parsed: Extract<Parsed, { kind: 'query' }>;
   /** Whether capRows added the LIMIT (so a cut is possible). */
   injected: boolean;
@@ -168,7 +168,10 @@ export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): R
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);
     if (isEngineTrap(e)) {
-      return { ok: false, code: 'engine-fault', message: `the query engine trapped (${(e as Error).message}); it is being restarted`, poisoned: true };
+      return {
+        ok: false, code: 'engine-fault', poisoned: true,
+        message: `the query engine faulted (${(e as Error).message}): it ran out of memory or stack, which for a query that passed the size, nesting and expression checks means it sorts or holds too much of the store at once (each worker's WebAssembly store is limited to 4 GiB); its worker is being replaced, the data is intact`,
+      };
     }
     return { ok: false, code: 'query-failed', message: `the store could not evaluate the request: ${(e as Error).message ?? String(e)}` };
   }
@@ -179,7 +182,7 @@ export function isEngineTrap(e: unknown): boolean {
   return e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
 }
 
-function parse(text: string, baseIri: string): Parsed {
+export function parse(text: string, baseIri: string): Parsed {
   try {
     return parseOperation(text, baseIri);
   } catch (e) {
@@ -210,7 +213,7 @@ function v(name: string) {
   return { termType: 'Variable', value: name } as const;
 }
 
-function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
+export function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
   const key = `${job.maxRows}\u0000${job.baseIri}\u0000${job.text}`;
   const hit = memo?.get(key);
   if (hit) return hit;
@@ -226,7 +229,10 @@ function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
 
 function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
   const { parsed, injected, text } = prepare(job, memo);
-  refuseRemote(parsed, policyFor(store, job));
+  const policy = policyFor(store, job);
+  refuseRemote(parsed, policy);
+  refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
+  refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
   const offer = negotiate(job.accept, offers);
@@ -273,7 +279,7 @@ function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: 
   return store.select(generate(probe), options).length > 0;
 }
 
-function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
+export function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
   if (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0) {
     return { defaultGraphs: job.defaultGraphs, namedGraphs: job.namedGraphs };
   }

@@ -6,7 +6,7 @@
  * backends return the same rows.
  */
 import type { DurableStore } from '../rdf/durable.ts';
-import type { Term } from '../rdf/store.ts';
+import type { RdfStore, Term } from '../rdf/store.ts';
 
 export interface RowTerm { type: 'uri' | 'literal' | 'bnode'; value: string; datatype?: string; lang?: string }
 export type Row = Readonly<Record<string, RowTerm | undefined>>;
@@ -29,18 +29,19 @@ function rowTerm(t: Term): RowTerm | undefined {
   return undefined;
 }
 
+function selectRdf(rdf: RdfStore, query: string): Row[] {
+  return rdf.select(query).map((b) => {
+    const out: Record<string, RowTerm | undefined> = {};
+    for (const [k, v] of b) out[k] = rowTerm(v);
+    return out;
+  });
+}
+
 /** The embedded store (oxigraph in WebAssembly, journaled by DurableStore). */
 export function embeddedGrantStore(store: DurableStore): GrantStore {
   return {
     label: 'embedded store',
-    async select(query, signal) {
-      signal?.throwIfAborted();
-      return store.rdf.select(query).map((b) => {
-        const out: Record<string, RowTerm | undefined> = {};
-        for (const [k, v] of b) out[k] = rowTerm(v);
-        return out;
-      });
-    },
+    async select(query, signal) { signal?.throwIfAborted(); return selectRdf(store.rdf, query); },
     async update(update) { await store.apply({ kind: 'update', sparql: update }); },
     async insertTriples(graph, ntriples) {
       if (ntriples.length === 0) return;
@@ -50,5 +51,48 @@ export function embeddedGrantStore(store: DurableStore): GrantStore {
   };
 }
 
+/** A bare in-memory oxigraph store, not journaled (benchmarks). */
+export function memoryGrantStore(rdf: RdfStore): GrantStore {
+  return {
+    label: 'embedded store (in memory, not journaled)',
+    async select(query, signal) { signal?.throwIfAborted(); return selectRdf(rdf, query); },
+    async update(update) { rdf.update(update); },
+    async insertTriples(graph, ntriples) { if (ntriples.length) rdf.load(ntriples, { format: 'application/n-triples', graph, lenient: true }); },
+    async graphSize(graph) { return rdf.graphSize(graph); },
+  };
+}
+
 export const num = (t: RowTerm | undefined): number => (t ? Number(t.value) : 0);
 export const val = (t: RowTerm | undefined): string | null => (t ? t.value : null);
+
+/**
+ * A read-only view of a grant graph held by any SPARQL 1.1 endpoint (SPARQL protocol, JSON
+ * results), for the benchmark and for reading a graph another process loaded. Writes go through
+ * the store's own backend (src/rdf), not through this view.
+ */
+export function endpointGrantStore(queryUrl: string, fetchImpl: typeof fetch = fetch): GrantStore {
+  const refuse = async (): Promise<never> => { throw new Error(`the endpoint view of ${queryUrl} is read-only: load and update through the configured store`); };
+  const store: GrantStore = {
+    label: queryUrl,
+    async select(query, signal) {
+      const res = await fetchImpl(queryUrl, {
+        method: 'POST', body: new URLSearchParams({ query }), ...(signal ? { signal } : {}),
+        headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      if (!res.ok) throw new Error(`POST ${queryUrl} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      const body = (await res.json()) as { results?: { bindings?: Array<Record<string, RowTerm & { 'xml:lang'?: string }>> } };
+      return (body.results?.bindings ?? []).map((b) => {
+        const out: Record<string, RowTerm> = {};
+        for (const [k, v] of Object.entries(b)) out[k] = { type: (v.type as string) === 'typed-literal' ? 'literal' : v.type, value: v.value, ...(v.datatype ? { datatype: v.datatype } : {}), ...(v['xml:lang'] ? { lang: v['xml:lang'] } : {}) };
+        return out;
+      });
+    },
+    update: refuse,
+    insertTriples: refuse,
+    async graphSize(graph) {
+      const [r] = await store.select(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph.replace(/[<>"\s]/g, '')}> { ?s ?p ?o } }`);
+      return num(r?.n);
+    },
+  };
+  return store;
+}

@@ -5,6 +5,78 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+// ── Store backend (issue 15: the store scales out to any SPARQL 1.1 endpoint) ──────────────────
+// Unset `url`: the embedded oxigraph store in dataDir (the default). Set: every graph lives in that
+// SPARQL 1.1 store, reached over the Query, Update and Graph Store protocols (src/rdf/remote.ts).
+export const StoreConfigSchema = z.object({
+  /** SPARQL 1.1 Query endpoint of the shared store (--store, ASSAY_STORE_URL). */
+  url: z.string().url().optional(),
+  /** SPARQL 1.1 Update endpoint (ASSAY_STORE_UPDATE_URL); default: the query URL. */
+  updateUrl: z.string().url().optional(),
+  /** Graph Store HTTP Protocol endpoint for loads (ASSAY_STORE_GSP_URL); without it loads go as INSERT DATA. */
+  graphStoreUrl: z.string().url().optional(),
+  /** Account for updates and loads (ASSAY_STORE_USER / ASSAY_STORE_PASSWORD, or user:password@ in a URL); Basic or Digest. */
+  user: z.string().min(1).optional(),
+  password: z.string().optional(),
+  /** Deadline for one request Assay itself makes to the store, milliseconds (ASSAY_STORE_TIMEOUT_MS). */
+  timeoutMs: z.number().int().positive(),
+  /** Proxied /sparql queries in flight at once; more wait (up to sparql.maxQueue) (ASSAY_STORE_MAX_CONCURRENT). */
+  maxConcurrent: z.number().int().min(1).max(256),
+  /** The engine's own graphs, left out of graph lists, sizes and VoID (ASSAY_STORE_IGNORE_GRAPHS, comma-separated). */
+  ignoreGraphs: z.array(z.string().min(1)),
+  /** `assay load` streams files above this many bytes in pieces instead of parsing them whole first (ASSAY_STORE_STREAM_ABOVE_BYTES). */
+  streamAboveBytes: z.number().int().min(0),
+});
+
+export type StoreConfig = z.infer<typeof StoreConfigSchema>;
+
+export const STORE_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxConcurrent: 8,
+  streamAboveBytes: 32 * 1024 * 1024,
+  // Virtuoso 7 keeps its schema and a few service descriptions as named graphs in every database.
+  ignoreGraphs: [
+    'http://www.openlinksw.com/schemas/virtrdf#', 'http://www.w3.org/ns/ldp#', 'http://localhost:8890/sparql',
+    'http://localuriqaserver/sparql', 'http://www.w3.org/2002/07/owl#', 'http://localhost:8890/DAV/',
+  ] as string[],
+} as const;
+
+/** The store block from flags and environment. Credentials in a URL's user-info move to user/password. */
+export function storeConfig(input: Partial<StoreConfig> = {}, env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  let user = input.user ?? env.ASSAY_STORE_USER;
+  let password = input.password ?? env.ASSAY_STORE_PASSWORD;
+  const bare = (u: string | undefined): string | undefined => {
+    if (!u) return undefined;
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      return u; // the schema check names the bad URL
+    }
+    if (url.username) {
+      user ??= decodeURIComponent(url.username);
+      password ??= decodeURIComponent(url.password);
+      url.username = '';
+      url.password = '';
+    }
+    return url.href;
+  };
+  const url = bare(input.url ?? env.ASSAY_STORE_URL);
+  const updateUrl = bare(input.updateUrl ?? env.ASSAY_STORE_UPDATE_URL);
+  const graphStoreUrl = bare(input.graphStoreUrl ?? env.ASSAY_STORE_GSP_URL);
+  const ignore = input.ignoreGraphs ?? (env.ASSAY_STORE_IGNORE_GRAPHS !== undefined
+    ? env.ASSAY_STORE_IGNORE_GRAPHS.split(',').map((s) => s.trim()).filter(Boolean) : STORE_DEFAULTS.ignoreGraphs);
+  return {
+    ...(url ? { url } : {}), ...(updateUrl ? { updateUrl } : {}), ...(graphStoreUrl ? { graphStoreUrl } : {}),
+    ...(user !== undefined && user !== '' ? { user } : {}), ...(password !== undefined ? { password } : {}),
+    timeoutMs: input.timeoutMs ?? (env.ASSAY_STORE_TIMEOUT_MS ? Number(env.ASSAY_STORE_TIMEOUT_MS) : STORE_DEFAULTS.timeoutMs),
+    maxConcurrent: input.maxConcurrent ?? (env.ASSAY_STORE_MAX_CONCURRENT ? Number(env.ASSAY_STORE_MAX_CONCURRENT) : STORE_DEFAULTS.maxConcurrent),
+    ignoreGraphs: [...ignore],
+    streamAboveBytes: input.streamAboveBytes ?? (env.ASSAY_STORE_STREAM_ABOVE_BYTES ? Number(env.ASSAY_STORE_STREAM_ABOVE_BYTES) : STORE_DEFAULTS.streamAboveBytes),
+  };
+}
+// ── end of the store backend block ──────────────────────────────────────────────────────────────
+
 // ---- Operator limits (issue 11: a gateway that holds under faults and abuse) ----------------
 // Kept in one block so that edits elsewhere in this file merge cleanly. README "Operator limits"
 // says what an operator sees when each is reached.
@@ -116,6 +188,7 @@ export const ConfigSchema = z.object({
     /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
     voidTimeoutMs: z.number().int().positive(),
   }),
+  store: StoreConfigSchema,
   /** Operator limits against faults and abuse (see the block below). */
   limits: LimitsSchema,
 });
@@ -128,6 +201,7 @@ export type ConfigInput = {
   host?: string;
   port?: number;
   sparql?: Partial<Config['sparql']>;
+  store?: Partial<StoreConfig>;
   limits?: LimitsInput;
 };
 
@@ -177,6 +251,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_VOID_TIMEOUT_MS ? { voidTimeoutMs: Number(env.ASSAY_VOID_TIMEOUT_MS) } : {}),
       ...input.sparql,
     },
+    store: storeConfig(input.store, env),
     limits: limitsFrom(env, input.limits),
   };
   const parsed = ConfigSchema.safeParse(raw);

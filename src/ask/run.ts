@@ -266,7 +266,7 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   // the planner's reason may already lead with its verdict ("exact: …"); it is said once
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
+  return { plan, candidates: withSiblingOperations([...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])], found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
 }
 
 /**

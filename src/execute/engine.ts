@@ -51,6 +51,8 @@ export interface FetchChoice<T> {
   args: Record<string, string>;
   /** Words for progress lines ("us-gaap/Assets for NVIDIA CORP"). */
   label: string;
+  /** A candidate beyond the plan's relevance cut: its failures rank below the planned ones' (see `summarise`). */
+  fallback?: boolean;
   /** Two choices with the same identity would repeat one verdict: only the first is tried. */
   identity?: string;
   /** The subtree an examination's prune abandons (default: the source). */
@@ -214,7 +216,7 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       }
       const inHand = c.absentIn ? held.get(fetchKey(c.source, c.operation, c.args)) : undefined;
       const absent = inHand ? c.absentIn!(inHand) : undefined;
-      if (absent) { out.reached.push(absent); out.passedOver.push(c.measure ?? c.label); continue; }
+      if (absent) { out.reached.push(c.fallback ? { ...absent, fallback: true } : absent); out.passedOver.push(c.measure ?? c.label); continue; }
       const limit = limitReached(ctx, o, made);
       if (limit) { out.stopped = limit; out.pending = c; break; }
       try { ctx.budget.take(); } catch (e) { out.stopped = classify(e, ctx.signal); out.pending = c; break; }
@@ -258,7 +260,7 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
     a.disposition = f.boundary === 'cancelled' ? 'cancelled' : 'errored';
     a.reason = f.message; a.failure = f.code;
     if (f.request) a.requests.push(f.request.replace(/^[A-Z]+ /, ''));
-    out.reached.push(f);
+    out.reached.push(c.fallback ? { ...f, fallback: true } : f);
     ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${c.source}/${c.operation} ${c.label}: ${a.disposition} (${f.code})`, data: { attempt: n, disposition: a.disposition } });
     const recovered = c.recover?.(f, a);
     if (recovered !== undefined) out.admitted.push(recovered);
@@ -280,7 +282,7 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
   a.disposition = x.disposition ?? 'rejected';
   a.reason = x.reason ?? x.reject.message;
   a.failure = x.reject.code;
-  out.reached.push({ ...x.reject, source: x.reject.source ?? c.source });
+  out.reached.push({ ...x.reject, source: x.reject.source ?? c.source, examined: true, ...(c.fallback ? { fallback: true } : {}) });
   ctx.emit({ stage: x.reject.code === 'ambiguous_key' ? 'ambiguity' : 'validation', by: x.by ?? 'validator', message: `${tag}#${n} ${x.said ?? `${a.disposition} ${c.label}: ${a.reason}`}`, data: { attempt: n } });
   if (x.stop) { out.final = x.reject; return 'stop'; }
   return x.prune ? 'prune' : 'rejected';
@@ -293,12 +295,17 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
 const JUDGED: ReadonlySet<string> = new Set(['period', 'grain', 'kind', 'suppressed', 'different_question', 'polarity', 'missing', 'residual', 'unit', 'ambiguous_key']);
 
 export interface SummaryWords {
-  /** "no total revenue for Apple in 2023" — what was not found, for a no_data refusal. */
-  noData: string;
+  /** "no total revenue for Apple in 2023" — what was not found, leading a no_data failure's message (absent: the failure's own message). */
+  noData?: string;
   /** For a search that bound nothing: "no candidate operation could be bound for "Apple"". */
   nothingBound: string;
   /** For a search where no choice point resolved the entity. */
   unresolved?: string;
+  /**
+   * The publisher saying it holds no record outranks a failed call: for reads of a file that holds
+   * a whole population (a state's exempt-organization extract), a record's absence is the answer.
+   */
+  absenceIsAnswer?: boolean;
 }
 
 /**
@@ -310,7 +317,11 @@ export interface SummaryWords {
  * last, nothing bound at all.
  */
 export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped' | 'final' | 'resolved' | 'attempts' | 'notes'>, words: SummaryWords): Failure {
-  const r = out.reached;
+  // what the planned candidates reached outranks what the candidates beyond the plan's cut did,
+  // unless the planned ones never got past entity resolution (then the fallback's account is the one that says something)
+  const planned = out.reached.filter((f) => !f.fallback);
+  const plannedSaid = planned.some((f) => f.boundary === 'no_data' || f.boundary === 'operationally_blocked');
+  const r = plannedSaid ? planned : out.reached;
   if (out.stopped && out.stopped.code !== 'leaf_cap' && out.stopped.code !== 'budget_near' && out.stopped.code !== 'deadline_near') return out.stopped;
   if (out.final) return out.final;
   const ambiguous = r.find((f) => f.code === 'ambiguous');
@@ -319,20 +330,29 @@ export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped
   if (!out.resolved && (unresolved || words.unresolved)) return unresolved ?? { boundary: 'entity_unresolved', code: 'entity_unresolved', message: words.unresolved! };
   const judged = r.filter((f) => f.boundary === 'no_data' && JUDGED.has(f.code));
   if (judged.length > 0) {
-    const lead = judged.find((f) => f.code === 'period') ?? judged[judged.length - 1]!;
-    return { ...lead, message: `${words.noData}: ${lead.message}` };
+    // the period asked missing is said first; otherwise the best-ranked candidate's verdict
+    const lead = judged.find((f) => f.code === 'period') ?? judged[0]!;
+    return withSubject(lead, words);
   }
+  const notFound = r.filter((f) => f.boundary === 'no_data');
+  const absence = notFound.find((f) => f.examined) ?? notFound[notFound.length - 1];
+  if (absence && words.absenceIsAnswer) return withSubject(absence, words);
   const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
-  if (blocked.length > 0) return blocked[0]!;
+  if (blocked.length > 0) {
+    // every blocked read is named (each recording missing), and the choices that could not even be bound
+    const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
+    return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
+  }
   const keyUnbound = r.find((f) => f.code === 'key_unbound');
   if (keyUnbound) return keyUnbound;
-  const notFound = r.filter((f) => f.boundary === 'no_data');
-  if (notFound.length > 0) return { ...notFound[notFound.length - 1]!, message: `${words.noData}: ${notFound[notFound.length - 1]!.message}` };
+  if (absence) return withSubject(absence, words);
   const unbound = r.find((f) => f.boundary === 'no_access_path');
   if (unbound) return unbound;
   if (unresolved) return unresolved;
   return { boundary: 'no_access_path', code: 'unbound', message: `${words.nothingBound}: ${out.notes.join('; ') || 'none eligible'}` };
 }
+
+const withSubject = (f: Failure, words: SummaryWords): Failure => words.noData ? { ...f, message: `${words.noData}: ${f.message}` } : f;
 
 export interface SourceAccount { source: string; boundaries: Array<{ boundary: Boundary; code: string; count: number; message: string; request?: string }> }
 

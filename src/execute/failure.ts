@@ -27,6 +27,10 @@ export interface Failure {
   source?: string;
   /** The (redacted) request that failed, when one was sent. */
   request?: string;
+  /** The response was read and judged (not a call that failed before any record was seen). */
+  examined?: boolean;
+  /** Reached by a candidate beyond the plan's relevance cut (plan.ts `fallbackCandidates`). */
+  fallback?: boolean;
   /** Typed parameters a refusal is worded from (candidates of an ambiguous name, the kind of entity a read takes, …). */
   params?: Readonly<Record<string, string | number | readonly string[]>>;
 }

@@ -9,7 +9,6 @@
  * recorded; the first record that passes validation is admitted and the search stops.
  */
 import type { Observation, OperationResult } from '../connectors/records.ts';
-import { PublisherError } from '../http/errors.ts';
 import type { Assessment } from '../plan/plan.ts';
 import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
@@ -21,7 +20,7 @@ import { bindReadings, entityTypeFor } from './bind.ts';
 import type { Eligibility } from './eligibility.ts';
 import type { QueryContext } from './context.ts';
 import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
-import { classify, type Failure } from './failure.ts';
+import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
   question: string;
@@ -154,19 +153,7 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   return { matches, ...(closest ? { closest } : {}), any: true };
 }
 
-export { connectorCtx, fetchOnce, openAttempt } from './engine.ts';
-export { classify, type Boundary, type Failure } from './failure.ts';
-
-/** A fetch threw (for the loops not yet folded into the engine): close the attempt and keep the classified failure. */
-export function recordFetchFailure(ctx: QueryContext, attempt: Attempt, done: () => void, e: unknown, failures: Failure[]): Failure {
-  const c = classify(e, ctx.signal, attempt.source);
-  done();
-  attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
-  attempt.reason = c.message; attempt.failure = c.code;
-  if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
-  failures.push(c);
-  return c;
-}
+export type { Boundary, Failure } from './failure.ts';
 
 /**
  * The keyed measure leaf as a provider of choice points to the engine: source (the plan's
@@ -176,13 +163,20 @@ export function recordFetchFailure(ctx: QueryContext, attempt: Attempt, done: ()
 export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambiguity?: LeafResult['ambiguity'] }): Provider<Omit<AdmittedEvidence, 'index'>> {
   return async function* (h) {
     const said = new Set<string>();
+    let beyond = false;
     for (const cand of req.candidates) {
       const op = cand.operation;
       if (!op) continue;
+      if (cand.tier === 'fallback' && !beyond) {
+        beyond = true;
+        const next = [...new Set(req.candidates.filter((c) => c.tier === 'fallback').map((c) => c.candidateKey))];
+        h.emit('execution_plan', 'executor', `no planned candidate answered; backtracking to the next eligible candidates from other sources (${next.join(', ')})`);
+      }
       if (h.isPruned(cand.publisherId)) { h.note(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
       if (h.isBlocked(op.key)) continue;
       const ineligible = req.eligible?.(cand, req.units.get(cand.candidateKey));
-      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId } }; continue; }
+      const tier = cand.tier === 'fallback' ? { fallback: true } : {};
+      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId, ...tier } }; continue; }
       // entity resolution (memoised per question), among the kind of entity the operation's key names
       const entityType = entityTypeFor(op.key);
       let bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
@@ -193,9 +187,9 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
       if (chosen.length === 0) {
         if (ambiguous) {
           found.ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
-          yield { kind: 'boundary', failure: { boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
         } else {
-          yield { kind: 'boundary', failure: { boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
         }
         continue; // another operation may accept a key some candidate carries
       }
@@ -222,7 +216,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
           const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
           const entityKey = { keyType: key.keyType, value: key.value };
           yield {
-            kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs,
+            kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tier,
             label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
             // the same call and record selection from another candidate key would repeat a verdict
             identity: JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]),
@@ -263,7 +257,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                       period: { label: labelOf(rec), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
                       entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(rec.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
                       raw: rec.raw,
-                      assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...verdict.warnings, ...result.notes] },
+                      assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...(binding.note ? [binding.note] : []), ...verdict.warnings, ...result.notes] },
                     },
                   };
                 }
@@ -271,7 +265,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
               }
               const reason = verdict?.reason ?? `no ${req.period.text} value`;
               const failed: string | undefined = verdict?.checks.find((c) => !c.passed)?.name;
-              const code = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : failed === 'kind' || failed === 'grain' ? failed : 'period';
+              const code = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : failed === 'kind' || failed === 'grain' ? failed : !failed && verdict?.residual ? 'residual' : 'period';
               return {
                 reject: { boundary: 'no_data', code, message: `${binding.measure}: ${reason}` }, reason, checks: verdict?.checks ?? [],
                 prune: verdict?.prune ?? false, by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${binding.measure}: ${reason}`,

@@ -5,7 +5,8 @@
  * endpoint (Virtuoso is the one tested). Results are read as SPARQL JSON-like terms so both
  * backends return the same rows.
  */
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore, RdfReader } from '../rdf/backend.ts';
+import type { Bindings } from '../rdf/store.ts';
 import type { RdfStore, Term } from '../rdf/store.ts';
 
 export interface RowTerm { type: 'uri' | 'literal' | 'bnode'; value: string; datatype?: string; lang?: string }
@@ -29,19 +30,29 @@ function rowTerm(t: Term): RowTerm | undefined {
   return undefined;
 }
 
-function selectRdf(rdf: RdfStore, query: string): Row[] {
-  return rdf.select(query).map((b) => {
+function selectRdf(rdf: Pick<RdfStore, 'select'> | RdfReader, query: string): Row[] {
+  return toRows(rdf.select(query));
+}
+
+function toRows(bindings: readonly Bindings[]): Row[] {
+  return bindings.map((b) => {
     const out: Record<string, RowTerm | undefined> = {};
     for (const [k, v] of b) out[k] = rowTerm(v);
     return out;
   });
 }
 
-/** The embedded store (oxigraph in WebAssembly, journaled by DurableStore). */
-export function embeddedGrantStore(store: DurableStore): GrantStore {
+/** The configured store, embedded (oxigraph, journaled) or remote (any SPARQL 1.1 endpoint). */
+export function embeddedGrantStore(store: AssayStore): GrantStore {
   return {
-    label: 'embedded store',
-    async select(query, signal) { signal?.throwIfAborted(); return selectRdf(store.rdf, query); },
+    label: store.describe(),
+    async select(query, signal) {
+      signal?.throwIfAborted();
+      // a remote store reads without blocking (grant traversals are the heavy reads it exists for)
+      const remote = store as AssayStore & { selectAsync?: (q: string, o: { signal?: AbortSignal }) => Promise<Bindings[]> };
+      if (remote.kind === 'remote' && remote.selectAsync) return toRows(await remote.selectAsync(query, signal ? { signal } : {}));
+      return selectRdf(store.rdf, query);
+    },
     async update(update) { await store.apply({ kind: 'update', sparql: update }); },
     async insertTriples(graph, ntriples) {
       if (ntriples.length === 0) return;

@@ -39,7 +39,7 @@ export interface GraphRunner {
   mine(graph: string | undefined, timeoutMs: number): Promise<Introspection>;
 }
 
-export function poolRunner(pool: QueryPool, options: { baseIri: string; allowedRemoteHosts?: readonly string[] }): GraphRunner {
+export function poolRunner(pool: Pick<QueryPool, 'run'>, options: { baseIri: string; allowedRemoteHosts?: readonly string[] }): GraphRunner {
   const baseIri = options.baseIri;
   return {
     async query(text, graph, limits) {

@@ -13,6 +13,7 @@ export { generatorFromEnv } from './generate/from-env.ts';
 export { completerGenerator, extractSparql, type SparqlGenerator, type Completer } from './generate/types.ts';
 export { replayCompleter, recordingCompleter, loadReplay, ReplayMissError } from './generate/replay.ts';
 export { modelCompleter } from './generate/model.ts';
+export { answerIfAboutAssaysGraphs, openNlq } from './assay-graphs.ts';
 export { routeQuestion, isAboutAssaysGraphs, graphForRoute, type Route } from './route.ts';
 export { qualify, type Qualification, type QualifyConfig } from './qualify.ts';
 export { cite, resolutionRate, type Cited, type Citation } from './cite.ts';

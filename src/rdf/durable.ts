@@ -32,6 +32,7 @@ import { mkdir, open, readFile, rename, rm, writeFile, readdir, stat, type FileH
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
+import type { AssayStore } from './backend.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -232,7 +233,8 @@ function estimateQuads(op: WriteOp): number {
 /** Sends a write to the owner of the data directory; resolves with its sequence number once acknowledged. */
 export type RemoteWriter = (op: WriteOp) => Promise<number>;
 
-export class DurableStore {
+export class DurableStore implements AssayStore {
+  readonly kind = 'embedded' as const;
   readonly rdf: RdfStore;
   readonly dir: string | null;
   readonly recovery: RecoveryReport;
@@ -361,6 +363,10 @@ export class DurableStore {
     }
   }
 
+  describe(): string {
+    return this.dir ? `embedded store in ${this.dir}` : 'embedded store in memory (not persisted)';
+  }
+
   /** Sequence number of the last acknowledged write (0 for a store never written). */
   get seq(): number {
     return this.#seq;
@@ -437,7 +443,7 @@ export class DurableStore {
     if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
         `refusing to load about ${estimate} quads: the embedded store holds ${this.rdf.size} and is capped at ${this.#opts.maxQuads} ` +
-        '(the WebAssembly store aborts near 13.1 M triples). Load into a scale-out SPARQL store instead, or clear a graph first.');
+        '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
     }
     // Memory first: an op that fails (or a crash while it runs) leaves no journal record.
     applyToMemory(this.rdf, op);

@@ -89,6 +89,10 @@ export const SCHEMA = ns('https://schema.org/', [
   'AdministrativeArea', 'State', 'Person', 'name', 'identifier', 'url', 'sameAs', 'unitText',
   'unitCode', 'PropertyValue', 'propertyID', 'value', 'Dataset', 'WebAPI', 'Question',
   'alternateName', 'description',
+  // Feedback on answers (src/server/routes/feedback.ts): a Review of the run with a Rating.
+  'Review', 'Rating', 'itemReviewed', 'reviewRating', 'ratingValue', 'bestRating', 'worstRating', 'reviewBody', 'dateCreated',
+  // Conversations (src/conversation): the turns a follow-up is read against.
+  'Conversation',
 ] as const);
 
 /** SPARQL 1.1 Service Description. */
@@ -169,7 +173,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
   // store / server
-  'truncated', 'rowLimit', 'descriptorDigest',
+  'truncated', 'rowLimit', 'descriptorDigest', 'writeSeq',
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
   'exactKind', 'composedKind', 'assessment', 'assessmentCount', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
@@ -190,6 +194,8 @@ export const ASSAY = ns(ASSAY_NS, [
   'rowsMembers', 'rowsUsable', 'completeness', 'exclusion', 'exclusionCode', 'exclusionDetail', 'rowsExcluded',
   'populationNote', 'populationGraph', 'recordMeasure', 'rowKey', 'valueStatus', 'asPublished', 'resultTable',
   'columnRole', 'columnUnit', 'cell', 'cellColumn', 'cellGrade', 'tableShape', 'derivedValue', 'derivedOp', 'derivedN',
+  // conversations (src/conversation): a follow-up's fields taken from the previous turn
+  'carriedOver',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

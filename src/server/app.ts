@@ -5,7 +5,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import type { Config } from '../config.ts';
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
+import { RemoteStore } from '../rdf/remote.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
 import { schemaCardRoutes } from './routes/schema-card.ts';
@@ -14,12 +15,15 @@ import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
 import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, type QueryPool } from './sparql/pool.ts';
+import { RemoteEvaluator } from './sparql/remote.ts';
 import { webRoutes } from './web/routes.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
 
 export interface AppDeps {
   config: Config;
-  /** The durable store holding every graph. */
-  store: DurableStore;
+  /** The store holding every graph: embedded (DurableStore) or a remote SPARQL store (RemoteStore). */
+  store: AssayStore;
   /** Log requests (off in tests). */
   logger?: boolean;
 }
@@ -27,8 +31,11 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     assay: AppDeps;
-    /** Worker threads holding store replicas: untrusted SPARQL and VoID run there (sparql/pool.ts). */
-    queryPool: QueryPool;
+    /**
+     * Where untrusted SPARQL and VoID run: worker threads holding replicas of the embedded store
+     * (sparql/pool.ts), or, with a remote store, the proxied evaluator (sparql/remote.ts).
+     */
+    queryPool: QueryPool | RemoteEvaluator;
   }
 }
 
@@ -44,8 +51,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
   });
   app.decorate('assay', deps);
-  const queryPool = startQueryPool(deps.store, deps.config.sparql, (reason) => app.log.warn({ reason }, 'query worker replaced'));
-  app.decorate('queryPool', queryPool);
+  const queryPool = deps.store instanceof RemoteStore
+    ? new RemoteEvaluator(deps.store, { maxConcurrent: deps.config.store.maxConcurrent, maxQueue: deps.config.sparql.maxQueue })
+    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], deps.config.sparql, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+  app.decorate<QueryPool | RemoteEvaluator>('queryPool', queryPool);
   app.addHook('onClose', async () => queryPool.close());
   // Browser clients may query from any origin, never with credentials.
   await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
@@ -57,7 +66,10 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(askRoutes);
   await app.register(runsRoutes);
   await app.register(nlqRoutes);
-  // People and agents (issue 14): the web page at / for browsers and its assets.
+  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp;
+  // feedback on answers (rate-limited on its route).
   await app.register(webRoutes);
+  await app.register(mcpRoutes);
+  await app.register(feedbackRoutes);
   return app;
 }

@@ -1,21 +1,22 @@
 /**
- * Start the gateway: open the durable store, bring the catalog graph up to date, build the
+ * Start the gateway: open the store (embedded, or remote with config.store.url), bring the catalog graph up to date, build the
  * app and listen. Returns a handle that closes everything in order.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
+import { openStore } from '../rdf/open.ts';
 import { build } from './app.ts';
 
 export interface Running {
   app: FastifyInstance;
-  store: DurableStore;
+  store: AssayStore;
   url: string;
   close(): Promise<void>;
 }
 
-export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: DurableStore) => Promise<void> } = {}): Promise<Running> {
-  const store = await DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads });
+export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: AssayStore) => Promise<void> } = {}): Promise<Running> {
+  const store = await openStore(config);
   try {
     if (options.prepare) await options.prepare(store);
     const app = await build({ config, store, logger: options.logger });

@@ -42,7 +42,7 @@ async function ask(question: string, mode: 'answer' | 'ask' | 'all' = 'answer') 
   await page.getByLabel('Question', { exact: true }).fill(question);
   await page.getByLabel('Question', { exact: true }).press('Enter');
   const turn = page.locator('article.turn').first();
-  await turn.locator('.answer').waitFor({ timeout: 90_000 });
+  await turn.locator('.answer').waitFor({ timeout: 240_000 });
   return turn;
 }
 
@@ -79,7 +79,15 @@ describe('the web page in Chromium', () => {
     for (const part of ['Intent', 'decided by offline', 'Discovery', 'Plan', 'Attempts', 'Validation', 'Evidence', 'Cross-checks']) expect(text).toContain(part);
     expect(await panel.locator('table', { hasText: 'Every attempt' }).locator('tbody tr').count()).toBeGreaterThan(0);
     await screenshot(panel, '2-panel');
-  }, 120_000);
+
+    // Feedback on the answer: sent, confirmed and listed under it.
+    const feedback = turn.locator('section.feedback');
+    await feedback.getByLabel('Comment').fill('Right figure, but say it is the fiscal year up front.');
+    await feedback.getByRole('button', { name: 'Helpful' }).click();
+    await expect.poll(() => feedback.locator('.fb-status').innerText()).toMatch(/recorded as “helpful”/);
+    expect(await feedback.locator('.fb-list li').first().innerText()).toMatch(/helpful.*fiscal year up front/);
+    await screenshot(feedback, '2b-feedback');
+  }, 300_000);
 
   it('offers a clarification as buttons and shows the resumed answer when one is clicked', async () => {
     const { page } = b;
@@ -95,12 +103,12 @@ describe('the web page in Chromium', () => {
     await page.keyboard.press('Enter'); // keyboard-usable
     const resumed = page.locator('article.turn').first();
     await expect.poll(() => resumed.locator('h3').innerText()).toMatch(/^Resumed with option \d+/);
-    await resumed.locator('.answer').waitFor({ timeout: 90_000 });
+    await resumed.locator('.answer').waitFor({ timeout: 240_000 });
     expect(await resumed.locator('.answer').getAttribute('data-status')).toBe('answered');
     expect(await resumed.locator('mark.fig').first().innerText()).toContain('$169,148,000,000');
     expect(await options.first().isDisabled()).toBe(true);
     await screenshot(resumed, '4-resumed');
-  }, 120_000);
+  }, 300_000);
 
   it('draws a timeseries chart from the graded figures, with units and the source under it', async () => {
     const { page } = b;
@@ -115,7 +123,20 @@ describe('the web page in Chromium', () => {
     expect(caption).toMatch(/Source: sec-edgar https:\/\/data\.sec\.gov\//);
     expect(await chart.getAttribute('aria-label')).toContain('FY2019: $260,174,000,000 (verified)');
     await screenshot(chart, '5-chart');
-  }, 120_000);
+  }, 300_000);
+
+  it('reads a follow-up against the previous question and says what it carried over', async () => {
+    const { page } = b;
+    expect(await page.getByLabel(/continue the conversation/).isChecked()).toBe(true);
+    const turn = await ask('and in 2022?');
+    expect(await turn.locator('.answer').getAttribute('data-status')).toBe('answered');
+    const note = turn.locator('p.carried');
+    expect(await note.getAttribute('data-followup')).toBe('period');
+    expect(await note.innerText()).toMatch(/^Follow-up to “How did Apple revenue change from 2019 to 2023\?”: carried over .*entity Apple.*attribute revenue.*; this question set .*period 2022/);
+    expect(await turn.locator('mark.fig').first().innerText()).toContain('$394,328,000,000');
+    expect(await turn.locator('.progress li[data-stage=structure]').first().innerText()).toMatch(/follow-up reader/);
+    await screenshot(turn, '5b-followup');
+  }, 300_000);
 
   it('runs SPARQL in the console and shows a results table', async () => {
     const { page } = b;
@@ -136,7 +157,23 @@ describe('the web page in Chromium', () => {
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.locator('#sparql-results .error').innerText()).toMatch(/Error 400/);
     await screenshot(page.locator('#sparql'), '6-sparql');
-  }, 120_000);
+  }, 300_000);
+
+  it('shows the question-to-SPARQL box when the gateway serves /nlq, its query labelled unverified', async () => {
+    const { page } = b;
+    const served = app.hasRoute({ method: 'POST', url: '/nlq' });
+    expect(await page.locator('#nlq').isVisible()).toBe(served);
+    if (!served) return;
+    await page.getByLabel('Question about the graph').fill('How many data services are there?');
+    await page.getByRole('button', { name: 'Write SPARQL' }).click();
+    const out = page.locator('#nlq-result');
+    await out.locator('.unverified-label').waitFor({ timeout: 150_000 });
+    expect(await out.locator('.unverified-label').innerText()).toMatch(/unverified/);
+    expect(await out.locator('pre.nlq-query').innerText()).toMatch(/SELECT|ASK/);
+    await page.getByRole('button', { name: 'Open in the SPARQL console' }).click();
+    await expect.poll(() => page.locator('#sparql .cm-content').innerText()).toMatch(/SELECT|ASK/);
+    await screenshot(page.locator('#nlq'), '7-nlq');
+  }, 180_000);
 
   it('needed nothing from any other origin, and logged no script errors', () => {
     expect(b.offOrigin).toEqual([]);

@@ -64,6 +64,25 @@ describe('chartFor', () => {
     expect(chartFor(mixed)).toBeNull();
   });
 
+  it('a population ranking table charts its value column by entity; a cell with no figure keeps its own code grade', () => {
+    const cell = (column: string, value: unknown, grade: string, evidence?: string) => ({ column, value, grade, ...(evidence ? { evidence } : {}) });
+    const spec = chartFor(result({
+      intent: { shape: 'ranking' },
+      table: {
+        shape: 'ranking',
+        columns: [{ id: 'rank', role: 'rank', unit: null }, { id: 'entity', role: 'entity', unit: null }, { id: 'key', role: 'key', unit: null }, { id: 'value', role: 'value', label: 'Population', unit: 'people', period: '2018' }],
+        rows: [
+          [cell('rank', 1, 'exempt'), cell('entity', 'California', 'label', 'e1'), cell('key', '06', 'label', 'e1'), cell('value', 39, 'verified', 'e1')],
+          [cell('rank', 2, 'exempt'), cell('entity', 'Texas', 'label', 'e2'), cell('key', '48', 'label', 'e2'), cell('value', 29, 'verified', 'e2')],
+        ],
+        derived: [], populations: [],
+      },
+      figures: [fig('39', 39, ['e1'], 'conflict')],
+    }))!;
+    expect(spec.points.map((p) => [p.x, p.y, p.grade])).toEqual([['California', 39, 'conflict'], ['Texas', 29, 'verified']]);
+    expect(spec.title).toBe('Population, 2018');
+  });
+
   it('a ranking table is bars in the table\'s order, each cell matched to its figure by evidence', () => {
     const spec = chartFor(result({
       intent: { shape: 'ranking' },
@@ -85,7 +104,7 @@ describe('readTable', () => {
   it('reads columns as names or objects, rows as arrays, objects or {cells}', () => {
     expect(readTable({ columns: ['a', { name: 'b', unit: 'USD' }], rows: [[1, { value: 2, evidence: ['e'] }], { cells: [3, 4] }, { a: 5, b: { value: 6, evidence_iri: 'f' } }] })).toEqual({
       caption: null,
-      columns: [{ key: 'a', label: 'a', unit: null }, { key: 'b', label: 'b', unit: 'USD' }],
+      columns: [{ key: 'a', label: 'a', unit: null, role: null, period: null }, { key: 'b', label: 'b', unit: 'USD', role: null, period: null }],
       rows: [
         [{ value: 1, evidence: null, grade: null }, { value: 2, evidence: 'e', grade: null }],
         [{ value: 3, evidence: null, grade: null }, { value: 4, evidence: null, grade: null }],
@@ -93,6 +112,17 @@ describe('readTable', () => {
       ],
     });
   });
+  it('reads a population answer\'s table (src/population/table.ts): cells placed by the column they name', () => {
+    const t = readTable({
+      shape: 'ranking',
+      columns: [{ id: 'rank', role: 'rank', unit: null }, { id: 'entity', role: 'entity', unit: null }, { id: 'value', role: 'value', label: 'Total population', unit: 'people', period: '2018' }],
+      rows: [[{ column: 'value', value: 39557045, grade: 'verified', evidence: 'e1' }, { column: 'rank', value: 1, grade: 'exempt' }, { column: 'entity', value: 'California', grade: 'label', evidence: 'e1' }]],
+      derived: [], populations: [],
+    })!;
+    expect(t.columns.map((c) => [c.label, c.role, c.unit, c.period])).toEqual([['#', 'rank', null, null], ['entity', 'entity', null, null], ['Total population', 'value', 'people', '2018']]);
+    expect(t.rows[0]!.map((c) => c.value)).toEqual([1, 'California', 39557045]);
+  });
+
   it('says it cannot read what is not a table', () => {
     expect(readTable(null)).toBeNull();
     expect(readTable({ columns: 'a', rows: [] })).toBeNull();

@@ -41,7 +41,7 @@ describe('GET /', () => {
     expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
     expect(res.body).toContain('id="ask-question"');
     const config = JSON.parse(/<script type="application\/json" id="assay-config">(.*?)<\/script>/.exec(res.body)![1]!);
-    expect(config).toMatchObject({ nlq: false });
+    expect(config).toMatchObject({ nlq: t.app.hasRoute({ method: 'POST', url: '/nlq' }), feedback: t.app.hasRoute({ method: 'POST', url: '/feedback' }) });
     const assets = [...res.body.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThan(0);
     expect(res.body).not.toMatch(/(?:src|href)="https?:\/\//); // nothing from a CDN
@@ -64,5 +64,27 @@ describe('GET /', () => {
 
   it('the bundle is where the gateway looks for it', () => {
     expect(existsSync(join(WEB_DIST, 'index.html'))).toBe(true);
+  });
+});
+
+describe('a gateway without the built bundle', () => {
+  it('answers the page with 503 and the command that builds it, and RDF clients are unaffected', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const Fastify = (await import('fastify')).default;
+    const { webRoutes } = await import('../../src/server/web/routes.ts');
+    const empty = mkdtempSync(join(tmpdir(), 'assay-no-bundle-'));
+    const app = Fastify();
+    await app.register(webRoutes, { dist: empty });
+    app.get('/*', async () => 'rdf');
+    try {
+      const page = await app.inject({ url: '/', headers: { accept: BROWSER } });
+      expect(page.statusCode).toBe(503);
+      expect(page.body).toContain('npm run build:web');
+      expect((await app.inject({ url: '/', headers: { accept: 'text/turtle' } })).body).toBe('rdf');
+    } finally {
+      await app.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -117,9 +117,10 @@ export function tableView(result: AskResult): HTMLElement | null {
   for (const f of result.figures) if (f.evidence.length === 1) gradeOf.set(f.evidence[0]!, f.grade);
   return h('table', { class: 'data' },
     h('caption', {}, t.caption ?? 'Table'),
-    h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col' }, c.label, c.unit ? ` (${c.unit})` : '')))),
+    h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col' }, c.label, c.unit ? ` (${c.unit})` : '', c.period ? `, ${c.period}` : '')))),
     h('tbody', {}, ...t.rows.map((r) => h('tr', {}, ...r.map((c) => {
-      const grade = (c.grade as Grade | null) ?? (c.evidence ? gradeOf.get(c.evidence) : undefined);
+      const own = GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined; // 'exempt' and 'label' are not grades
+      const grade = (c.evidence ? gradeOf.get(c.evidence) : undefined) ?? (c.value !== null && typeof c.value === 'number' ? own : undefined);
       const value = c.value === null || c.value === undefined ? '—' : typeof c.value === 'number' ? c.value.toLocaleString('en-US') : String(c.value);
       return h('td', grade ? { class: `cell grade-${grade}`, 'data-grade': grade } : {},
         value, grade ? srOnly(` (${grade})`) : null,
@@ -167,9 +168,13 @@ export function renderAnswer(result: AskResult, hooks: AnswerHooks): HTMLElement
   const root = h('div', { class: `answer status-${result.status}`, 'data-status': result.status, 'data-run': result.run_id });
   const statusLabel = result.status === 'answered' ? 'Answer' : result.status === 'needs_clarification' ? 'Which did you mean?' : 'Not answered';
   root.append(h('h4', { class: 'status' }, statusLabel));
-  if (result.carried_over?.length) {
-    root.append(h('p', { class: 'carried' }, 'Read as a follow-up: carried over from the previous turn — ',
-      result.carried_over.map((c) => `${c.field}: ${typeof c.value === 'string' ? c.value : JSON.stringify(c.value)}`).join('; ')));
+  if (result.followup) {
+    const f = result.followup;
+    const shown = (v: unknown) => (v && typeof v === 'object' && 'text' in (v as object) ? String((v as { text: unknown }).text) : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ') : typeof v === 'string' ? v : JSON.stringify(v));
+    const list = (xs: Array<{ field: string; value: unknown }>) => xs.filter((x) => x.field !== 'quantity' && x.field !== 'grain' && !(x.value === null || (Array.isArray(x.value) && x.value.length === 0))).map((x) => `${x.field} ${shown(x.value)}`).join('; ');
+    root.append(h('p', { class: 'carried', 'data-followup': f.parts.join(' ') },
+      h('strong', {}, 'Follow-up'), ` to “${f.from_question}”: carried over ${list(f.carried) || 'nothing'}`,
+      f.replaced.length ? `; this question set ${list(f.replaced)}` : '', '.'));
   }
   root.append(result.figures.length ? markedText(result.text, result.figures, figIds) : h('p', { class: 'answer-text' }, result.text));
   if (result.rendering_label) root.append(h('p', { class: 'rendering' }, `(${result.rendering_label})`));

@@ -2,13 +2,14 @@
  * What a chart of an answer plots, decided from the result's data — never from its text. Each
  * plotted value is a graded figure of the answer: an evidence value (or table cell) is plotted
  * only when a figure of the answer stands on that evidence alone, and the point carries that
- * figure's value and grade. Values with no such figure are counted as left out, and said.
+ * figure's value and grade (a table cell without such a figure keeps the grade code gave the cell).
+ * Values with no grade are counted as left out, and said.
  *
  *   timeseries  → a line over the periods, one series per entity
  *   comparison  → bars, one per entity (and period)
  *   ranking / table with a numeric column → bars in the table's order
  */
-import type { AskResult, Figure, Grade } from './types.ts';
+import { GRADES, type AskResult, type Figure, type Grade } from './types.ts';
 import { readTable } from './table-data.ts';
 
 export interface Point { x: string; y: number; series: string; grade: Grade; figure: string; evidence: string; order: number }
@@ -86,24 +87,31 @@ function periodKey(p: string): string {
 function tableChart(result: AskResult): ChartSpec | null {
   const table = readTable(result.table);
   if (!table || table.rows.length < 2) return null;
-  const valueCol = table.columns.findIndex((c, i) => c.unit !== null && table.rows.every((r) => typeof r[i]?.value === 'number' || r[i]?.value === null));
-  if (valueCol < 0) return null;
-  const labelCol = table.columns.findIndex((_, i) => i !== valueCol && table.rows.some((r) => typeof r[i]?.value === 'string'));
+  const numericAt = (i: number) => table.rows.every((r) => typeof r[i]?.value === 'number' || r[i]?.value === null);
+  const byRole = (role: string) => table.columns.findIndex((c) => c.role === role);
+  // A value column (a ranking's or a subset's measure); tables of two value columns (x, y) are not bar charts.
+  let valueCol = byRole('value');
+  if (valueCol < 0 && byRole('x') < 0) valueCol = table.columns.findIndex((c, i) => c.unit !== null && c.role !== 'rank' && numericAt(i));
+  if (valueCol < 0 || !numericAt(valueCol)) return null;
+  let labelCol = byRole('entity');
+  if (labelCol < 0) labelCol = table.columns.findIndex((c, i) => i !== valueCol && table.rows.some((r) => typeof r[i]?.value === 'string'));
   if (labelCol < 0) return null;
   const points: Point[] = [];
   let omitted = 0;
   table.rows.forEach((row, order) => {
     const c = row[valueCol]!;
     const f = c.evidence ? figureFor(result.figures, c.evidence) : undefined;
-    if (!f || !c.evidence) { omitted++; return; }
+    // The figure's grade when the text states the value; else the grade code gave the cell itself.
+    const grade = f?.grade ?? (GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined);
+    if (!grade || !c.evidence || typeof c.value !== 'number') { omitted++; return; }
     const x = String(row[labelCol]!.value);
-    points.push({ x, y: f.value, series: table.columns[valueCol]!.label, grade: f.grade, figure: f.text, evidence: c.evidence, order });
+    points.push({ x, y: f?.value ?? c.value, series: table.columns[valueCol]!.label, grade, figure: f?.text ?? c.value.toLocaleString('en-US'), evidence: c.evidence, order });
   });
   if (points.length < 2) return null;
   const col = table.columns[valueCol]!;
   return {
     kind: 'bar',
-    title: table.caption ?? `${col.label} by ${table.columns[labelCol]!.label}`,
+    title: table.caption ?? `${col.label}${col.period ? `, ${col.period}` : ''}`,
     yLabel: col.unit ? `${col.label} (${col.unit})` : col.label,
     unit: col.unit,
     points,

@@ -81,14 +81,17 @@ function show(section: HTMLElement, result: AskResult, events: ProgressEvent[]):
   });
   section.append(answer, renderPanel(result, events));
   if (config.feedback) section.append(feedbackBox(result.run_id));
+  // Keep the conversation going unless the reader unticks "follow-up"; a new conversation starts then.
   if (result.conversation) {
     conversationId = result.conversation;
     followup.disabled = false;
-    followup.checked = true;
+    if (!followup.dataset.touched) followup.checked = true;
   }
   const status = answer.querySelector<HTMLElement>('h4.status');
   if (status) { status.tabIndex = -1; status.focus(); }
 }
+
+followup.addEventListener('change', () => { followup.dataset.touched = 'true'; });
 
 form.addEventListener('submit', (e) => {
   e.preventDefault();

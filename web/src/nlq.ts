@@ -12,11 +12,12 @@ function queryOf(r: Record<string, unknown>): string | null {
   return null;
 }
 
+/** POST /nlq's `result`: {kind: 'select', vars, rows (SPARQL JSON bindings)} or {kind: 'ask', boolean}. */
 function rowsOf(r: Record<string, unknown>): SparqlJson | null {
-  for (const k of ['results', 'rows', 'answer']) {
-    const v = r[k] as SparqlJson | undefined;
-    if (v && typeof v === 'object' && 'head' in v) return v;
-  }
+  const res = r.result as { kind?: string; vars?: string[]; rows?: NonNullable<SparqlJson['results']>['bindings']; boolean?: boolean } | undefined;
+  if (!res || typeof res !== 'object') return null;
+  if (res.kind === 'ask' && typeof res.boolean === 'boolean') return { head: {}, boolean: res.boolean };
+  if (res.kind === 'select' && Array.isArray(res.rows)) return { head: { vars: res.vars ?? [] }, results: { bindings: res.rows } };
   return null;
 }
 
@@ -31,8 +32,9 @@ export function mountNlq(form: HTMLFormElement, input: HTMLInputElement, out: HT
       const parts: Array<Node | null> = [
         h('p', { class: 'unverified-label' }, h('span', { class: 'grade grade-unverified' }, 'unverified'), ' Generated SPARQL — written from your question, not checked against what you meant.'),
         query ? h('pre', { class: 'nlq-query', 'aria-label': 'generated SPARQL (unverified)' }, query) : h('p', {}, 'No query was generated.'),
+        typeof r.lane_label === 'string' ? h('p', { class: 'note' }, r.lane_label) : null,
         typeof r.text === 'string' ? h('p', {}, r.text) : null,
-        rows ? resultsTable(rows) : null,
+        rows && typeof rows.boolean === 'boolean' ? h('p', {}, `ASK: ${rows.boolean}`) : rows ? resultsTable(rows) : null,
         query ? h('button', { type: 'button', onclick: () => openInConsole(query) }, 'Open in the SPARQL console') : null];
       out.replaceChildren(...parts.filter((p): p is Node => p !== null));
     } catch (err) {

@@ -52,8 +52,10 @@ export function renderPanel(result: AskResult, events: readonly ProgressEvent[])
       intentPart('Measure', first('measure')?.by ?? result.interpreter, intent, MEASURE_FIELDS));
   } else body.append(h('p', {}, 'No intent: the question was not understood (see the refusal).'));
 
-  const followup = byStage('followup');
-  if (followup.length) body.append(h('h5', {}, 'Follow-up'), h('ul', {}, ...followup.map((e) => h('li', {}, `[${e.by}] ${e.message}`))));
+  if (result.followup) {
+    body.append(h('h5', {}, 'Follow-up'), h('p', {}, 'Read against ', link(`/runs/${encodeURIComponent(result.followup.from_run.split('/').pop() ?? '')}`, `“${result.followup.from_question}”`),
+      `: carried over ${result.followup.carried.map((c) => c.field).join(', ') || 'nothing'}; set by this question: ${result.followup.replaced.map((c) => c.field).join(', ') || 'nothing'}.`));
+  }
 
   const discovery = byStage('discovery');
   body.append(h('h5', {}, 'Discovery'), discovery.length

@@ -86,9 +86,10 @@ export interface AskResult {
   resumed_from?: string;
   /** Population shapes: columns with units, rows with each cell's evidence IRI. */
   table?: unknown;
-  /** Follow-up turns: the conversation this run belongs to, and what was carried over. */
-  conversation?: string | null;
-  carried_over?: Array<{ field: string; value: unknown; from_run?: string }>;
+  /** The conversation this run belongs to (send it back to ask a follow-up). */
+  conversation?: string;
+  /** Present when the question was read as a follow-up: the turn it follows and the fields carried over. */
+  followup?: { from_run: string; from_question: string; parts: string[]; carried: Array<{ field: string; value: unknown }>; replaced: Array<{ field: string; value: unknown }> };
 }
 
 export interface ProgressEvent { stage: string; by: string; message: string; data?: Record<string, unknown> }

@@ -431,15 +431,21 @@ function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean }): (Dir
 }
 
 /** Predicates joining class `from` to any of `to` (forward: ?x p E) or back (reverse: E p ?x). */
-function joinPredicates(c: Ctx, from: string, to: readonly string[]): Directed[] {
-  const out: Directed[] = [];
-  const seen = new Set<string>();
+function joinPredicates(c: Ctx, from: string, to: readonly string[]): (Directed & { triples: number; specificity: number })[] {
+  // Each join carries the instance count of the entity's class it goes through: a join observed on
+  // the entity's most specific class says more about this entity than one on a broad super-class.
+  const size = (cls: string) => classProfile(c, cls)?.instances ?? Number.MAX_SAFE_INTEGER;
+  const best = new Map<string, Directed & { triples: number; specificity: number }>();
+  const keep = (key: string, d: Directed & { triples: number; specificity: number }) => {
+    const had = best.get(key);
+    if (!had || d.specificity < had.specificity) best.set(key, d);
+  };
   for (const h of c.ix.joinHints.hints) {
     if (h.predicate === RDF_TYPE) continue;
-    if (h.from === from && to.includes(h.to) && !seen.has(`f${h.predicate}`)) { seen.add(`f${h.predicate}`); out.push({ iri: h.predicate, forward: true }); }
-    if (to.includes(h.from) && h.to === from && !seen.has(`r${h.predicate}`)) { seen.add(`r${h.predicate}`); out.push({ iri: h.predicate, forward: false }); }
+    if (h.from === from && to.includes(h.to)) keep(`f${h.predicate}`, { iri: h.predicate, forward: true, triples: h.triples, specificity: size(h.to) });
+    if (to.includes(h.from) && h.to === from) keep(`r${h.predicate}`, { iri: h.predicate, forward: false, triples: h.triples, specificity: size(h.from) });
   }
-  return out;
+  return [...best.values()];
 }
 
 function joinPredicatesBetween(c: Ctx, from: string, to: string): (Directed & { triples: number })[] {
@@ -453,14 +459,14 @@ function joinPredicatesBetween(c: Ctx, from: string, to: string): (Directed & { 
 }
 
 /** Among join predicates, the one the question names (a linked relation), else the most used. */
-function pickRelated(c: Ctx, preds: (Directed & { triples?: number })[]): Directed | undefined {
+function pickRelated(c: Ctx, preds: (Directed & { triples?: number; specificity?: number })[]): Directed | undefined {
   if (preds.length === 0) return undefined;
   const named = preds.filter((p) => c.l.relations.some((r) => r.iri === p.iri));
   if (named.length > 0) {
     const rank = (p: Directed) => c.l.relations.findIndex((r) => r.iri === p.iri);
     return [...named].sort((a, b) => rank(a) - rank(b) || Number(b.forward) - Number(a.forward))[0];
   }
-  const best = [...preds].sort((a, b) => (b.triples ?? 0) - (a.triples ?? 0) || Number(b.forward) - Number(a.forward) || (a.iri < b.iri ? -1 : 1))[0]!;
+  const best = [...preds].sort((a, b) => (a.specificity ?? 0) - (b.specificity ?? 0) || (b.triples ?? 0) - (a.triples ?? 0) || Number(b.forward) - Number(a.forward) || (a.iri < b.iri ? -1 : 1))[0]!;
   if (preds.length > 1) c.notes.push(`joined through <${best.iri}>, the most used of ${preds.length} predicates linking the classes (the question names none of them)`);
   return best;
 }

@@ -24,7 +24,7 @@ import {
 } from '../../nlq/index.ts';
 import { SparqlError } from '../sparql/errors.ts';
 
-const bodySchema = z.object({
+export const bodySchema = z.object({
   question: z.string().min(1).max(2000),
   graph: z.string().url().optional(),
   ground: z.boolean().optional(),

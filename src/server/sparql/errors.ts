@@ -34,6 +34,7 @@ export const SPARQL_ERRORS = {
   'timeout': { status: 503, fix: 'the query ran past sparql.timeoutMs and was stopped; make it more selective (add constraints or a LIMIT), or ask the operator to raise the limit' },
   'busy': { status: 503, fix: 'every query worker is occupied; retry after the number of seconds in Retry-After' },
   'engine-fault': { status: 503, fix: 'the query engine failed on this request and was restarted with the data intact; retry, and report the query if it fails again' },
+  'store-unavailable': { status: 503, fix: 'the SPARQL store behind this gateway did not answer or failed; retry after the number of seconds in Retry-After, and an operator should check the store (--store / ASSAY_STORE_URL)' },
 } as const satisfies Record<string, { status: number; fix: string }>;
 
 export type SparqlErrorCode = keyof typeof SPARQL_ERRORS;

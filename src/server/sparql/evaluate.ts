@@ -151,7 +151,7 @@ export class PreparedQueries {
   }
 }
 
-interface Prepared {
+export interface Prepared {
   parsed: Extract<Parsed, { kind: 'query' }>;
   /** Whether capRows added the LIMIT (so a cut is possible). */
   injected: boolean;
@@ -179,7 +179,7 @@ export function isEngineTrap(e: unknown): boolean {
   return e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
 }
 
-function parse(text: string, baseIri: string): Parsed {
+export function parse(text: string, baseIri: string): Parsed {
   try {
     return parseOperation(text, baseIri);
   } catch (e) {
@@ -210,7 +210,7 @@ function v(name: string) {
   return { termType: 'Variable', value: name } as const;
 }
 
-function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
+export function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
   const key = `${job.maxRows}\u0000${job.baseIri}\u0000${job.text}`;
   const hit = memo?.get(key);
   if (hit) return hit;
@@ -273,7 +273,7 @@ function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: 
   return store.select(generate(probe), options).length > 0;
 }
 
-function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
+export function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
   if (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0) {
     return { defaultGraphs: job.defaultGraphs, namedGraphs: job.namedGraphs };
   }

@@ -63,7 +63,7 @@ async function loadVirtuoso(): Promise<Loaded> {
   await mkdir(dir, { recursive: true });
   const http = await freePort();
   const sql = await freePort();
-  const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 180_000 });
+  const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 600_000 });
   const url = /ASSAY_TEST_VIRTUOSO=(\S+)/.exec(started.stdout)?.[1];
   if (!url) throw new Error(`.ci/virtuoso.sh start printed no ASSAY_TEST_VIRTUOSO: ${started.stdout} ${started.stderr}`);
   const origin = new URL(url).origin;
@@ -88,7 +88,12 @@ async function loadVirtuoso(): Promise<Loaded> {
     let sizeBytes = 0;
     for (const n of await readdir(dir)) if (/^virtuoso.*\.db$/.test(n)) sizeBytes += (await stat(join(dir, n))).size;
     return { store: endpointGrantStore(`${origin}/sparql`), loadSeconds, triples, sizeBytes, stop };
-  } catch (e) { await stop(); throw e; }
+  } catch (e) {
+    // keep the directory (its virtuoso.log and bulk-load.log say why); the server is stopped
+    await run(script, ['stop', dir], { timeout: 120_000 }).catch(() => {});
+    process.stderr.write(`the Virtuoso run failed; its directory is kept for the logs: ${dir}\n`);
+    throw e;
+  }
 }
 
 async function timeIt(store: GrantStore, query: string): Promise<{ p50: number; rows: number }> {

@@ -91,6 +91,8 @@ async function get(decl: OperationDecl, args: Readonly<Record<string, string>>, 
 export const cdcPlaces: Connector = {
   source: SOURCE,
   buildRequest: buildPlacesRequest,
+  // CDC's missing-data marker
+  sentinels: new Set([-999]),
   operations: {
     'county-measure': {
       params: [{ name: 'county_fips', description: '5-digit county FIPS', required: true, example: '06059' }, { name: 'measure', description: 'PLACES measure id', required: true, example: 'ARTHRITIS' }],

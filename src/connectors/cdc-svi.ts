@@ -19,6 +19,7 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type Observation, type OperationResult, type Period } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { CENSUS_SENTINEL_VALUES } from './census-acs.ts';
 
 const SOURCE = 'cdc-svi';
 export const SVI_VINTAGE = 'SVI 2018';
@@ -104,6 +105,8 @@ async function download(decl: OperationDecl, args: Readonly<Record<string, strin
 export const cdcSvi: Connector = {
   source: SOURCE,
   buildRequest: buildSviRequest,
+  // SVI republishes ACS estimates, so the Census jam values can reach it too
+  sentinels: new Set([MISSING, ...CENSUS_SENTINEL_VALUES]),
   operations: {
     'county-poverty-all': {
       params: [],

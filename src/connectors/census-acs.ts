@@ -197,9 +197,20 @@ function dataOperation(kind: 'state' | 'county' | 'place' | 'all-states' | 'all-
   };
 }
 
+/** The Census Bureau's jam values (the keys of SENTINELS): never a number. */
+export const CENSUS_SENTINEL_VALUES: ReadonlySet<number> = new Set(SENTINELS.keys());
+
+/** The newest ACS vintage the descriptors declare ("latest" reads it), from the validated catalog. */
+export function newestAcsVintage(descriptors: { newestDeclaredYear(source: string): number | undefined }): number {
+  const y = descriptors.newestDeclaredYear(SOURCE);
+  if (y === undefined) throw new Error(`the ${SOURCE} descriptor declares no dataset temporal end, so the newest ACS vintage ("latest") is unknown: add temporal.end to the ${SOURCE} dataset`);
+  return y;
+}
+
 export const censusAcs: Connector = {
   source: SOURCE,
   buildRequest: buildCensusRequest,
+  sentinels: CENSUS_SENTINEL_VALUES,
   operations: {
     'acs-state': dataOperation('state'),
     'acs-county': dataOperation('county'),

@@ -93,5 +93,6 @@ function op(required: string[]) {
 export const nihReporter: Connector = {
   source: SOURCE,
   buildRequest: buildNihRequest,
+  listKinds: { 'projects-by-organization': 'project' },
   operations: { 'projects-by-organization': op(['org']), 'projects-search': op(['text']) },
 };

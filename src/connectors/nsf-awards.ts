@@ -82,6 +82,7 @@ function list(required: string[]) {
 export const nsfAwardsConnector: Connector = {
   source: SOURCE,
   buildRequest: buildNsfRequest,
+  listKinds: { 'awards-by-awardee': 'award' },
   operations: {
     'awards-by-awardee': list(['awardee']),
     'awards-search': list(['keyword']),

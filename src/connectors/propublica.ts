@@ -49,6 +49,7 @@ interface Filing { tax_prd: number; tax_prd_yr: number; formtype: number; pdf_ur
 export const propublica: Connector = {
   source: SOURCE,
   buildRequest: buildProPublicaRequest,
+  listKinds: { organization: 'return' },
   // the organization record carries the BMF codes (subsection_code, foundation_code, exempt_organization_status_code), keyed by EIN alone
   statusFields: { organization: ['subsection', 'foundation', 'status'] },
   operations: {

@@ -33,6 +33,23 @@ export function operationsCarrying(field: StatusField, registry: ReadonlyMap<str
   return out;
 }
 
+/** The jam values of a source's connector (never numbers), empty when it declares none. */
+export function sentinelsOf(source: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): ReadonlySet<number> {
+  return registry.get(source)?.sentinels ?? new Set();
+}
+
+/** The record kind an operation lists (`filing`, `return`, `award`, `project`), or undefined when it lists none. */
+export function listKindOf(source: string, operationId: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): string | undefined {
+  return registry.get(source)?.listKinds?.[operationId];
+}
+
+/** Every listing operation (`source/operationId` → record kind), from the connectors. */
+export function listKinds(registry: ReadonlyMap<string, Connector> = connectorRegistry()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of registry.values()) for (const [op, kind] of Object.entries(c.listKinds ?? {})) out[`${c.source}/${op}`] = kind;
+  return out;
+}
+
 export async function runOperation(registry: ReadonlyMap<string, Connector>, source: string, operation: string, args: Readonly<Record<string, string>>, ctx: ConnectorContext): Promise<OperationResult> {
   const connector = registry.get(source);
   if (!connector) throw new ConnectorInputError(`no connector for source "${source}"; known: ${[...registry.keys()].join(', ')}`);

@@ -160,6 +160,7 @@ export function filerCategoryParts(category: string): string[] {
 export const secEdgar: Connector = {
   source: SOURCE,
   buildRequest: buildSecRequest,
+  listKinds: { submissions: 'filing' },
   statusFields: { 'submissions-identity': ['category'], submissions: ['category'] },
   operations: {
     'company-tickers': {

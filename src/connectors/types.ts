@@ -41,6 +41,14 @@ export interface Connector {
    * can answer it from the connectors, not from a list of publisher ids kept elsewhere.
    */
   statusFields?: Readonly<Record<string, readonly StatusField[]>>;
+  /**
+   * The publisher's jam values: numbers it writes where there is no estimate (Census -666666666,
+   * CDC -999). The connector turns them into a marked absence; if one ever arrives as a number, the
+   * structural check still never admits it.
+   */
+  sentinels?: ReadonlySet<number>;
+  /** Record kinds each records-by-entity operation lists (operationId → filing, return, award, project). */
+  listKinds?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -103,6 +103,7 @@ function searchOp(parse: (raw: RawResponse, op: string) => { records: OperationR
 export const usaspending: Connector = {
   source: SOURCE,
   buildRequest: buildUsaRequest,
+  listKinds: { 'spending-by-award': 'award' },
   operations: {
     award: {
       params: [{ name: 'award_id', description: 'generated_unique_award_id', required: true, example: 'ASST_NON_NNM11AA01A_080' }],

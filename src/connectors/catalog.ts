@@ -46,6 +46,11 @@ export interface Descriptors {
   datasetOf(source: string, operationId: string): DatasetDecl | undefined;
   /** The newest year any dataset of a source declares (`temporal.end`), or undefined. */
   newestDeclaredYear(source: string): number | undefined;
+  /**
+   * The newest period an operation declares (its dataset's `temporal.end`, with the dataset title),
+   * in the shape src/validate/latest.ts ranks ("latest means latest"); undefined when it declares none.
+   */
+  declaredPeriod(source: string, operationId: string, candidate?: string): { candidate: string; source: string; end: string; label?: string } | undefined;
 }
 
 export interface LoadOptions {
@@ -121,6 +126,10 @@ export async function loadDescriptors(dir: string, options: LoadOptions = {}): P
     dir, declarations, publishers,
     displayName: (s) => publishers.get(s)?.displayName ?? s,
     datasetOf: (s, op) => datasetOfOp.get(`${s}/${op}`),
+    declaredPeriod(s, op, candidate) {
+      const ds = datasetOfOp.get(`${s}/${op}`);
+      return ds ? { candidate: candidate ?? `${s}/${op}`, source: s, end: ds.temporal.end, label: `${ds.title} (through ${ds.temporal.end})` } : undefined;
+    },
     newestDeclaredYear(s) {
       const years = (publishers.get(s)?.datasets ?? []).map((d) => Number(d.temporal.end.slice(0, 4))).filter(Number.isFinite);
       return years.length ? Math.max(...years) : undefined;

@@ -20,6 +20,8 @@ describe('loadDescriptors', () => {
     expect(d.newestDeclaredYear('census-acs')).toBe(2024);
     expect(d.datasetOf('cdc-svi', 'county-poverty')?.temporal.end.slice(0, 4)).toBe('2018');
     expect((await readDeclarations('ard-okf')).all().length).toBe(d.declarations.all().length);
+    expect(d.declaredPeriod('cdc-svi', 'county-poverty', 'svi-candidate')).toMatchObject({ candidate: 'svi-candidate', source: 'cdc-svi', end: expect.stringMatching(/^2018-/) });
+    expect(d.declaredPeriod('sec-edgar', 'no-such-op')).toBeUndefined();
   });
 
   it('honours the directory it is given (a moved catalog with a changed descriptor)', async () => {

@@ -16,6 +16,7 @@ import type { AdmittedEvidence } from '../evidence/types.ts';
 import { formatValue, type FactSheet } from './factsheet.ts';
 import type { CorroborationRef, Figure, SecondPaths, SecondValue } from './figures.ts';
 import { publisherName } from './render.ts';
+import { allOf } from './wording.ts';
 
 export interface CrossCheckOut {
   /** The cross-check activity (an attempt IRI), when one was attempted. */
@@ -85,8 +86,15 @@ export function crossCheckSheetLines(sheet: FactSheet, checks: readonly CrossChe
   return out;
 }
 
-/** The second path's independence in the reader's terms: what it replays, without the sample's file path. */
-const independence = (c: CrossCheck) => c.sharedUpstream ? ` Independence: the second path ${c.sharedUpstream.replace(/ \((?:[^()]*\/)?[^()\s]*\.(?:json|csv|xml|txt)\)/g, '')}.` : '';
+/** The second path's independence in the reader's terms: what it replays (never the sample's file path). */
+function independence(c: CrossCheck): string {
+  switch (c.sharedUpstreamCode) {
+    case undefined: return '';
+    case 'synthetic': return ` Independence: the second path replays a SYNTHETIC response${c.sharedUpstreamNote ? ` (${c.sharedUpstreamNote})` : ''}, not publisher data.`;
+    case 'derived_second': return ' Independence: the second path replays a DERIVED sample built from other publisher data rather than recorded, so it may agree with the primary read by construction.';
+    case 'derived_primary': return ' Independence: the second path is compared with a primary read that replays a DERIVED sample, so they may agree by construction.';
+  }
+}
 
 /** "Apple Inc.'s Gross Profit for FY2022", or for several periods of one entity and measure, "… for FY2019, FY2020". */
 function whatOf(items: readonly AdmittedEvidence[]): string {
@@ -98,14 +106,16 @@ function whatOf(items: readonly AdmittedEvidence[]): string {
 /** Why one second path gave no comparison, in the reader's terms: [what, singular verb phrase, plural verb phrase]. */
 function unavailableReason(c: CrossCheck): [string, string, string] {
   const name = `${publisherName(c.source)} ${c.operation}`;
-  if (c.operation === '(none)') return ['', 'no other source in the catalog publishes this measure', ''];
-  if (c.outcome === 'failed') return [name, 'could not be read', 'could not be read'];
-  if (/no recorded .* response/.test(c.detail)) return [name, 'has no recorded response for it', 'have no recorded response for it'];
-  if (/holds no .* record/.test(c.detail)) return [name, 'holds no value for the same entity and period', 'hold no value for the same entity and period'];
-  if (/^not attempted: /.test(c.detail)) { const why = c.detail.replace(/^not attempted: /, ''); return [name, `was not tried (${why})`, `were not tried (${why})`]; }
-  if (/same response body|the answer's own read/.test(c.detail)) return [name, "is the answer's own read, not a second one", "are the answer's own read, not second ones"];
-  if (/cannot yet read|has no cross-check binder/.test(c.detail)) return [name, 'is not yet read as a cross-check', 'are not yet read as cross-checks'];
-  return [name, 'does not read it for this entity', 'do not read it for this entity'];
+  switch (c.reason) {
+    case 'no_other_operation': return ['', 'no other source in the catalog publishes this measure', ''];
+    case 'read_failed': case 'bug': return [name, 'could not be read', 'could not be read'];
+    case 'no_recording': return [name, 'has no recorded response for it', 'have no recorded response for it'];
+    case 'no_same_record': return [name, 'holds no value for the same entity and period', 'hold no value for the same entity and period'];
+    case 'not_attempted': return [name, `was not tried (${c.stop})`, `were not tried (${c.stop})`];
+    case 'same_response': case 'own_read': return [name, "is the answer's own read, not a second one", "are the answer's own read, not second ones"];
+    case 'no_binder': return [name, 'is not yet read as a cross-check', 'are not yet read as cross-checks'];
+    default: return [name, 'does not read it for this entity', 'do not read it for this entity'];
+  }
 }
 
 /** "SEC EDGAR companyconcept and SEC EDGAR frames have no recorded response for it; …" */
@@ -118,7 +128,7 @@ function reasonsText(checks: readonly CrossCheck[]): string {
     by.set(one, g);
   }
   return [...by].map(([one, { names, plural }]) => names.length === 0 ? one
-    : names.length === 1 ? `${names[0]} ${one}` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} ${plural}`).join('; ');
+    : names.length === 1 ? `${names[0]} ${one}` : `${allOf(names)} ${plural}`).join('; ');
 }
 
 /**

@@ -34,6 +34,11 @@ import { qualify } from '../answer/qualification.ts';
 import { draftWithModel } from '../answer/synthesise.ts';
 import { recordSheet, recordSheetText, renderRecords } from '../answer/records.ts';
 import type { RecordSearchResult } from '../execute/record-search.ts';
+import { executeShape, type Item, type Planned } from '../execute/shapes/index.ts';
+import { executeGrantGraph } from '../grants/execute.ts';
+import { embeddedGrantStore } from '../grants/store.ts';
+import { grantIris } from '../grants/vocab.ts';
+import { renderNote } from '../answer/wording.ts';
 import { executeRecordShape } from './records.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
@@ -47,7 +52,7 @@ import type { AskRequest, AskResult, Assumptions, ClarificationOption, FigureOut
 
 export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal; runId?: string }
 
-const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list']);
+const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list', 'grant_graph']);
 const RECORD_SHAPES = new Set(['status', 'entity_list']);
 
 interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
@@ -164,8 +169,9 @@ async function runQuestion(s: RunState): Promise<AskResult> {
       u = { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
       ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `bound: ${opt.assumptions.measure} → ${opt.assumptions.concept} (no reselection)` });
     } else {
-      // an entity choice: the chosen candidate becomes the resolved entity
-      u = { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [] }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
+      // an entity choice: the chosen candidate becomes the resolved entity (a grant question's choice also binds its direction)
+      const direction = GRANT_DIRECTION.exec(opt.assumptions.concept ?? '')?.[1] as Intent['direction'] | undefined;
+      u = { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [], ...(direction ? { direction } : {}) }, interpreter: 'caller', notes: [`resumed from run ${req.resume.run}, option ${req.resume.option}`] };
       ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });
     }
   } else if (req.intent !== undefined) {
@@ -210,6 +216,7 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   }
   if (!EXECUTED.has(intent.shape)) return s.refuse(refusalFrom('unsupported_shape', `the plan is ${planned.plan.verdict} (${planned.plan.reason}), but this build does not yet execute ${intent.shape} questions`));
 
+  if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, entityDisclosure);
   if (RECORD_SHAPES.has(intent.shape)) {
     const r = await executeRecordShape(s.ctx, intent, planned.candidates, s.nextAttempt);
     if ('refusal' in r) return s.refuse(r.refusal);
@@ -243,7 +250,6 @@ function wanted(p: Intent['period']): PeriodWanted {
   return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
 }
 
-interface Planned { plan: Plan; candidates: Assessment[]; units: Map<string, string>; /** every catalog operation serving each discovered measure (cross-check second paths) */ serving?: Map<string, OperationRef[]> }
 
 async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Planned> {
   if (bound) {
@@ -260,7 +266,7 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   // the planner's reason may already lead with its verdict ("exact: …"); it is said once
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: withSiblingOperations(plan.assessments, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
+  return { plan, candidates: withSiblingOperations([...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])], found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
 }
 
 /**
@@ -285,132 +291,17 @@ function withSiblingOperations(assessments: readonly Assessment[], found: readon
 type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal } | { clarify: Intent };
 
 async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
-  const leaf = (entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string) => (ctx: QueryContext) => searchLeaf(ctx, {
-    question: intent.question, entity, attribute: intent.attribute, period, candidates, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
-  });
-  const entityName = intent.canonical_entity ?? intent.entity;
-  const fail = (r: LeafResult, entity: string | null, period: string | null, prefix = ''): Executed => ({ refusal: refusalFrom(r.failure!.boundary, prefix + r.failure!.message, { attribute: intent.attribute, entity, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) });
-  // national aggregates and publisher-defined codes: read without the organisation registry
-  const unkeyed = await executeUnkeyed(s, intent, planned);
-  if (unkeyed) return unkeyed;
-
-  if (intent.shape === 'point') {
-    if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a point read', {}) };
-    const p = wanted(intent.period);
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${planned.candidates.length} candidate measure(s), first that validates wins` });
-    const r = await leaf(entityName, p, planned.candidates)(s.ctx);
-    const e = s.admit(r);
-    // a name several entities of the kind read share (three Cook Counties): asked, never picked
-    if (!e && r.ambiguity && s.req.on_ambiguity === 'ask') return { clarify: { ...intent, entity_status: 'ambiguous', entity_candidates: r.ambiguity.candidates } };
-    return e ? { items: [e], disclosures: [] } : fail(r, entityName, p.text);
+  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.req.on_ambiguity ?? 'answer', nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) });
+  s.attempts.push(...out.attempts);
+  if (out.kind === 'clarify') return { clarify: out.intent };
+  if (out.kind === 'refused') {
+    const f = out.failure;
+    const c = out.context;
+    return { refusal: refusalFrom(f.boundary, `${c.comparing ? `cannot compare: ${c.comparing} — ` : ''}${f.message}`, { attribute: c.attribute ?? null, entity: c.entity ?? null, period: c.period ?? null, ...(c.missing ? { missing: c.missing } : {}), ...(f.code ? { code: f.code } : {}) }) };
   }
-
-  if (intent.shape === 'comparison') {
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one keyed read per entity (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
-    const p = wanted(intent.period);
-    const out = await fanOut(s.ctx, intent.entities.map((name) => ({ label: name, run: leaf(name, p, planned.candidates, name) })), () => true);
-    const items = out.results.map((r) => s.admit(r));
-    if (out.failedBranch !== undefined) return fail(out.results[out.failedBranch]!, intent.entities[out.failedBranch]!, p.text, `cannot compare: ${intent.entities[out.failedBranch]} — `);
-    return { items: items.filter((x): x is AdmittedEvidence => !!x), disclosures: [] };
-  }
-
-  // timeseries: resolve the measure once (on the last period), then fan out the rest bound to it
-  if (!entityName) return { refusal: refusalFrom('entity_unresolved', 'the question names no entity for a timeseries', {}) };
-  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
-  // the periods were not read (a relative span such as "the last five years" is not resolved offline): not a lack of data
-  if (periods.length === 0) return { refusal: refusalFrom('not_understood', 'the periods of the series were not read from the question: it names no years, and a relative span ("the last five years", "over time") is not resolved to years', { missing: 'the years named (for example "from 2019 to 2023")' }) };
-  const last = periods[periods.length - 1]!;
-  const first = await leaf(entityName, wanted(last), planned.candidates, periodLabel(last) ?? last.text)(s.ctx);
-  if (!first.evidence) { s.admit(first); return fail(first, entityName, last.text); }
-  const boundMeasure = planned.candidates.filter((c) => c.candidateKey === first.evidence!.measure);
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one keyed read per period against ${first.evidence.measure} (resolved once), ${periods.length - 1} more concurrently` });
-  const rest = periods.slice(0, -1);
-  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: leaf(entityName, wanted(p), boundMeasure, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
-  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return fail(out.results[out.failedBranch]!, entityName, rest[out.failedBranch]!.text); }
-  const items: AdmittedEvidence[] = [];
-  const disclosures: string[] = [];
-  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
-  const lastE = s.admit(first)!;
-  items.push(lastE);
-  return { items, disclosures };
-}
-
-/**
- * Point and timeseries reads that need no entity resolution (src/execute/unkeyed.ts): a question
- * naming no entity reads the operations that take no entity key (the dataset's own scope, disclosed);
- * a question naming something the registry does not know exactly tries the operations keyed by a
- * publisher-defined code (a currency, an opportunity id) first. Null: not this kind of read.
- */
-async function executeUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
-  if (intent.shape === 'comparison') return compareUnkeyed(s, intent, planned);
-  if (intent.shape !== 'point' && intent.shape !== 'timeseries') return null;
-  const code = intent.canonical_entity ?? intent.entity;
-  const candidates = unkeyedCandidates(s.ctx, planned.candidates, code !== null);
-  if (candidates.length === 0) return null;
-  if (code !== null) {
-    // an organisation the registry knows by exactly this name is read by its key, not as a code
-    const bundles = await resolveName(s.ctx.registry, code, {}, s.ctx).catch(() => []);
-    if (bundles.some((b) => b.match === 'exact')) return null;
-  }
-  const read = (period: Intent['period'], cands: Assessment[], branch?: string) => (ctx: QueryContext) => readUnkeyed(ctx, {
-    question: intent.question, attribute: intent.attribute, code, period, candidates: cands, units: planned.units, nextAttempt: s.nextAttempt, ...(branch ? { branch } : {}), ...(s.judge ? { judge: s.judge } : {}),
-  });
-  const what = code ? `the publisher's own code "${code}"` : 'no entity key (the dataset\'s own scope)';
-  const scopeNote = (e: AdmittedEvidence) => e.entity.keyType !== 'scope' ? ((code ?? e.entity.key) === e.entity.key ? `read by the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry` : `"${code}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) : `no entity named: the figure is for the ${e.entity.label.replace(/^the /i, '')}, the only scope ${publisherName(e.source)} publishes it for`;
-  const refuse = (r: UnkeyedResult, period: string | null): Executed => {
-    // a clarification offers at most five candidates (the intent's limit); more are listed in the refusal, to be named
-    if (r.ambiguous && (s.req.on_ambiguity ?? 'answer') === 'ask' && r.ambiguous.options.length <= 5) return { clarify: { ...intent, entity: intent.entity ?? r.ambiguous.code, entity_status: 'ambiguous', entity_candidates: r.ambiguous.options.map((o) => o.label) } };
-    return { refusal: refusalFrom(r.failure!.boundary, r.failure!.message, { attribute: intent.attribute, entity: code, period, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
-  };
-
-  if (intent.shape === 'point') {
-    s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: ${candidates.length} candidate measure(s) read with ${what}, first that validates wins` });
-    const r = await read(intent.period, candidates)(s.ctx);
-    if (r.unbound && code) { s.admit(r); return null; }
-    const e = s.admit(r);
-    return e ? { items: [e], disclosures: [scopeNote(e)] } : refuse(r, intent.period?.text ?? 'the latest period');
-  }
-
-  const periods = intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
-  if (periods.length === 0) return null;
-  const last = periods[periods.length - 1]!;
-  const first = await read(last, candidates, periodLabel(last) ?? last.text)(s.ctx);
-  if (first.unbound && code) { s.admit(first); return null; }
-  if (!first.evidence) { s.admit(first); return refuse(first, last.text); }
-  const bound = candidates.filter((c) => c.candidateKey === first.evidence!.measure);
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `timeseries: one read per period against ${first.evidence.measure} with ${what} (resolved once), ${periods.length - 1} more concurrently` });
-  const rest = periods.slice(0, -1);
-  const out = await fanOut(s.ctx, rest.map((p) => ({ label: periodLabel(p) ?? p.text, run: read(p, bound, periodLabel(p) ?? p.text) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
-  if (out.failedBranch !== undefined) { out.results.forEach((r) => s.admit(r)); s.admit(first); return refuse(out.results[out.failedBranch]!, rest[out.failedBranch]!.text); }
-  const items: AdmittedEvidence[] = [];
-  const disclosures: string[] = [];
-  out.results.forEach((r, i) => { const e = s.admit(r); if (e) items.push(e); else disclosures.push(`no ${first.evidence!.measure} value for ${rest[i]!.text}: ${r.failure?.message ?? 'not found'}`); });
-  const lastE = s.admit(first)!;
-  items.push(lastE);
-  return { items, disclosures: [scopeNote(lastE), ...disclosures] };
-}
-
-/** A comparison of publisher-defined codes (two currencies): one code-keyed read each, concurrently; any failure sinks it. */
-async function compareUnkeyed(s: RunState, intent: Intent, planned: Planned): Promise<Executed | null> {
-  const candidates = unkeyedCandidates(s.ctx, planned.candidates, true);
-  if (candidates.length === 0 || intent.entities.length < 2) return null;
-  for (const name of intent.entities) {
-    const bundles = await resolveName(s.ctx.registry, name, {}, s.ctx).catch(() => []);
-    if (bundles.some((b) => b.match === 'exact')) return null;
-  }
-  s.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one read per publisher-defined code (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
-  const out = await fanOut(s.ctx, intent.entities.map((code) => ({ label: code, run: (ctx: QueryContext) => readUnkeyed(ctx, {
-    question: intent.question, attribute: intent.attribute, code, period: intent.period, candidates, units: planned.units, nextAttempt: s.nextAttempt, branch: code, ...(s.judge ? { judge: s.judge } : {}),
-  }) })), () => true);
-  const results = out.results as UnkeyedResult[];
-  // a code no declared parameter or published row binds: not this kind of comparison, the keyed path tries
-  if (results.some((r) => r.unbound)) { results.forEach((r) => s.admit(r)); return null; }
-  const items = results.map((r) => s.admit(r)).filter((x): x is AdmittedEvidence => !!x);
-  if (out.failedBranch !== undefined) {
-    const r = results[out.failedBranch]!;
-    return { refusal: refusalFrom(r.failure!.boundary, `cannot compare: ${intent.entities[out.failedBranch]} — ${r.failure!.message}`, { attribute: intent.attribute, entity: intent.entities[out.failedBranch]!, period: intent.period?.text ?? null, ...(r.failure!.code ? { code: r.failure!.code } : {}) }) };
-  }
-  return { items, disclosures: items.map((e) => `"${intent.entities[items.indexOf(e)]}" bound to the publisher's own ${e.entity.keyType.replace(/_/g, ' ')} "${e.entity.key}", not through the organisation registry`) };
+  if (out.kind === 'declined') return { refusal: refusalFrom('unsupported_shape', `no executor reads this ${intent.shape} question`) };
+  const items = out.items.map((item: Item) => { const e = { ...item, index: s.evidence.length + 1 } as AdmittedEvidence; s.evidence.push(e); return e; });
+  return { items, disclosures: out.notes.map(renderNote) };
 }
 
 interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }
@@ -433,7 +324,7 @@ async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boo
 }
 
 /** Status and list answers: the same grading, citations and qualification as measured values. */
-async function answerRecords(s: RunState, items: AnyEvidence[], total: number, disclosures: string[]): Promise<AskResult> {
+async function answerRecords(s: RunState, items: AnyEvidence[], total: number, disclosures: string[], plainText?: string): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
   const sheet = recordSheet(items, total);
@@ -444,7 +335,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
     s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
     text = d.text; rendering = 'model';
   } else {
-    text = renderRecords(sheet, { hedge: q.hedge });
+    text = plainText ?? renderRecords(sheet, { hedge: q.hedge });
   }
   const g = gradeText(text, sheet);
   const idToIri = new Map(sheet.items.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
@@ -569,4 +460,37 @@ function readResumeState(s: RunState, runId: string): ResumeState | null {
   const check = parseIntent(parsed.intent);
   if (!check.ok) return null;
   return { intent: check.intent, options: parsed.options };
+}
+
+/** A grant question's resume option binds the direction it chose: `direction:forward` / `direction:reverse`. */
+const GRANT_DIRECTION = /^direction:(forward|reverse)$/;
+
+/**
+ * Grant-graph questions: read from the store's grant graph (src/grants), admitted as record
+ * evidence citing the source documents, worded by the grant renderer and graded like any list.
+ * Relation ambiguity (grants made or received) is asked, with both totals, or disclosed.
+ */
+async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, entityDisclosure?: string): Promise<AskResult> {
+  const deps = { store: embeddedGrantStore(s.services.store), iris: grantIris(s.services.baseIri), registry: s.services.registry, signal: s.ctx.signal };
+  const verdict = plan.verdict === 'exact' ? 'exact' : 'composed';
+  const x = await executeGrantGraph(deps, intent, { onAmbiguity: s.req.on_ambiguity ?? 'answer', nextAttempt: s.nextAttempt, planVerdict: verdict });
+  if (x.kind === 'clarify') {
+    const name = intent.canonical_entity ?? intent.entity ?? '';
+    const options: ClarificationOption[] = x.options.map((o) => ({
+      n: o.n, id: `direction:${o.direction}`, label: cap(o.label), value: o.paid, unit: 'USD', currency: 'USD', period: null, evidence: null,
+      assumptions: { measure: intent.attribute, measure_key: null, concept: `direction:${o.direction}`, operation: null, entity: name, period: periodLabel(intent.period) },
+    }));
+    s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+    s.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `relation ambiguous: ${x.options.map((o) => `${o.label} ${formatValue(o.paid, 'USD', 'USD')}`).join('; ')}; asking` });
+    return { ...s.base('needs_clarification'), text: [x.question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, 'USD', 'USD')} paid`)].join('\n'), clarification: { question: x.question, options } };
+  }
+  if (x.attempt) s.attempts.push(x.attempt);
+  if (x.kind === 'refused') {
+    const f = x.failure;
+    const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood' : 'no_data';
+    return s.refuse(refusalFrom(boundary, x.reason, { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity, code: f.code }));
+  }
+  const items = x.items.map((item) => { const e: AnyEvidence = { ...item, index: s.evidence.length + 1 }; s.evidence.push(e); return e; });
+  await s.writeEvidence(items);
+  return answerRecords(s, items, items.length, [...(entityDisclosure ? [entityDisclosure] : []), ...x.disclosures], x.text);
 }

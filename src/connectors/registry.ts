@@ -17,12 +17,13 @@ import { secEdgar } from './sec-edgar.ts';
 import { treasury } from './treasury.ts';
 import type { Connector, ConnectorContext, StatusField } from './types.ts';
 import type { CrossCheckBinder, KeyedBinder, RecordBinder } from './binding.ts';
+import { withPopulationOperations } from './population/index.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
   const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile, propublica, treasury, usaspending, nsfAwardsConnector, nihReporter, cdcPlaces, cdcSvi, collegeScorecard, grantsGov];
-  return new Map(list.map((c) => [c.source, c]));
+  return new Map(list.map((c) => [c.source, withPopulationOperations(c)]));
 }
 
 /** Operations (`source/operationId`, registry order) whose entity records carry a status field. */

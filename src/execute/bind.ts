@@ -12,7 +12,7 @@ import type { EntityType } from '../resolve/bundle.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
 import { ORGANIZATION_BINDERS } from './binders/organizations.ts';
 import { PLACE_BINDERS } from './binders/places.ts';
-import { measurePart, type Binder, type Binding, type BindResult } from './binders/types.ts';
+import { measurePart, type BindError, type Binder, type Binding, type BindResult } from './binders/types.ts';
 
 export type { Binding } from './binders/types.ts';
 
@@ -32,7 +32,7 @@ const SEC_BINDERS: ReadonlyArray<[string, Binder]> = [
 
 const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>([...SEC_BINDERS, ...PLACE_BINDERS, ...ORGANIZATION_BINDERS]);
 
-const unbound = (operationKey: string) => ({ error: `${operationKey} has no argument binder in the executor yet (keyed reads implemented: ${[...BINDERS.keys()].join(', ')})` });
+const unbound = (operationKey: string): BindError => ({ code: 'no_binder', error: `${operationKey} has no argument binder in the executor yet (keyed reads implemented: ${[...BINDERS.keys()].join(', ')})` });
 
 /** Every reading of an operation for a measure, key and period, in the order to try them. */
 export function bindReadings(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST): BindResult {
@@ -44,7 +44,7 @@ export function bindReadings(operationKey: string, measureKey: string, key: { ke
 }
 
 /** The first reading (callers that make one call per operation). */
-export function bindOperation(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST): Binding | { error: string } {
+export function bindOperation(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST): Binding | BindError {
   const r = bindReadings(operationKey, measureKey, key, period);
   return 'error' in r ? r : r[0]!;
 }

@@ -15,15 +15,15 @@ export class SiblingFailedError extends Error {
   constructor(readonly branch: string) { super(`cancelled because branch "${branch}" failed`); }
 }
 
-export interface Branch { label: string; run: (ctx: QueryContext) => Promise<LeafResult> }
+export interface Branch<R extends LeafResult = LeafResult> { label: string; run: (ctx: QueryContext) => Promise<R> }
 
-export interface FanOutResult {
-  results: LeafResult[];
+export interface FanOutResult<R extends LeafResult = LeafResult> {
+  results: R[];
   /** Index of the branch whose own failure sank the fan-out, if any. */
   failedBranch?: number;
 }
 
-export async function fanOut(ctx: QueryContext, branches: readonly Branch[], sinks: (r: LeafResult) => boolean): Promise<FanOutResult> {
+export async function fanOut<R extends LeafResult>(ctx: QueryContext, branches: readonly Branch<R>[], sinks: (r: R) => boolean): Promise<FanOutResult<R>> {
   const siblings = new AbortController();
   const signal = AbortSignal.any([ctx.signal, siblings.signal]);
   const own = new Set<number>();

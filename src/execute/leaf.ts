@@ -8,10 +8,7 @@
  * entity, another concept, another unit) prunes that source's whole subtree. Every attempt is
  * recorded; the first record that passes validation is admitted and the search stops.
  */
-import { runOperation } from '../connectors/registry.ts';
 import type { Observation, OperationResult } from '../connectors/records.ts';
-import type { ConnectorContext } from '../connectors/types.ts';
-import { PublisherError } from '../http/errors.ts';
 import type { Assessment } from '../plan/plan.ts';
 import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
@@ -20,9 +17,10 @@ import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
-import { BudgetExhaustedError, DeadlineError, type QueryContext } from './context.ts';
-
-export type Boundary = 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked' | 'cancelled';
+import type { Eligibility } from './eligibility.ts';
+import type { QueryContext } from './context.ts';
+import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
+import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
   question: string;
@@ -38,12 +36,18 @@ export interface LeafRequest {
   judge?: SemanticJudge;
   /** A label for progress (branch name in a fan-out). */
   branch?: string;
+  /** Whether a candidate can answer what the intent asks, before any request (eligibility.ts). */
+  eligible?: Eligibility;
 }
 
 export interface LeafResult {
   attempts: Attempt[];
   evidence?: Omit<AdmittedEvidence, 'index'>;
-  failure?: { boundary: Boundary; message: string; code?: string };
+  failure?: Failure;
+  /** Every boundary the search reached, each with its source (absent when it admitted a value). */
+  reached?: Failure[];
+  /** Whether every choice point was tried (false: the search was stopped first). */
+  exhausted?: boolean;
   /** The entity name fits several entities of the kind the operation reads (three Cook Counties): never picked silently. */
   ambiguity?: { entity: string; type: EntityType; candidates: string[] };
   notes: string[];
@@ -149,248 +153,147 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   return { matches, ...(closest ? { closest } : {}), any: true };
 }
 
-export function connectorCtx(ctx: QueryContext): ConnectorContext {
-  return { signal: ctx.signal, deadline: ctx.deadline, clock: ctx.clock, http: ctx.runtime.http, declarations: ctx.runtime.declarations };
-}
+export type { Boundary, Failure } from './failure.ts';
 
-/** Whole-entity fetches are shared within the question (several concepts read from one companyfacts). */
-export function fetchOnce(ctx: QueryContext, source: string, operation: string, args: Record<string, string>): Promise<OperationResult> {
-  const key = `${source}|${operation}|${JSON.stringify(Object.entries(args).sort())}`;
-  let p = ctx.fetchMemo.get(key) as Promise<OperationResult> | undefined;
-  if (!p) {
-    p = runOperation(ctx.runtime.registry, source, operation, args, connectorCtx(ctx));
-    ctx.fetchMemo.set(key, p);
-  }
-  return p;
-}
-
-export function classify(e: unknown, signal: AbortSignal): { boundary: Boundary; code: string; message: string } {
-  const reason = signal.aborted ? signal.reason : undefined;
-  if (reason instanceof DeadlineError) return { boundary: 'operationally_blocked', code: 'deadline', message: reason.message };
-  if (e instanceof BudgetExhaustedError) return { boundary: 'operationally_blocked', code: 'budget', message: e.message };
-  if (e instanceof PublisherError) {
-    if (e.kind === 'cancelled' || signal.aborted) return { boundary: 'cancelled', code: 'cancelled', message: signal.aborted ? String((reason as Error)?.message ?? reason) : e.message };
-    if (e.kind === 'blocked') return { boundary: 'operationally_blocked', code: e.code, message: e.message };
-    if (e.kind === 'not_found') return { boundary: 'no_data', code: 'not_found', message: e.message };
-    return { boundary: 'no_data', code: e.code, message: e.message };
-  }
-  if (signal.aborted) return { boundary: 'cancelled', code: 'cancelled', message: String((reason as Error)?.message ?? reason) };
-  const err = e as Error;
-  if (err?.name === 'ConnectorInputError' || err?.name === 'MissingCassetteError') return { boundary: err.name === 'MissingCassetteError' ? 'operationally_blocked' : 'no_data', code: err.name, message: err.message };
-  throw e; // a bug: keep the stack
-}
-
-export type Failure = { boundary: Boundary; code: string; message: string };
-
-/** Open an attempt record: numbered and timed, `errored` until the outcome is known. */
-export function openAttempt(ctx: QueryContext, fields: Pick<Attempt, 'n' | 'source' | 'operation' | 'bindings'> & { measure?: string }): { attempt: Attempt; done: () => void } {
-  const started = ctx.clock.now();
-  const attempt: Attempt = {
-    ...fields, requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
-  };
-  const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
-  return { attempt, done };
-}
-
-/** A fetch threw: close the attempt as errored (or cancelled) and keep the classified failure. */
-export function recordFetchFailure(ctx: QueryContext, attempt: Attempt, done: () => void, e: unknown, failures: Failure[]): Failure {
-  const c = classify(e, ctx.signal);
-  done();
-  attempt.disposition = c.boundary === 'cancelled' ? 'cancelled' : 'errored';
-  attempt.reason = c.message; attempt.failure = c.code;
-  if (e instanceof PublisherError && e.url) attempt.requests.push(e.url);
-  failures.push(c);
-  return c;
-}
-
-export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {
-  const attempts: Attempt[] = [];
-  const notes: string[] = [];
-  const pruned = new Set<string>();
-  const failures: Failure[] = [];
-  let leafAttempts = 0;
-  let resolvedAny = false;
-  let ambiguity: LeafResult['ambiguity'];
-  const crosswalkSaid = new Set<string>();
-  const blockedOps = new Set<string>();
-  const blockedReadings = new Set<string>();
-  const tried = new Set<string>();
-  // responses this leaf already holds, by request: a concept absent from one needs no new attempt
-  const held = new Map<string, OperationResult>();
-  const absent: string[] = [];
-  const tag = req.branch ? `[${req.branch}] ` : '';
-
-  for (const cand of req.candidates) {
-    const op = cand.operation;
-    if (!op) continue;
-    if (pruned.has(cand.publisherId)) { notes.push(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
-    if (blockedOps.has(op.key)) continue;
-    if (ctx.signal.aborted) break;
-
-    // entity resolution (memoised per question), among the kind of entity the operation's key names
-    const entityType = entityTypeFor(op.key);
-    let bundles: IdentityBundle[];
-    try {
-      bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
+/**
+ * The keyed measure leaf as a provider of choice points to the engine: source (the plan's
+ * assessments) → entity resolution (among the kind of entity the operation's key names) → source
+ * key → concept (each binder reading) → fetch and record selection.
+ */
+export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambiguity?: LeafResult['ambiguity'] }): Provider<Omit<AdmittedEvidence, 'index'>> {
+  return async function* (h) {
+    const said = new Set<string>();
+    let beyond = false;
+    for (const cand of req.candidates) {
+      const op = cand.operation;
+      if (!op) continue;
+      if (cand.tier === 'fallback' && !beyond) {
+        beyond = true;
+        const next = [...new Set(req.candidates.filter((c) => c.tier === 'fallback').map((c) => c.candidateKey))];
+        h.emit('execution_plan', 'executor', `no planned candidate answered; backtracking to the next eligible candidates from other sources (${next.join(', ')})`);
+      }
+      if (h.isPruned(cand.publisherId)) { h.note(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
+      if (h.isBlocked(op.key)) continue;
+      const ineligible = req.eligible?.(cand, req.units.get(cand.candidateKey));
+      const tier = cand.tier === 'fallback' ? { fallback: true } : {};
+      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId, ...tier } }; continue; }
+      // entity resolution (memoised per question), among the kind of entity the operation's key names
+      const entityType = entityTypeFor(op.key);
+      let bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
       // "Georgia (U.S. state)", "Washington (state)": a disambiguating suffix the kind asked already settles
       const bare = req.entity.replace(/\s*\([^()]*\)\s*$/, '').trim();
       if (bundles.length === 0 && entityType && bare && bare !== req.entity) bundles = await resolveName(ctx.registry, bare, { type: entityType }, ctx);
-    } catch (e) {
-      const c = classify(e, ctx.signal);
-      failures.push(c);
-      break;
-    }
-    const { chosen, note, byName, ambiguous } = chooseBundles(bundles, op.accepts, entityType);
-    if (chosen.length === 0) {
-      if (ambiguous) {
-        ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
-        failures.push({ boundary: 'entity_unresolved', code: 'ambiguous', message: `"${req.entity}" is ambiguous: ${note}` });
-      } else {
-        failures.push({ boundary: 'entity_unresolved', code: 'entity_unresolved', message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}` });
+      const { chosen, note, byName, ambiguous } = chooseBundles(bundles, op.accepts, entityType);
+      if (chosen.length === 0) {
+        if (ambiguous) {
+          found.ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
+        } else {
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
+        }
+        continue; // another operation may accept a key some candidate carries
       }
-      continue; // another operation may accept a key some candidate carries
-    }
-    resolvedAny = true;
-    if (byName && note && !crosswalkSaid.has(note)) { crosswalkSaid.add(note); ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${tag}${note}` }); }
+      h.resolved();
+      if (byName && note && !said.has(note)) { said.add(note); h.emit('crosswalk', 'registry', note); }
 
-    for (const bundle of chosen) {
-      const key = bindKey(bundle, op.accepts);
-      if (!key.ok) {
-        if (crosswalkSaid.has(`${bundle.id}|${op.key}`)) continue;
-        crosswalkSaid.add(`${bundle.id}|${op.key}`);
-        ctx.emit({ stage: 'crosswalk', by: 'registry', message: `${tag}${bundle.label}: no usable key for ${op.key} — ${key.reason}` });
-        notes.push(key.reason);
-        continue;
-      }
-      const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period);
-      if ('error' in readings) { notes.push(`${cand.candidateKey}: ${readings.error}`); continue; }
-      const unit = req.units.get(cand.candidateKey);
-      for (const binding of readings) {
-        const operationId = binding.operation ?? op.operationId;
-        // the same call and record selection from another candidate key would repeat a verdict
-        const triedKey = JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]);
-        if (tried.has(triedKey)) continue;
-        tried.add(triedKey);
-        // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
-        const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
-        if (binding.reading && blockedReadings.has(readingKey)) { notes.push(`${cand.candidateKey}: ${binding.reading} skipped, blocked for an earlier concept`); continue; }
-        // measure choice settled on data in hand: a concept the entity's whole response (already
-        // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
-        const heldKey = JSON.stringify([cand.publisherId, operationId, binding.fetchArgs]);
-        const inHand = held.get(heldKey);
-        if (inHand && !selectRecords(inHand.records, binding.measure, req.period, { keyType: key.keyType, value: key.value }, binding.attributes).any) {
-          absent.push(binding.measure);
-          failures.push({ boundary: 'no_data', code: 'not_found', message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` });
+      for (const bundle of chosen) {
+        if (h.isPruned(cand.publisherId)) break;
+        const key = bindKey(bundle, op.accepts);
+        if (!key.ok) {
+          if (said.has(`${bundle.id}|${op.key}`)) continue;
+          said.add(`${bundle.id}|${op.key}`);
+          h.emit('crosswalk', 'registry', `${bundle.label}: no usable key for ${op.key} — ${key.reason}`);
+          h.note(key.reason);
           continue;
         }
-        if (leafAttempts >= ctx.leafCap) { notes.push(`leaf attempt cap (${ctx.leafCap}) reached`); return finish(); }
-        try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); return finish(); }
-        leafAttempts++;
-
-        const n = req.nextAttempt();
-        const { attempt, done } = openAttempt(ctx, {
-          n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
-          bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
-        });
-        attempts.push(attempt);
-        let result: OperationResult;
-        try {
-          result = await fetchOnce(ctx, cand.publisherId, operationId, binding.fetchArgs);
-        } catch (e) {
-          const c = recordFetchFailure(ctx, attempt, done, e, failures);
-          ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${operationId} ${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}: ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
-          if (c.boundary === 'cancelled' || c.code === 'deadline') return finish();
-          // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
-          // a binder's further readings are other requests (another survey, another vintage) and are still tried
-          if (c.boundary === 'operationally_blocked' && readings.length === 1) blockedOps.add(op.key);
-          if (c.boundary === 'operationally_blocked' && binding.reading) blockedReadings.add(readingKey);
-          continue;
+        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period);
+        if ('error' in readings) { h.note(`${cand.candidateKey}: ${readings.error}`); continue; }
+        const unit = req.units.get(cand.candidateKey);
+        for (const binding of readings) {
+          if (h.isPruned(cand.publisherId)) break;
+          const operationId = binding.operation ?? op.operationId;
+          // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
+          const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
+          const entityKey = { keyType: key.keyType, value: key.value };
+          yield {
+            kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tier,
+            label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
+            // the same call and record selection from another candidate key would repeat a verdict
+            identity: JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]),
+            skipIfBlocked: binding.reading ? [op.key, readingKey] : [op.key],
+            // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
+            // a binder's further readings are other requests (another survey, another vintage) and are still tried
+            marksBlocked: [...(readings.length === 1 ? [op.key] : []), ...(binding.reading ? [readingKey] : [])],
+            bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
+            // measure choice settled on data in hand: a concept the entity's whole response (already
+            // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
+            absentIn: (held) => selectRecords(held.records, binding.measure, req.period, entityKey, binding.attributes).any ? undefined
+              : { boundary: 'no_data', code: 'not_found', source: cand.publisherId, message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` },
+            examine: async (result, attempt) => {
+              const sel = selectRecords(result.records, binding.measure, req.period, entityKey, binding.attributes);
+              if (!sel.any) {
+                const reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
+                return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}` };
+              }
+              const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
+              let verdict;
+              for (const rec of toCheck) {
+                const structural = checkObservation(rec, {
+                  entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
+                  ...(unit ? { unit } : {}),
+                  period: req.period, attribute: req.attribute,
+                });
+                verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+                if (verdict.passed) {
+                  const p = rec.period;
+                  const geo = rec.geography;
+                  return {
+                    checks: verdict.checks, by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model',
+                    said: `admitted ${binding.measure} ${labelOf(rec)} = ${rec.value} ${rec.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`,
+                    admit: {
+                      attemptN: attempt.n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
+                      measureLabel: rec.label ?? (cand.title ? binding.labelFor?.(cand.title) ?? cand.title : binding.measure), attribute: req.attribute,
+                      value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
+                      period: { label: labelOf(rec), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
+                      entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(rec.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
+                      raw: rec.raw,
+                      assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...(binding.note ? [binding.note] : []), ...verdict.warnings, ...result.notes] },
+                    },
+                  };
+                }
+                if (verdict.prune) break;
+              }
+              const reason = verdict?.reason ?? `no ${req.period.text} value`;
+              const failed: string | undefined = verdict?.checks.find((c) => !c.passed)?.name;
+              const code = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : failed === 'kind' || failed === 'grain' ? failed : !failed && verdict?.residual ? 'residual' : 'period';
+              return {
+                reject: { boundary: 'no_data', code, message: `${binding.measure}: ${reason}` }, reason, checks: verdict?.checks ?? [],
+                prune: verdict?.prune ?? false, by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${binding.measure}: ${reason}`,
+              };
+            },
+          };
         }
-        held.set(heldKey, result);
-        attempt.responses = result.responses;
-        attempt.requests = result.responses.map((r) => r.url);
-        const sel = selectRecords(result.records, binding.measure, req.period, { keyType: key.keyType, value: key.value }, binding.attributes);
-        if (!sel.any) {
-          done();
-          attempt.disposition = 'errored'; attempt.failure = 'not_found';
-          attempt.reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
-          failures.push({ boundary: 'no_data', code: 'not_found', message: attempt.reason });
-          ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}`, data: { attempt: n, disposition: 'errored' } });
-          continue;
-        }
-        const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
-        let admitted: Observation | undefined;
-        let verdict;
-        for (const rec of toCheck) {
-          const structural = checkObservation(rec, {
-            entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
-            ...(unit ? { unit } : {}),
-            period: req.period, attribute: req.attribute,
-          });
-          verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-          if (verdict.passed) { admitted = rec; break; }
-          if (verdict.prune) break;
-        }
-        done();
-        attempt.checks = verdict?.checks ?? [];
-        if (admitted && verdict) {
-          attempt.disposition = 'accepted';
-          ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${binding.measure} ${labelOf(admitted)} = ${admitted.value} ${admitted.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`, data: { attempt: n } });
-          const p = admitted.period;
-          const geo = admitted.geography;
-          return finish({
-            attemptN: n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
-            measureLabel: admitted.label ?? (cand.title ? binding.labelFor?.(cand.title) ?? cand.title : binding.measure), attribute: req.attribute,
-            value: admitted.value!, unit: admitted.unit, ...(admitted.currency ? { currency: admitted.currency } : {}),
-            period: { label: labelOf(admitted), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
-            entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(admitted.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
-            raw: admitted.raw,
-            assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...verdict.warnings, ...result.notes] },
-          });
-        }
-        attempt.disposition = 'rejected';
-        attempt.reason = verdict?.reason ?? `no ${req.period.text} value`;
-        const failed = verdict?.checks.find((c) => !c.passed)?.name;
-        attempt.failure = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : 'period';
-        failures.push({ boundary: 'no_data', code: attempt.failure, message: `${binding.measure}: ${attempt.reason}` });
-        ctx.emit({ stage: 'validation', by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${binding.measure}: ${attempt.reason}`, data: { attempt: n } });
-        if (verdict?.prune) { pruned.add(cand.publisherId); break; }
       }
-      if (pruned.has(cand.publisherId)) break;
     }
-  }
-  return finish();
+  };
+}
 
-  function finish(evidence?: Omit<AdmittedEvidence, 'index'>): LeafResult {
-    if (absent.length > 0) {
-      const said = `${absent.length} candidate concept${absent.length === 1 ? '' : 's'} passed over without a new request: not in the response already fetched for ${req.entity} (${absent.slice(0, 6).join(', ')}${absent.length > 6 ? ', …' : ''})`;
-      notes.push(said);
-      ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${tag}${said}` });
-    }
-    if (evidence) return { attempts, evidence, notes };
-    if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
-    const failure = summarise();
-    return { attempts, notes, failure, ...(ambiguity && failure.code === 'ambiguous' ? { ambiguity } : {}) };
-  }
+export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {
+  const found: { ambiguity?: LeafResult['ambiguity'] } = {};
+  const out = await search(ctx, keyedChoices(ctx, req, found), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
+  return leafResult(out, {
+    noData: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}`,
+    nothingBound: `no candidate operation could be bound for "${req.entity}"`,
+  }, found.ambiguity);
+}
 
-  function summarise(): { boundary: Boundary; message: string; code?: string } {
-    const pick = (b: Boundary) => failures.find((f) => f.boundary === b);
-    // what stopped the search outranks what failed along the way
-    const stopped = failures.find((f) => f.code === 'deadline') ?? failures.find((f) => f.code === 'budget');
-    if (stopped) return stopped;
-    const cancelled = pick('cancelled');
-    if (cancelled) return cancelled;
-    // a name that fits several entities of the kind asked is said as such, before "not found"
-    const ambiguous = failures.find((f) => f.code === 'ambiguous');
-    if (ambiguous && attempts.length === 0) return ambiguous;
-    const unresolved = pick('entity_unresolved');
-    if (unresolved && !resolvedAny) return unresolved;
-    const blocked = pick('operationally_blocked');
-    if (blocked && !failures.some((f) => f.boundary === 'no_data' && f.code !== 'not_found')) return blocked;
-    if (failures.length === 0) return { boundary: 'no_access_path', message: `no candidate operation could be bound for "${req.entity}": ${notes.join('; ') || 'none eligible'}` };
-    const periodMiss = failures.find((f) => f.code === 'period');
-    return { boundary: 'no_data', code: periodMiss?.code ?? failures[0]!.code, message: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}: ${(periodMiss ?? failures[failures.length - 1]!).message}` };
-  }
+/** An engine outcome as a leaf result: the admitted evidence, or the failure it leads with and every boundary reached. */
+export function leafResult<T extends Omit<AdmittedEvidence, 'index'>>(out: SearchOutcome<T>, words: SummaryWords, ambiguity?: LeafResult['ambiguity']): LeafResult {
+  const evidence = out.admitted[0];
+  if (evidence) return { attempts: out.attempts, evidence, notes: out.notes };
+  if (out.stopped?.code === 'leaf_cap') out.notes.push(`leaf attempt cap (${out.stopped.params?.cap}) reached`);
+  const failure = summarise(out, words);
+  return { attempts: out.attempts, notes: out.notes, failure, reached: out.reached, exhausted: exhausted(out), ...(ambiguity && failure.code === 'ambiguous' ? { ambiguity } : {}) };
 }
 
 /** An identifier kind as a reader knows it ("ipeds_unitid" → "IPEDS unit id", "ein" → "EIN"). */

@@ -30,9 +30,10 @@ import type { Assessment } from '../plan/plan.ts';
 import type { Period } from '../understand/intent.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import type { Check, StructuralVerdict } from '../validate/structural.ts';
-import type { Attempt } from './attempt.ts';
 import type { QueryContext } from './context.ts';
-import { classify, fetchOnce, openAttempt, recordFetchFailure, type Failure, type LeafResult } from './leaf.ts';
+import { exhausted, search, summarise, type Examination, type Provider } from './engine.ts';
+import type { Failure } from './failure.ts';
+import type { LeafResult } from './leaf.ts';
 
 /** Key types that address a period, not an entity. */
 const PERIOD_KEYS = new Set(['date']);
@@ -148,196 +149,193 @@ function measureOf(candidateKey: string, publisher: string): string {
 }
 
 export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promise<UnkeyedResult> {
-  const attempts: Attempt[] = [];
-  const notes: string[] = [];
-  const failures: Failure[] = [];
-  const tag = req.branch ? `[${req.branch}] ` : '';
+  const state: UnkeyedState = { tried: 0, unbound: 0 };
+  const out = await search(ctx, unkeyedChoices(ctx, req, state), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
+  const evidence = out.admitted[0];
+  if (evidence) return { attempts: out.attempts, notes: out.notes, evidence };
+  const failure = out.reached.length === 0 && !out.stopped
+    ? { boundary: 'no_access_path' as const, code: 'unbound', message: out.notes.join('; ') || 'no candidate operation reads this without an entity key' }
+    : summarise(out, { nothingBound: 'no candidate operation reads this without an entity key' });
+  return {
+    attempts: out.attempts, notes: out.notes, failure, reached: out.reached, exhausted: exhausted(out),
+    ...(state.ambiguous ? { ambiguous: state.ambiguous } : {}), ...(state.tried > 0 && state.unbound === state.tried ? { unbound: true } : {}),
+  };
+}
+
+interface UnkeyedState { tried: number; unbound: number; ambiguous?: UnkeyedResult['ambiguous'] }
+
+const CHECK_CODES: Readonly<Record<string, string>> = { sentinel: 'suppressed' };
+
+/**
+ * The unkeyed reads as choice points to the engine: one per candidate operation, bound to the
+ * code (a declared parameter) and the period's request (an ordered top-1 read for "latest", else
+ * the period's calendar year); the series, period and amendment choices are settled on the
+ * response, in `examine`.
+ */
+function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState): Provider<Omit<AdmittedEvidence, 'index'>> {
   const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-  let unbound = 0;
-  let tried = 0;
+  return async function* (h) {
+    h.resolved(); // no entity is resolved here: a code or the dataset's scope stands for it
+    for (const cand of req.candidates) {
+      const op = cand.operation;
+      const decl = declOf(ctx, cand);
+      const kind = unkeyedKind(decl);
+      if (!op || !decl || !kind) continue;
+      state.tried++;
+      const measure = measureOf(cand.candidateKey, cand.publisherId);
+      const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
+      const ranged = params.has('start') && params.has('end');
 
-  for (const cand of req.candidates) {
-    const op = cand.operation;
-    const decl = declOf(ctx, cand);
-    const kind = unkeyedKind(decl);
-    if (!op || !decl || !kind) continue;
-    if (ctx.signal.aborted) break;
-    tried++;
-    const measure = measureOf(cand.candidateKey, cand.publisherId);
-    const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
-    const ranged = params.has('start') && params.has('end');
-
-    // the code, bound through a declared parameter
-    const args: Record<string, string> = {};
-    let key: { keyType: string; value: string; label: string } | undefined;
-    if (kind === 'param') {
-      const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
-      const param = paramFor(decl, keyType)!;
-      const value = codeFromText(`${req.code ?? ''} ${req.question}`, param.name);
-      if (!value) { unbound++; notes.push(`${op.key}: the question names no ${param.name}`); continue; }
-      args[param.name] = value;
-      key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };
-    }
-
-    // which request: an ordered top-1 read of the dataset for "latest", else the period's calendar year
-    const target = req.period ? targetOf(req.period, today) : 'latest';
-    if (typeof target === 'object' && 'error' in target) { failures.push({ boundary: 'no_data', code: 'period', message: target.error }); continue; }
-    let readDecl = decl;
-    if (target === 'latest') {
-      const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
-      if (top && kind === 'scope') readDecl = top;
-      else if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
-    } else if (ranged) {
-      args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`;
-    }
-
-    try { ctx.budget.take(); } catch (e) { failures.push(classify(e, ctx.signal)); break; }
-    const n = req.nextAttempt();
-    const periodText = target === 'latest' ? 'latest' : target.what;
-    const { attempt, done } = openAttempt(ctx, {
-      n, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
-      bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
-    });
-    attempts.push(attempt);
-    let result: OperationResult;
-    try {
-      result = await fetchOnce(ctx, cand.publisherId, readDecl.id, args);
-    } catch (e) {
-      const c = recordFetchFailure(ctx, attempt, done, e, failures);
-      ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${cand.publisherId}/${readDecl.id} ${measure} (${periodText}): ${attempt.disposition} (${c.code})`, data: { attempt: n, disposition: attempt.disposition } });
-      if (c.boundary === 'cancelled' || c.code === 'deadline' || c.code === 'budget') break;
-      continue;
-    }
-    attempt.responses = result.responses;
-    attempt.requests = result.responses.map((r) => r.url);
-    const reject = (code: string, reason: string, boundary: Failure['boundary'] = 'no_data') => {
-      done();
-      attempt.disposition = code === 'not_found' ? 'errored' : 'rejected'; attempt.failure = code; attempt.reason = reason;
-      failures.push({ boundary, code, message: reason });
-      ctx.emit({ stage: 'validation', by: 'validator', message: `${tag}#${n} ${attempt.disposition} ${measure}: ${reason}`, data: { attempt: n } });
-    };
-
-    const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
-    let obs = published;
-    if (obs.length === 0) { reject('not_found', `the ${readDecl.id} response reports no ${measure}`); continue; }
-
-    // the code, bound through the response's own series field
-    const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
-    const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
-    const warnings: string[] = [];
-    let alsoMatched: string[] = [];
-    let phrase = req.code ?? '';
-    if (allSeries.length > 0) {
-      phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
-      const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
-      if (m.best.length === 0) {
-        if (kind === 'series') unbound++;
-        const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
-        reject('key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, kind === 'series' ? 'entity_unresolved' : 'no_data');
-        continue;
+      // the code, bound through a declared parameter
+      const args: Record<string, string> = {};
+      let key: { keyType: string; value: string; label: string } | undefined;
+      if (kind === 'param') {
+        const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
+        const param = paramFor(decl, keyType)!;
+        const value = codeFromText(`${req.code ?? ''} ${req.question}`, param.name);
+        if (!value) { state.unbound++; h.note(`${op.key}: the question names no ${param.name}`); continue; }
+        args[param.name] = value;
+        key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };
       }
-      obs = obs.filter((o) => m.best.includes(seriesOf(o)));
-      alsoMatched = m.all.filter((x) => !m.best.includes(x));
-    } else if (kind === 'series') {
-      reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`); unbound++; continue;
-    }
 
-    // the period
-    const dated = obs.filter((o) => o.period.end);
-    let pick: Observation[];
-    if (target === 'latest') {
-      const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-      // a record with no time dimension (one opportunity's synopsis) is its own latest
-      pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
-      // the date is the answer's own period, written there once; the read's notes say how "latest" was asked for
-    } else {
-      const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
-      const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-      if (!last) {
-        const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
-        reject('period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
-        continue;
+      // which request: an ordered top-1 read of the dataset for "latest", else the period's calendar year
+      const target = req.period ? targetOf(req.period, today) : 'latest';
+      if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
+      let readDecl = decl;
+      if (target === 'latest') {
+        const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
+        if (top && kind === 'scope') readDecl = top;
+        else if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
+      } else if (ranged) {
+        args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`;
       }
-      pick = inRange.filter((o) => o.period.end === last);
-      if (target.exactDate && last !== target.exactDate) {
-        const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
-        warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
-      } else if (!target.exactDate) {
-        warnings.push(`${target.what} read as its last record, dated ${last}`);
-      }
+      const periodText = target === 'latest' ? 'latest' : target.what;
+      yield {
+        kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
+        bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
+        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText }, result, attempt.n),
+      };
     }
+  };
+}
 
-    // several rows per series and date (mid-period amendments): the latest effective on or before the date asked
-    const bySeries = new Map<string, Observation[]>();
-    for (const o of pick) bySeries.set(seriesOf(o), [...(bySeries.get(seriesOf(o)) ?? []), o]);
-    const chosen: Observation[] = [];
-    for (const [series, rows] of bySeries) {
-      const limit = target === 'latest' ? '9999-12-31' : target.until;
-      const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
-      const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
-      const row = ok[0] ?? rows[0]!;
-      if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
-      chosen.push(row);
-    }
-    if (chosen.length === 0) { reject('period', `no ${measure} record for ${periodText} in this response`); continue; }
-    const values = [...new Set(chosen.map((o) => o.value))];
-    if (chosen.length > 1 && values.length > 1) {
-      done();
-      attempt.disposition = 'rejected'; attempt.failure = 'ambiguous_key';
-      // every row the words match on that date is an option, not only the closest matches
-      const more = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === chosen[0]!.period.end && typeof o.value === 'number');
-      const options = [...chosen, ...more].map((o) => ({ label: seriesOf(o), value: o.value!, period: o.period.end! })).filter((o, i, all) => all.findIndex((x) => x.label === o.label) === i);
-      attempt.reason = `"${phrase}" matches ${options.length} published rows dated ${chosen[0]!.period.end} with different values: ${options.map((o) => `${o.label} ${o.value}`).join('; ')}`;
-      ctx.emit({ stage: 'ambiguity', by: 'executor', message: `${tag}#${n} ${attempt.reason}`, data: { attempt: n } });
-      return { attempts, notes, failure: { boundary: 'entity_unresolved', code: 'ambiguous_key', message: attempt.reason }, ambiguous: { code: phrase, options } };
-    }
-    if (chosen.length > 1) warnings.push(`"${phrase}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
-    const rec = chosen[0]!;
-    // the other rows the words also match, on the same date: named, with whether their values differ
-    const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
-    if (others.length > 0) {
-      const differ = others.filter((o) => o.value !== rec.value);
-      warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
-    }
+type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
+interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string }
 
-    // the checks: scope or key, measure, sentinel, unit, period
-    const unit = req.units.get(cand.candidateKey);
-    const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
-    const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
-    structural.warnings.push(...warnings);
-    const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-    done();
-    attempt.checks = verdict.checks;
-    if (!verdict.passed) {
-      attempt.disposition = 'rejected'; attempt.failure = verdict.checks.find((c) => !c.passed)?.name ?? 'residual'; attempt.reason = verdict.reason ?? 'rejected';
-      failures.push({ boundary: 'no_data', code: attempt.failure, message: `${measure}: ${attempt.reason}` });
-      ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator', message: `${tag}#${n} rejected ${measure}: ${attempt.reason}`, data: { attempt: n } });
-      continue;
+async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, result: OperationResult, attemptN: number): Promise<Examined> {
+  const { cand, decl, readDecl, kind, measure, key, target, periodText } = c;
+  const reject = (code: string, reason: string, boundary: Failure['boundary'] = 'no_data'): Examined => ({
+    reject: { boundary, code, message: reason }, checks: [], disposition: code === 'not_found' ? 'errored' : 'rejected', said: `${code === 'not_found' ? 'errored' : 'rejected'} ${measure}: ${reason}`,
+  });
+  const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+  let obs = published;
+  if (obs.length === 0) return reject('not_found', `the ${readDecl.id} response reports no ${measure}`);
+
+  // the code, bound through the response's own series field
+  const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
+  const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+  const warnings: string[] = [];
+  let alsoMatched: string[] = [];
+  let phrase = req.code ?? '';
+  if (allSeries.length > 0) {
+    phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
+    const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
+    if (m.best.length === 0) {
+      if (kind === 'series') state.unbound++;
+      const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
+      return reject('key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, kind === 'series' ? 'entity_unresolved' : 'no_data');
     }
-    attempt.disposition = 'accepted';
-    ctx.emit({ stage: 'validation', by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model', message: `${tag}#${n} admitted ${measure} ${rec.period.end} = ${rec.value} ${rec.unit} (${label})`, data: { attempt: n } });
-    const p = rec.period;
-    const entityKey = key?.value ?? (kind === 'series' ? seriesOf(rec) : `${cand.publisherId}/${decl.data.dataset}`);
-    const keyType = key?.keyType ?? (kind === 'series' ? decl.data.accepts.find((k) => SERIES_KEYS.has(k))! : 'scope');
-    const evidence: Omit<AdmittedEvidence, 'index'> = {
-      attemptN: n, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
+    obs = obs.filter((o) => m.best.includes(seriesOf(o)));
+    alsoMatched = m.all.filter((x) => !m.best.includes(x));
+  } else if (kind === 'series') {
+    state.unbound++;
+    return reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`);
+  }
+
+  // the period
+  const dated = obs.filter((o) => o.period.end);
+  let pick: Observation[];
+  if (target === 'latest') {
+    const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+    // a record with no time dimension (one opportunity's synopsis) is its own latest
+    pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
+    // the date is the answer's own period, written there once; the read's notes say how "latest" was asked for
+  } else {
+    const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
+    const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+    if (!last) {
+      const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
+      return reject('period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
+    }
+    pick = inRange.filter((o) => o.period.end === last);
+    if (target.exactDate && last !== target.exactDate) {
+      const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
+      warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
+    } else if (!target.exactDate) {
+      warnings.push(`${target.what} read as its last record, dated ${last}`);
+    }
+  }
+
+  // several rows per series and date (mid-period amendments): the latest effective on or before the date asked
+  const bySeries = new Map<string, Observation[]>();
+  for (const o of pick) bySeries.set(seriesOf(o), [...(bySeries.get(seriesOf(o)) ?? []), o]);
+  const chosen: Observation[] = [];
+  for (const [series, rows] of bySeries) {
+    const limit = target === 'latest' ? '9999-12-31' : target.until;
+    const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
+    const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
+    const row = ok[0] ?? rows[0]!;
+    if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
+    chosen.push(row);
+  }
+  if (chosen.length === 0) return reject('period', `no ${measure} record for ${periodText} in this response`);
+  const values = [...new Set(chosen.map((o) => o.value))];
+  if (chosen.length > 1 && values.length > 1) {
+    // every row the words match on that date is an option, not only the closest matches
+    const more = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === chosen[0]!.period.end && typeof o.value === 'number');
+    const options = [...chosen, ...more].map((o) => ({ label: seriesOf(o), value: o.value!, period: o.period.end! })).filter((o, i, all) => all.findIndex((x) => x.label === o.label) === i);
+    const reason = `"${phrase}" matches ${options.length} published rows dated ${chosen[0]!.period.end} with different values: ${options.map((o) => `${o.label} ${o.value}`).join('; ')}`;
+    state.ambiguous = { code: phrase, options };
+    return { reject: { boundary: 'entity_unresolved', code: 'ambiguous_key', message: reason, params: { code: phrase, candidates: options.map((o) => o.label) } }, checks: [], stop: true, said: reason, by: 'executor' };
+  }
+  if (chosen.length > 1) warnings.push(`"${phrase}" matches ${chosen.length} published rows (${chosen.map(seriesOf).join('; ')}), all reporting the same value`);
+  const rec = chosen[0]!;
+  // the other rows the words also match, on the same date: named, with whether their values differ
+  const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
+  if (others.length > 0) {
+    const differ = others.filter((o) => o.value !== rec.value);
+    warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
+  }
+
+  // the checks: scope or key, measure, sentinel, unit, period
+  const unit = req.units.get(cand.candidateKey);
+  const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
+  const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
+  structural.warnings.push(...warnings);
+  const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+  const by = verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator';
+  if (!verdict.passed) {
+    const failed = verdict.checks.find((x) => !x.passed)?.name;
+    const code = failed ? CHECK_CODES[failed] ?? failed : 'residual';
+    const reason = verdict.reason ?? 'rejected';
+    return { reject: { boundary: 'no_data', code, message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by, said: `rejected ${measure}: ${reason}` };
+  }
+  const p = rec.period;
+  const entityKey = key?.value ?? (kind === 'series' ? seriesOf(rec) : `${cand.publisherId}/${decl.data.dataset}`);
+  const keyType = key?.keyType ?? (kind === 'series' ? decl.data.accepts.find((k) => SERIES_KEYS.has(k))! : 'scope');
+  return {
+    checks: verdict.checks, by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model',
+    said: `admitted ${measure} ${rec.period.end} = ${rec.value} ${rec.unit} (${label})`,
+    admit: {
+      attemptN, source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey,
       measureLabel: rec.label ?? cand.title, attribute: req.attribute,
       value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
       period: { label: p.end ?? p.label ?? periodText, ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
       entity: { label, keyType, key: entityKey, keys: { [keyType]: entityKey } },
       raw: rec.raw,
       assurance: { match: 'key', planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
-    };
-    return { attempts, notes, evidence };
-  }
-
-  if (ctx.signal.aborted && !failures.some((f) => f.boundary === 'cancelled' || f.code === 'deadline')) failures.push(classify(undefined, ctx.signal));
-  const stopped = failures.find((f) => f.code === 'deadline' || f.code === 'budget' || f.boundary === 'cancelled');
-  const blocked = failures.find((f) => f.boundary === 'operationally_blocked');
-  const other = failures.find((f) => f.boundary !== 'operationally_blocked');
-  const failure = stopped ?? (blocked && !failures.some((f) => f.code === 'period' || f.code === 'residual' || f.code === 'ambiguous_key') ? blocked : other ?? blocked)
-    ?? { boundary: 'no_access_path' as const, code: 'unbound', message: notes.join('; ') || 'no candidate operation reads this without an entity key' };
-  return { attempts, notes, failure, ...(tried > 0 && unbound === tried ? { unbound: true } : {}) };
+    },
+  };
 }
 
 /** Words of the attribute beyond the measure's own label ("treasury bills" in "average interest rate on Treasury bills"). */

@@ -32,6 +32,8 @@ export interface Assessment {
   /** The operation the verdict rests on, when eligible. */
   operation?: OperationRef;
   complete?: boolean;
+  /** `fallback`: beyond the relevance cut, tried only after every planned candidate failed (see `fallbackCandidates`). */
+  tier?: 'planned' | 'fallback';
 }
 
 export interface Plan {
@@ -43,6 +45,8 @@ export interface Plan {
   selected?: Assessment;
   /** Every assessed candidate, in priority order. */
   assessments: Assessment[];
+  /** Eligible candidates beyond the relevance cut, from sources the cut left out, in discovery order (rule 5: backtracking across sources). */
+  fallback?: Assessment[];
   /** Per component (ratio, correlation): the plan of each measure. */
   components?: { attribute: string; verdict: Verdict; reason: string; selected?: Assessment }[];
   considered: number;
@@ -170,7 +174,37 @@ function decide(intent: Intent, req: Requirement, candidates: Candidate[], relev
       : assessments.every((x) => x.reason.includes(STALE_MARK))
         ? `no source publishes ${what} dated by the day, and the question asks for the value right now (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`
         : `no source exposes ${req.missing} for ${what} (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`;
-  return { considered, assessments, selected, verdict: (selected?.verdict ?? 'infeasible') as Verdict, reason };
+  return { considered, assessments, selected, verdict: (selected?.verdict ?? 'infeasible') as Verdict, reason, fallback: fallbackCandidates(intent, req, candidates, considered) };
+}
+
+/** Shapes read by keyed measure reads, whose search may continue into another source's candidates. */
+const MEASURE_SHAPES = new Set(['point', 'comparison', 'timeseries']);
+export const FALLBACK = { window: 50, perSource: 4, minCoverage: 1 / 3 } as const;
+
+/**
+ * The next eligible candidates when every planned one fails (issue 10, rule 5): a name the planned
+ * sources do not hold (NVIDIA is not a nonprofit), a missing recording, an unusable key, no data.
+ * The relevance cut ranks candidates by how well their words match; it says nothing about whether
+ * the entity is in the source. So the best-ranked measures (at most `perSource`) of every source
+ * the cut left out entirely, within the first `window` discovered and covering at least
+ * `minCoverage` of the measure's words, follow the planned ones, in discovery order. They are
+ * assessed like any candidate (only eligible ones are kept) and validated like any read: a record
+ * whose label does not lead with the words asked is still the residual question no code settles.
+ */
+export function fallbackCandidates(intent: Intent, req: Requirement, candidates: readonly Candidate[], considered: readonly Candidate[]): Assessment[] {
+  if (!MEASURE_SHAPES.has(intent.shape)) return [];
+  const planned = new Set(considered.map((c) => c.card.publisherId));
+  const taken = new Map<string, number>();
+  const out: Assessment[] = [];
+  for (const c of candidates.slice(0, FALLBACK.window)) {
+    if (c.card.kind !== 'measure' || planned.has(c.card.publisherId) || c.coverage < FALLBACK.minCoverage) continue;
+    if ((taken.get(c.card.publisherId) ?? 0) >= FALLBACK.perSource) continue;
+    const a = assess(intent, req, c);
+    if (a.verdict === 'infeasible') continue;
+    taken.set(c.card.publisherId, (taken.get(c.card.publisherId) ?? 0) + 1);
+    out.push({ ...a, tier: 'fallback' });
+  }
+  return out;
 }
 
 export function plan(intent: Intent, candidates: Candidate[], options: { components?: Map<string, Candidate[]>; relevance?: RelevanceOptions } = {}): Plan {
@@ -183,6 +217,7 @@ export function plan(intent: Intent, candidates: Candidate[], options: { compone
     required: { exact: req.exact, composed: req.composed, missing: req.missing },
     verdict: main.verdict, reason: main.reason, ...(main.selected ? { selected: main.selected } : {}),
     assessments: main.assessments, considered: main.considered.length, discovered: candidates.length,
+    ...(main.fallback.length ? { fallback: main.fallback } : {}),
   };
   // Ratio and correlation: every component measure must be answerable; the plan is as strong as its weakest.
   if (options.components && options.components.size >= 2) {

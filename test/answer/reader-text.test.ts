@@ -130,6 +130,7 @@ describe('refusals say what is missing', () => {
     expect(r.status).toBe('refused');
     expect(r.refusal).toEqual({
       boundary: 'not_understood',
+      code: 'periods_unread',
       reason: 'the periods of the series were not read from the question: it names no years, and a relative span ("the last five years", "over time") is not resolved to years',
       answerable_if: 'the years named (for example "from 2019 to 2023"), or an intent sent with --intent',
     });

@@ -180,7 +180,7 @@ describe('entity-list questions', () => {
     const strict = (await run({ question: 'List all 10-K filings by Microsoft.', strict: true }, s)).r;
     expect(strict.status).toBe('refused');
     expect(strict.refusal!.boundary).toBe('unverified_figures');
-  });
+  }, 120_000);
 });
 
 describe('ProPublica organization records (EIN-keyed: no state needed), end to end', () => {
@@ -294,5 +294,5 @@ describe('an award list end to end on a real NSF body (no cassette exists for th
     expect(r.citations).toHaveLength(21);
     expect(r.qualification!.level).toBe(1); // tied to the entity by name only
     expect(r.qualification!.disclosures.join(' ')).toContain('matches names textually');
-  });
+  }, 120_000);
 });

@@ -87,7 +87,7 @@ describe('national aggregates: read at the dataset scope, no entity resolution',
     const judged = await ask(await testServices({ model: fixedModel('The national debt was $34,586,533,479,349.88 on 2024-03-29.') }), { question: q });
     expect(judged.status).toBe('answered');
     expect(values(judged)).toEqual([['2024-03-29', 34586533479349.88]]);
-  });
+  }, 120_000);
 
   it('a federal fiscal year is read at its last record on or before 30 September (FY2023 → 2023-09-29)', async () => {
     const r = await ask(services, { question: 'What was the total public debt outstanding in fiscal year 2023?' });
@@ -207,7 +207,7 @@ describe('publisher-defined codes: bound from the question, not the organisation
     const drafting = await testServices({ model: fixedModel('The euro was at 0.961 [E1] and the yen at 156.85 [E2]; the yen was higher by 155.889.') });
     const r = await ask(drafting, { question: 'Compare the euro and Japanese yen exchange rates at the end of 2024' });
     expect(r.figures.find((f) => f.text === '155.889')?.grade).toBe('unverified');
-  });
+  }, 120_000);
 
   it('the latest euro rate needs the current year, which is not recorded: a typed block', async () => {
     const r = await ask(services, { question: 'What is the exchange rate for the euro?' });
@@ -293,5 +293,5 @@ describe('a label that does not plainly say what was asked', () => {
     expect(plain.evidence.map((e) => e.value)).toEqual([34586533479349.88]);
     // its cross-check note names what is missing in plain terms
     expect(plain.qualification!.disclosures.join(' ')).not.toMatch(/keyed reads implemented/);
-  });
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ const evidence: AdmittedEvidence = {
   entity: { label: 'Apple Inc.', keyType: 'cik', key: '0000320193', keys: { cik: '0000320193' } }, raw, assurance: { match: 'key', planVerdict: 'exact', warnings: [] },
 };
 const check = (outcome: CrossCheck['outcome'], value?: number): CrossCheck => ({
-  evidenceIndex: 1, source: 'sec-edgar', operation: 'companyconcept', outcome, primaryValue: evidence.value, detail: 'test',
+  evidenceIndex: 1, source: 'sec-edgar', operation: 'companyconcept', outcome, primaryValue: evidence.value, detail: 'test', reason: outcome === 'failed' ? 'read_failed' : 'compared',
   attempt: attempt(2, 'companyconcept', outcome === 'agrees' || outcome === 'disagrees' ? [second] : [], outcome === 'failed' ? 'errored' : 'accepted'),
   ...(value !== undefined ? { value, response: second } : {}), sharedUpstream: 'replays a DERIVED sample (test)',
 });

@@ -6,10 +6,10 @@ import type { LeafResult } from '../../src/execute/leaf.ts';
 
 const ctx = () => queryContext({ id: 't', runtime: {} as never, registry: {} as never, timeoutMs: Infinity });
 const ok: LeafResult = { attempts: [], notes: [] };
-const failed = (message: string): LeafResult => ({ attempts: [], notes: [], failure: { boundary: 'no_data', message } });
+const failed = (message: string): LeafResult => ({ attempts: [], notes: [], failure: { boundary: 'no_data', code: 'not_found', message } });
 /** Waits until aborted, then reports cancellation (as a real leaf does). */
 const waitsForCancel = (seen: unknown[]) => (c: { signal: AbortSignal }) => new Promise<LeafResult>((resolve) => {
-  c.signal.addEventListener('abort', () => { seen.push(c.signal.reason); resolve({ attempts: [], notes: [], failure: { boundary: 'cancelled', message: 'cancelled' } }); }, { once: true });
+  c.signal.addEventListener('abort', () => { seen.push(c.signal.reason); resolve({ attempts: [], notes: [], failure: { boundary: 'cancelled', code: 'cancelled', message: 'cancelled' } }); }, { once: true });
 });
 
 describe('fanOut', () => {

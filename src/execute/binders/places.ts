@@ -83,6 +83,19 @@ export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
 /** The record measure the census connector writes for a product and year (`acs1-subject-2018/S1701_C03_001E`). */
 const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
 
+/**
+ * Estimates Census publishes in more than one table. A data-profile percent republishes a
+ * subject-table estimate: DP03's "percentage of people whose income in the past 12 months is below
+ * the poverty level — all people" is S1701's "percent below poverty level" of the population whose
+ * poverty status is determined (S1701_C03_001E; MANIFEST §2d: Illinois 2018, 12.1, equal to the
+ * B17001 ratio). When the profile of a year cannot be read (not released, no recording), the same
+ * estimate is read from the table it republishes, as a further reading of the same survey and
+ * year, and the evidence says which table it came from. Only equalities Census documents belong here.
+ */
+const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
+  DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
+};
+
 function acsBinder(level: Level): Binder {
   return {
     entityType: level,
@@ -105,12 +118,20 @@ function acsBinder(level: Level): Binder {
         const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey, year);
         // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
         const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
-        if (level === 'state') {
-          out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else if (level === 'county') {
-          out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else {
-          out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        const push = (prod: string, v: string, extra: Partial<Binding> = {}) => {
+          if (level === 'state') out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product: prod, variables: `group(${v.split('_')[0]})` }, measure: recordMeasure(prod, year, v), reading, labelFor, ...extra });
+          else if (level === 'county') out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product: prod, variables: v, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(prod, year, v), reading, labelFor, ...extra });
+          else out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product: prod, variables: v, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(prod, year, v), reading, labelFor, ...extra });
+        };
+        push(product, variable);
+        const same = survey === 'acsse' ? undefined : SAME_ESTIMATE[variable];
+        if (same) {
+          const alt = `${survey}${family(same.variable)}`;
+          push(alt, same.variable, {
+            reading: `${reading}, table ${same.variable.split('_')[0]}`,
+            labelFor: () => same.label,
+            note: `read as ${same.variable} of the ${reading} subject table ${same.table}, the estimate the data profile's ${variable} republishes`,
+          });
         }
       }
       return out.length ? out : { error: `no ACS survey publishes ${level}s for ${year}` };

@@ -25,6 +25,8 @@ export interface Binding {
   labelFor?: (catalogTitle: string) => string;
   /** How the period was read for this call ("ACS 1-year 2018"), said in the trace and the evidence. */
   reading?: string;
+  /** What the reader must know about this reading (the estimate read from another table that publishes it). */
+  note?: string;
 }
 
 export interface BindRequest {
@@ -34,7 +36,9 @@ export interface BindRequest {
   period: PeriodWanted;
 }
 
-export type BindResult = Binding[] | { error: string };
+/** `no_binder`: the executor has no binder for the operation yet (not a property of the request). */
+export type BindError = { error: string; code?: 'no_binder' };
+export type BindResult = Binding[] | BindError;
 
 export interface Binder {
   /** What kind of entity the operation's key names (a FIPS of a county, a UNITID of a school). */

@@ -71,12 +71,13 @@ export function interpretOffline(question: string): Understanding {
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
-  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
   if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
+  if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
 
   // "Which company earned more, A or B?": the noun before the verb is what the entities are, not the measure
@@ -125,7 +126,7 @@ export function interpretOffline(question: string): Understanding {
     type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind ?? typeNoun,
     direction: decided?.direction ?? null,
     geography: geoLevel || within ? { level: geoLevel, within } : null,
-    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? 'grants' : attribute),
+    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? (decided?.attribute ?? 'grants') : attribute),
     attributes,
     interpretations,
     period: per.period,

@@ -1,0 +1,374 @@
+/**
+ * The one search engine: every read Assay makes of a publisher goes through `search`.
+ *
+ * Input: a provider of choice points (an async generator, see `Provider`) and the search's limits.
+ * Output: a `SearchOutcome` — every attempt made (accepted, rejected, errored, cancelled), what was
+ * admitted, and every boundary reached, each with its source.
+ *
+ * The provider decides *what* to try, in order: source → entity resolution → source key →
+ * concept/field → geography → period, each fully bound choice yielded as a `FetchChoice`, and every
+ * choice point that failed before a request (a name not resolved, a key not usable, an operation
+ * with no binder) yielded as a `BoundaryChoice`. The engine decides *whether and how* to try it and
+ * owns the attempt lifecycle, the same for every shape:
+ *   - cancellation and the deadline (the QueryContext's signal), checked before every choice;
+ *   - the shared per-question budget, a per-search attempt cap and an optional budget reserve;
+ *   - duplicate choices (the same call and record selection) tried once;
+ *   - a response this search already holds answers a later choice without a new attempt
+ *     (`absentIn`: a concept not in the companyfacts already fetched);
+ *   - operational blocks: a choice marks the keys its block applies to, and later choices under a
+ *     blocked key are skipped (an offline operation fails the same way for every concept);
+ *   - subtree pruning: an examination that says the source answered a different question prunes
+ *     the choice's subtree (by default its source); later choices in it are skipped;
+ *   - recording: each attempt numbered, timed, with requests, responses, checks, disposition and reason;
+ *   - classification of every thrown error in one place (failure.ts `classify`).
+ * The engine never decides what is true: the choice's own `examine` (the validators) admits or rejects.
+ *
+ * `summarise` turns an unsuccessful outcome into the one failure a refusal leads with, and
+ * `reachedBySource` gives the typed account of every boundary reached, grouped by source, and
+ * whether every choice point was exhausted or the search was stopped first.
+ */
+import type { OperationResult } from '../connectors/records.ts';
+import type { ConnectorContext } from '../connectors/types.ts';
+import { runOperation } from '../connectors/registry.ts';
+import type { Check } from '../validate/structural.ts';
+import type { Attempt } from './attempt.ts';
+import type { QueryContext } from './context.ts';
+import { classify, fromSignal, isStop, type Boundary, type Failure } from './failure.ts';
+import type { ProgressStage } from './progress.ts';
+
+export type { Boundary, Failure } from './failure.ts';
+
+/** A fully bound read: one connector call and how to judge what it returns. */
+export interface FetchChoice<T> {
+  kind: 'fetch';
+  source: string;
+  /** The operation called (a binder may redirect to another operation of the same publisher). */
+  operation: string;
+  /** The measure key the attempt reads, when it reads one. */
+  measure?: string;
+  bindings: Record<string, string>;
+  /** Connector arguments. */
+  args: Record<string, string>;
+  /** Words for progress lines ("us-gaap/Assets for NVIDIA CORP"). */
+  label: string;
+  /** A candidate beyond the plan's relevance cut: its failures rank below the planned ones' (see `summarise`). */
+  fallback?: boolean;
+  /** Two choices with the same identity would repeat one verdict: only the first is tried. */
+  identity?: string;
+  /** The subtree an examination's prune abandons (default: the source). */
+  subtree?: string;
+  /** Skipped when any of these keys is blocked. */
+  skipIfBlocked?: readonly string[];
+  /** Marked blocked when this choice's fetch is operationally blocked. */
+  marksBlocked?: readonly string[];
+  /** With the response already held by this search: a failure settles the choice without a new attempt. */
+  absentIn?: (held: OperationResult) => Failure | undefined;
+  /** The validators' verdict on the response (structural checks first; a model may only reject). */
+  examine(result: OperationResult, attempt: Attempt): Examination<T> | Promise<Examination<T>>;
+  /** The call itself (default: the question's memoised connector call). */
+  fetch?: (ctx: QueryContext) => Promise<OperationResult>;
+  /** A failed fetch turned into an outcome the provider reports (a cross-check's "failed"). */
+  recover?: (failure: Failure, attempt: Attempt) => T | undefined;
+}
+
+/** A choice point that failed before any request was sent. */
+export interface BoundaryChoice { kind: 'boundary'; failure: Failure }
+
+export type Choice<T> = FetchChoice<T> | BoundaryChoice;
+
+export type Examination<T> =
+  | { admit: T; checks: Check[]; said?: string; by?: string; /** keep searching after this admission */ more?: boolean }
+  | {
+    reject: Failure; checks: Check[]; said?: string; by?: string;
+    /** The attempt's own reason, when it differs from the failure's message. */
+    reason?: string;
+    /** `errored` for "the response has no such record"; `rejected` (default) for a record judged and refused. */
+    disposition?: 'rejected' | 'errored';
+    /** The source answered a different question: abandon the choice's subtree. */
+    prune?: boolean;
+    /** Nothing further can help (several published rows match with different values): stop here. */
+    stop?: boolean;
+  };
+
+/** What a provider may ask the engine while it generates choices. */
+export interface SearchHandle {
+  readonly signal: AbortSignal;
+  isPruned(subtree: string): boolean;
+  isBlocked(key: string): boolean;
+  /** Some choice point resolved the entity (an unresolved name is then not the search's reason). */
+  resolved(): void;
+  note(text: string): void;
+  emit(stage: ProgressStage, by: string, message: string): void;
+}
+
+export type Provider<T> = (h: SearchHandle) => AsyncIterable<Choice<T>>;
+
+export interface SearchOptions {
+  /** Attempt numbering shared across the run. */
+  nextAttempt: () => number;
+  /** 'first': stop at the first admission; 'all': try every choice within the limits. */
+  mode?: 'first' | 'all';
+  /** Attempts this search may make (default: the context's per-leaf cap). */
+  cap?: number;
+  /** Attempts to leave in the shared budget: the search stops before using them (cross-checks). */
+  budgetReserve?: number;
+  /** Do not start an attempt with less than this much of the deadline left (cross-checks). */
+  minRemainingMs?: number;
+  /** A label for progress lines (the branch of a fan-out). */
+  branch?: string;
+}
+
+export interface SearchOutcome<T> {
+  attempts: Attempt[];
+  admitted: T[];
+  notes: string[];
+  /** Every boundary reached, in order. */
+  reached: Failure[];
+  /** What stopped the search before its choices were exhausted (deadline, budget, cancel, cap, reserve). */
+  stopped?: Failure;
+  /** A rejection after which nothing could help (see Examination.stop). */
+  final?: Failure;
+  /** The choice the search was about to try when it stopped. */
+  pending?: FetchChoice<T>;
+  /** Some choice point resolved the entity. */
+  resolved: boolean;
+  /** Measures passed over without a request: absent from a response already held. */
+  passedOver: string[];
+}
+
+export function connectorCtx(ctx: QueryContext): ConnectorContext {
+  return { signal: ctx.signal, deadline: ctx.deadline, clock: ctx.clock, http: ctx.runtime.http, declarations: ctx.runtime.declarations };
+}
+
+const fetchKey = (source: string, operation: string, args: Record<string, string>) => `${source}|${operation}|${JSON.stringify(Object.entries(args).sort())}`;
+
+/** Whole-entity fetches are shared within the question (several concepts read from one companyfacts). */
+export function fetchOnce(ctx: QueryContext, source: string, operation: string, args: Record<string, string>): Promise<OperationResult> {
+  const key = fetchKey(source, operation, args);
+  let p = ctx.fetchMemo.get(key) as Promise<OperationResult> | undefined;
+  if (!p) {
+    p = runOperation(ctx.runtime.registry, source, operation, args, connectorCtx(ctx));
+    ctx.fetchMemo.set(key, p);
+  }
+  return p;
+}
+
+/** Open an attempt record: numbered and timed, `errored` until the outcome is known. */
+export function openAttempt(ctx: QueryContext, fields: Pick<Attempt, 'n' | 'source' | 'operation' | 'bindings'> & { measure?: string }): { attempt: Attempt; done: () => void } {
+  const started = ctx.clock.now();
+  const attempt: Attempt = {
+    ...fields, requests: [], responses: [], startedAt: new Date(started).toISOString(), endedAt: '', elapsedMs: 0, checks: [], disposition: 'errored',
+  };
+  const done = () => { const t = ctx.clock.now(); attempt.endedAt = new Date(t).toISOString(); attempt.elapsedMs = t - started; };
+  return { attempt, done };
+}
+
+/** Why the search may not start another attempt, if it may not. */
+function limitReached(ctx: QueryContext, o: SearchOptions, made: number): Failure | undefined {
+  const cap = o.cap ?? ctx.leafCap;
+  if (made >= cap) return { boundary: 'operationally_blocked', code: 'leaf_cap', message: `the search's attempt cap (${cap}) was reached`, params: { cap } };
+  if (o.minRemainingMs !== undefined && ctx.deadline - ctx.clock.now() < o.minRemainingMs) return { boundary: 'operationally_blocked', code: 'deadline_near', message: 'the question deadline is nearly spent' };
+  if (o.budgetReserve !== undefined && ctx.budget.limit - ctx.budget.used <= o.budgetReserve) return { boundary: 'operationally_blocked', code: 'budget_near', message: "the question's attempt budget is nearly spent" };
+  return undefined;
+}
+
+export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: SearchOptions): Promise<SearchOutcome<T>> {
+  const tag = o.branch ? `[${o.branch}] ` : '';
+  const out: SearchOutcome<T> = { attempts: [], admitted: [], notes: [], reached: [], resolved: false, passedOver: [] };
+  const pruned = new Set<string>();
+  const blocked = new Set<string>();
+  const tried = new Set<string>();
+  const held = new Map<string, OperationResult>();
+  let made = 0;
+  const handle: SearchHandle = {
+    signal: ctx.signal,
+    isPruned: (s) => pruned.has(s),
+    isBlocked: (k) => blocked.has(k),
+    resolved: () => { out.resolved = true; },
+    note: (t) => { out.notes.push(t); },
+    emit: (stage, by, message) => ctx.emit({ stage, by, message: `${tag}${message}` }),
+  };
+  const iterator = provider(handle)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); break; }
+      let next: IteratorResult<Choice<T>>;
+      try {
+        next = await iterator.next();
+      } catch (e) {
+        // a choice point failed outside any request (the identity registry): the search ends there
+        const f = classify(e, ctx.signal);
+        out.reached.push(f);
+        if (isStop(f)) out.stopped = f;
+        break;
+      }
+      if (next.done) break;
+      // the provider may have awaited (resolution): the question can have been cancelled meanwhile
+      if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); break; }
+      const c = next.value;
+      if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
+      const subtree = c.subtree ?? c.source;
+      if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
+      if (c.skipIfBlocked?.some((k) => blocked.has(k))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      if (c.identity !== undefined) {
+        if (tried.has(c.identity)) continue;
+        tried.add(c.identity);
+      }
+      const inHand = c.absentIn ? held.get(fetchKey(c.source, c.operation, c.args)) : undefined;
+      const absent = inHand ? c.absentIn!(inHand) : undefined;
+      if (absent) { out.reached.push(c.fallback ? { ...absent, fallback: true } : absent); out.passedOver.push(c.measure ?? c.label); continue; }
+      const limit = limitReached(ctx, o, made);
+      if (limit) { out.stopped = limit; out.pending = c; break; }
+      try { ctx.budget.take(); } catch (e) { out.stopped = classify(e, ctx.signal); out.pending = c; break; }
+      made++;
+      const step = await attempt(ctx, c, o, tag, out, held);
+      if (step === 'stop') break;
+      if (step === 'prune') pruned.add(subtree);
+      if (step === 'block') for (const k of c.marksBlocked ?? []) blocked.add(k);
+      if (step === 'admitted' && (o.mode ?? 'first') === 'first') break;
+    }
+  } finally {
+    await iterator.return?.(undefined);
+  }
+  if (!out.stopped && out.admitted.length === 0 && ctx.signal.aborted) out.stopped = fromSignal(ctx.signal);
+  if (out.passedOver.length > 0) {
+    const names = out.passedOver;
+    const said = `${names.length} candidate concept${names.length === 1 ? '' : 's'} passed over without a new request: not in the response already fetched (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`;
+    out.notes.push(said);
+    ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${tag}${said}` });
+  }
+  return out;
+}
+
+type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'failed' | 'stop';
+
+/** One attempt: open, fetch, examine, record. */
+async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
+  const n = o.nextAttempt();
+  const { attempt: a, done } = openAttempt(ctx, { n, source: c.source, operation: c.operation, bindings: c.bindings, ...(c.measure ? { measure: c.measure } : {}) });
+  out.attempts.push(a);
+  let result: OperationResult;
+  try {
+    result = await (c.fetch ? c.fetch(ctx) : fetchOnce(ctx, c.source, c.operation, c.args));
+  } catch (e) {
+    let f: Failure;
+    try { f = classify(e, ctx.signal, c.source); } catch (bug) {
+      if (!c.recover) throw bug;
+      f = { boundary: 'operationally_blocked', code: 'bug', message: String((bug as Error)?.message ?? bug), source: c.source };
+    }
+    done();
+    a.disposition = f.boundary === 'cancelled' ? 'cancelled' : 'errored';
+    a.reason = f.message; a.failure = f.code;
+    if (f.request) a.requests.push(f.request.replace(/^[A-Z]+ /, ''));
+    out.reached.push(c.fallback ? { ...f, fallback: true } : f);
+    ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${c.source}/${c.operation} ${c.label}: ${a.disposition} (${f.code})`, data: { attempt: n, disposition: a.disposition } });
+    const recovered = c.recover?.(f, a);
+    if (recovered !== undefined) out.admitted.push(recovered);
+    if (isStop(f)) { out.stopped = f; return 'stop'; }
+    return f.boundary === 'operationally_blocked' ? 'block' : 'failed';
+  }
+  held.set(fetchKey(c.source, c.operation, c.args), result);
+  a.responses = result.responses;
+  a.requests = result.responses.map((r) => r.url);
+  const x = await c.examine(result, a);
+  done();
+  a.checks = x.checks;
+  if ('admit' in x) {
+    a.disposition = 'accepted';
+    out.admitted.push(x.admit);
+    if (x.said) ctx.emit({ stage: 'validation', by: x.by ?? 'validator', message: `${tag}#${n} ${x.said}`, data: { attempt: n } });
+    return x.more ? 'rejected' : 'admitted';
+  }
+  a.disposition = x.disposition ?? 'rejected';
+  a.reason = x.reason ?? x.reject.message;
+  a.failure = x.reject.code;
+  out.reached.push({ ...x.reject, source: x.reject.source ?? c.source, examined: true, ...(c.fallback ? { fallback: true } : {}) });
+  ctx.emit({ stage: x.reject.code === 'ambiguous_key' ? 'ambiguity' : 'validation', by: x.by ?? 'validator', message: `${tag}#${n} ${x.said ?? `${a.disposition} ${c.label}: ${a.reason}`}`, data: { attempt: n } });
+  if (x.stop) { out.final = x.reject; return 'stop'; }
+  return x.prune ? 'prune' : 'rejected';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The account of an unsuccessful search
+
+/** Failure codes that say a record was read and judged (not "no such record", not a failed call). */
+const JUDGED: ReadonlySet<string> = new Set(['period', 'grain', 'kind', 'suppressed', 'different_question', 'polarity', 'missing', 'residual', 'unit', 'ambiguous_key']);
+
+export interface SummaryWords {
+  /** "no total revenue for Apple in 2023" — what was not found, leading a no_data failure's message (absent: the failure's own message). */
+  noData?: string;
+  /** For a search that bound nothing: "no candidate operation could be bound for "Apple"". */
+  nothingBound: string;
+  /** For a search where no choice point resolved the entity. */
+  unresolved?: string;
+  /**
+   * The publisher saying it holds no record outranks a failed call: for reads of a file that holds
+   * a whole population (a state's exempt-organization extract), a record's absence is the answer.
+   */
+  absenceIsAnswer?: boolean;
+}
+
+/**
+ * The one failure an unsuccessful search leads with. What stopped the search outranks what failed
+ * along the way (deadline, budget, cancellation); a stopping rejection next (several rows match);
+ * then a name that fits several entities (before any request), a name nothing resolved, a record
+ * read and judged not to answer (the period, a sentinel, polarity …), a publisher that failed
+ * (operationally blocked, naming the request), the publisher saying it has no such record, and
+ * last, nothing bound at all.
+ */
+export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped' | 'final' | 'resolved' | 'attempts' | 'notes'>, words: SummaryWords): Failure {
+  // what the planned candidates reached outranks what the candidates beyond the plan's cut did,
+  // unless the planned ones never got past entity resolution (then the fallback's account is the one that says something)
+  const planned = out.reached.filter((f) => !f.fallback);
+  const plannedSaid = planned.some((f) => f.boundary === 'no_data' || f.boundary === 'operationally_blocked');
+  const r = plannedSaid ? planned : out.reached;
+  if (out.stopped && out.stopped.code !== 'leaf_cap' && out.stopped.code !== 'budget_near' && out.stopped.code !== 'deadline_near') return out.stopped;
+  if (out.final) return out.final;
+  const ambiguous = r.find((f) => f.code === 'ambiguous');
+  if (ambiguous && out.attempts.length === 0) return ambiguous;
+  const unresolved = r.find((f) => f.boundary === 'entity_unresolved');
+  if (!out.resolved && (unresolved || words.unresolved)) return unresolved ?? { boundary: 'entity_unresolved', code: 'entity_unresolved', message: words.unresolved! };
+  const judged = r.filter((f) => f.boundary === 'no_data' && JUDGED.has(f.code));
+  if (judged.length > 0) {
+    // the period asked missing is said first; otherwise the best-ranked candidate's verdict
+    const lead = judged.find((f) => f.code === 'period') ?? judged[0]!;
+    return withSubject(lead, words);
+  }
+  const notFound = r.filter((f) => f.boundary === 'no_data');
+  const absence = notFound.find((f) => f.examined) ?? notFound[notFound.length - 1];
+  if (absence && words.absenceIsAnswer) return withSubject(absence, words);
+  const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
+  if (blocked.length > 0) {
+    // every blocked read is named (each recording missing), and the choices that could not even be bound
+    const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
+    return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
+  }
+  const keyUnbound = r.find((f) => f.code === 'key_unbound');
+  if (keyUnbound) return keyUnbound;
+  if (absence) return withSubject(absence, words);
+  const unbound = r.find((f) => f.boundary === 'no_access_path');
+  if (unbound) return unbound;
+  if (unresolved) return unresolved;
+  return { boundary: 'no_access_path', code: 'unbound', message: `${words.nothingBound}: ${out.notes.join('; ') || 'none eligible'}` };
+}
+
+const withSubject = (f: Failure, words: SummaryWords): Failure => words.noData ? { ...f, message: `${words.noData}: ${f.message}` } : f;
+
+export interface SourceAccount { source: string; boundaries: Array<{ boundary: Boundary; code: string; count: number; message: string; request?: string }> }
+
+/** Every boundary reached, grouped by source (in the order sources were first reached), each code once with a count. */
+export function reachedBySource(reached: readonly Failure[]): SourceAccount[] {
+  const bySource = new Map<string, SourceAccount>();
+  for (const f of reached) {
+    const source = f.source ?? '(no source)';
+    const acc = bySource.get(source) ?? { source, boundaries: [] };
+    bySource.set(source, acc);
+    const same = acc.boundaries.find((b) => b.boundary === f.boundary && b.code === f.code);
+    if (same) same.count++;
+    else acc.boundaries.push({ boundary: f.boundary, code: f.code, count: 1, message: f.message, ...(f.request ? { request: f.request } : {}) });
+  }
+  return [...bySource.values()];
+}
+
+/** Whether every choice point was tried (true), or the search stopped with choices left (false). */
+export const exhausted = (out: Pick<SearchOutcome<unknown>, 'stopped' | 'final'>): boolean => !out.stopped && !out.final;

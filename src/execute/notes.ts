@@ -1,0 +1,36 @@
+/**
+ * Notes as data: what an executor tells the reader about how a value was read, as a typed code with
+ * parameters. They travel with the outcome to the answer, where src/answer/wording.ts writes each
+ * one in English — the one place that does. Code compares notes by code and parameters; nothing
+ * reads a note's words back.
+ *
+ * `text` carries a sentence another layer already wrote (a validator's warning, a connector's note
+ * about its response) until that layer emits typed notes too.
+ */
+export type Note =
+  /** The name fits several entities; the most likely one was read. */
+  | { code: 'entity_ambiguous_answered'; entity: string; candidates: readonly string[]; chosen: string }
+  /** No entity named: the value is the dataset's own scope. */
+  | { code: 'scope_read'; scope: string; source: string }
+  /** Read by a code the publisher defines, as the question names it. */
+  | { code: 'code_read'; keyType: string; key: string }
+  /** A name the question uses, bound to a code the publisher defines. */
+  | { code: 'code_bound'; asked: string; keyType: string; key: string }
+  /** One period of a series has no value (the others are answered). */
+  | { code: 'period_missing'; measure: string; period: string; detail: string }
+  /** Several readings of the measure returned the same value. */
+  | { code: 'readings_aliases'; groups: ReadonlyArray<readonly string[]> }
+  /** Every materially different reading is answered. */
+  | { code: 'readings_all'; attribute: string; readings: readonly string[] }
+  /** The preferred reading is answered; the others are alternatives in the data. */
+  | { code: 'reading_chosen'; attribute: string; reading: string }
+  /** The values compared are different published measures. */
+  | { code: 'measures_differ'; items: ReadonlyArray<{ entity: string; measure: string }> }
+  /** Periods of the same name that end on different dates. */
+  | { code: 'period_ends_differ'; period: string; items: ReadonlyArray<{ entity: string; end: string | null }> }
+  /** A sentence written by another layer (validator, connector, registry), carried as written. */
+  | { code: 'text'; text: string };
+
+export type NoteCode = Note['code'];
+
+export const text = (t: string): Note => ({ code: 'text', text: t });

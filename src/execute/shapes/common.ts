@@ -1,0 +1,87 @@
+/**
+ * What the shape executors share: the period a read wants, a leaf request for the keyed search,
+ * outcome builders, and the two fan-outs (one branch per entity, one per period) that comparison
+ * and timeseries compose from single reads — written once, for keyed and code-keyed reads alike.
+ */
+import type { Assessment } from '../../plan/plan.ts';
+import type { Intent, Period } from '../../understand/intent.ts';
+import { periodLabel } from '../../understand/intent.ts';
+import type { PeriodWanted } from '../../validate/structural.ts';
+import type { Attempt } from '../attempt.ts';
+import type { QueryContext } from '../context.ts';
+import { eligibilityFor } from '../eligibility.ts';
+import { fanOut } from '../fanout.ts';
+import type { LeafRequest, LeafResult } from '../leaf.ts';
+import type { Note } from '../notes.ts';
+import type { Item, RefusalContext, ShapeInput, ShapeOutcome } from './types.ts';
+
+export function wanted(p: Intent['period']): PeriodWanted {
+  if (!p) return { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
+  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
+}
+
+export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string): LeafRequest {
+  return {
+    question: i.intent.question, entity, attribute: i.intent.attribute, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
+    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
+  };
+}
+
+export const evidence = (items: Item[], attempts: Attempt[], notes: Note[] = []): ShapeOutcome => ({ kind: 'evidence', answer: 'values', items, attempts, notes });
+
+/** A failed leaf as the shape's refusal: the failure it led with, every boundary reached, and the question's words. */
+export function refused(r: LeafResult, attempts: Attempt[], context: RefusalContext): ShapeOutcome {
+  return { kind: 'refused', attempts, failure: r.failure!, ...(r.reached ? { reached: r.reached } : {}), ...(r.exhausted !== undefined ? { exhausted: r.exhausted } : {}), context };
+}
+
+export const refusal = (boundary: 'entity_unresolved' | 'not_understood' | 'no_access_path', code: string, message: string, context: RefusalContext = {}): ShapeOutcome =>
+  ({ kind: 'refused', attempts: [], failure: { boundary, code, message }, context });
+
+/** The periods of a series: the intent's list, or its one period. */
+export const seriesPeriods = (intent: Intent): Period[] => intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
+
+export const branchLabel = (p: Period) => periodLabel(p) ?? p.text;
+
+/** One read of one period or entity, under the branch's own context. */
+export type Read<R extends LeafResult> = (ctx: QueryContext) => Promise<R>;
+
+/**
+ * A series: the measure is resolved once, on the last period (the search over every candidate),
+ * then every other period is read concurrently bound to the measure that answered. A period with no
+ * value is a note; a branch stopped by a publisher failure, the deadline or a cancellation sinks the
+ * series (its siblings are cancelled).
+ */
+export async function readSeries<R extends LeafResult>(i: ShapeInput, periods: Period[], read: (p: Period, candidates: Assessment[], branch: string) => Read<R>, candidates: Assessment[], opts: {
+  /** Said once the measure is resolved. */
+  plan: (measure: string) => string;
+  /** The first read did not bind at all: not this kind of read (another executor tries). */
+  declines?: (first: R) => boolean;
+  context: (period: string) => RefusalContext;
+  refuse?: (r: R, attempts: Attempt[], context: RefusalContext) => ShapeOutcome;
+}): Promise<ShapeOutcome> {
+  const refuse = opts.refuse ?? refused;
+  const last = periods[periods.length - 1]!;
+  const first = await read(last, candidates, branchLabel(last))(i.ctx);
+  if (opts.declines?.(first)) return { kind: 'declined', attempts: first.attempts };
+  if (!first.evidence) return refuse(first, first.attempts, opts.context(last.text));
+  const bound = candidates.filter((c) => c.candidateKey === first.evidence!.measure);
+  i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: opts.plan(first.evidence.measure) });
+  const rest = periods.slice(0, -1);
+  const out = await fanOut(i.ctx, rest.map((p) => ({ label: branchLabel(p), run: read(p, bound, branchLabel(p)) })), (r) => r.failure?.boundary === 'operationally_blocked' || r.failure?.boundary === 'cancelled');
+  const attempts = [...out.results.flatMap((r) => r.attempts), ...first.attempts];
+  if (out.failedBranch !== undefined) return refuse(out.results[out.failedBranch]! as R, attempts, opts.context(rest[out.failedBranch]!.text));
+  const items: Item[] = [];
+  const notes: Note[] = [];
+  out.results.forEach((r, k) => {
+    if (r.evidence) items.push(r.evidence);
+    else notes.push({ code: 'period_missing', measure: first.evidence!.measure, period: rest[k]!.text, detail: r.failure?.message ?? 'not found' });
+  });
+  items.push(first.evidence);
+  return { kind: 'evidence', answer: 'values', items, attempts, notes };
+}
+
+/** A comparison: one read per entity, concurrently; any branch failing on its own sinks it and cancels the others. */
+export async function readEach<R extends LeafResult>(i: ShapeInput, entities: readonly string[], read: (entity: string) => Read<R>) {
+  const out = await fanOut(i.ctx, entities.map((name) => ({ label: name, run: read(name) })), () => true);
+  return { results: out.results as R[], attempts: out.results.flatMap((r) => r.attempts), ...(out.failedBranch !== undefined ? { failedBranch: out.failedBranch } : {}) };
+}

@@ -40,6 +40,10 @@ import { embeddedGrantStore } from '../grants/store.ts';
 import { grantIris } from '../grants/vocab.ts';
 import { renderNote } from '../answer/wording.ts';
 import { executeRecordShape } from './records.ts';
+import { answerPopulation } from '../population/ask.ts';
+import type { PopulationAnswer } from '../population/answer-types.ts';
+import { furtherPopulationCandidates } from '../population/further.ts';
+import { grainOf } from '../population/choices.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 import { modelJudge } from '../validate/model-judge.ts';
@@ -52,7 +56,7 @@ import type { AskRequest, AskResult, Assumptions, ClarificationOption, FigureOut
 
 export interface AskOptions { onProgress?: (e: ProgressEvent) => void; signal?: AbortSignal; runId?: string }
 
-const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list', 'grant_graph']);
+const EXECUTED = new Set(['point', 'comparison', 'timeseries', 'status', 'entity_list', 'grant_graph', 'ranking', 'aggregate', 'filtered_subset', 'ratio', 'correlation', 'topical']);
 const RECORD_SHAPES = new Set(['status', 'entity_list']);
 
 interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
@@ -81,7 +85,7 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
 }
 
 /** Mutable bookkeeping of one run (not module state: one per call). */
-class RunState {
+export class RunState {
   attempts: Attempt[] = [];
   evidence: AnyEvidence[] = [];
   /** Cross-checks of admitted evidence (second paths; never evidence themselves). */
@@ -228,6 +232,8 @@ async function continueResolved(s: RunState, intent: Intent, bound: Bound | unde
   const evidence = await execute(s, intent, planned);
   if ('refusal' in evidence) return s.refuse(evidence.refusal);
   if ('clarify' in evidence) return askEntity(s, evidence.clarify);
+  // population shapes: a result table, graded the same way (src/population/ask.ts)
+  if (evidence.population) return answerPopulation(s, evidence.items, evidence.population, [...(entityDisclosure ? [entityDisclosure] : []), ...evidence.disclosures]);
   // independent second paths for the admitted values: within budget and deadline, never failing the answer
   s.crossChecks = await crossCheck(s.ctx, evidence.items, { serving: planned.serving ?? new Map(), nextAttempt: s.nextAttempt });
   await s.writeEvidence(evidence.items);
@@ -262,11 +268,28 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
   const found: Candidate[] = await s.services.index.discoverAsync(intent, s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
-  const plan = makePlan(intent, found);
+  // ratio and correlation: each component measure discovered and planned on its own (its candidates are its choice points)
+  const componentFound = new Map<string, Candidate[]>();
+  if ((intent.shape === 'ratio' || intent.shape === 'correlation') && intent.attributes.length >= 2) {
+    for (const a of intent.attributes) componentFound.set(a, await s.services.index.discoverAsync({ ...intent, attribute: a, attributes: [], interpretations: [] }, s.ctx.signal));
+  }
+  const plan = makePlan(intent, found, componentFound.size ? { components: componentFound } : {});
   // the planner's reason may already lead with its verdict ("exact: …"); it is said once
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.reason.startsWith(`${plan.verdict}:`) ? plan.reason : `${plan.verdict}: ${plan.reason}` });
   const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
-  return { plan, candidates: withSiblingOperations([...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])], found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])) };
+  // ratio and correlation: each component measure planned on its own (its candidates are its choice points)
+  const components = new Map<string, Assessment[]>();
+  for (const [a, f] of componentFound) {
+    const sub = { ...intent, attribute: a, attributes: [], interpretations: [] };
+    for (const c of f) if (c.card.unit) units.set(c.card.key, c.card.unit);
+    components.set(a, [...withSiblingOperations(makePlan(sub, f).assessments, f), ...furtherPopulationCandidates(sub, f, /^(number|count) of\b/i.test(a) ? grainOf({ geography: null, type: a }) : null)]);
+  }
+  // a ratio or correlation composes when every component has population choice points of its own
+  if (plan.verdict === 'infeasible' && components.size >= 2 && [...components.values()].every((c) => c.length > 0)) {
+    plan.verdict = 'composed';
+    plan.reason = `composed: every component measure has eligible population operations of its own (${[...components.keys()].map((k) => JSON.stringify(k)).join(', ')})`;
+  }
+  return { plan, candidates: withSiblingOperations([...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])], found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])), found, ...(components.size ? { components } : {}) };
 }
 
 /**
@@ -288,7 +311,7 @@ function withSiblingOperations(assessments: readonly Assessment[], found: readon
   return out;
 }
 
-type Executed = { items: AdmittedEvidence[]; disclosures: string[] } | { refusal: Refusal } | { clarify: Intent };
+type Executed = { items: AdmittedEvidence[]; disclosures: string[]; population?: PopulationAnswer } | { refusal: Refusal } | { clarify: Intent };
 
 async function execute(s: RunState, intent: Intent, planned: Planned): Promise<Executed> {
   const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.req.on_ambiguity ?? 'answer', nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) });
@@ -301,7 +324,7 @@ async function execute(s: RunState, intent: Intent, planned: Planned): Promise<E
   }
   if (out.kind === 'declined') return { refusal: refusalFrom('unsupported_shape', `no executor reads this ${intent.shape} question`) };
   const items = out.items.map((item: Item) => { const e = { ...item, index: s.evidence.length + 1 } as AdmittedEvidence; s.evidence.push(e); return e; });
-  return { items, disclosures: out.notes.map(renderNote) };
+  return { items, disclosures: out.notes.map(renderNote), ...(out.population ? { population: out.population } : {}) };
 }
 
 interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }
@@ -356,7 +379,7 @@ async function answerRecords(s: RunState, items: AnyEvidence[], total: number, d
   };
 }
 
-const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}), ...(f.corroboratedBy ? { corroborated_by: f.corroboratedBy } : {}) });
+export const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}), ...(f.corroboratedBy ? { corroborated_by: f.corroboratedBy } : {}) });
 
 async function answer(s: RunState, items: AdmittedEvidence[], disclosures: string[], extra: Partial<AskResult> = {}): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
@@ -377,7 +400,7 @@ async function answer(s: RunState, items: AdmittedEvidence[], disclosures: strin
   };
 }
 
-function evidenceOut(s: RunState, e: AnyEvidence): AskResult['evidence'][number] {
+export function evidenceOut(s: RunState, e: AnyEvidence): AskResult['evidence'][number] {
   return {
     iri: s.iris.evidence(e.index), entity: e.entity.label, entity_key: `${e.entity.keyType}=${e.entity.key}`, measure: e.measure, measure_label: e.measureLabel,
     value: e.value, unit: e.unit, currency: e.currency ?? null, period: e.period.label, period_end: e.period.end ?? null, source: e.source,

@@ -8,10 +8,16 @@ import { comparison } from './comparison.ts';
 import { point } from './point.ts';
 import { timeseries } from './timeseries.ts';
 import { grantGraph } from './grant-graph.ts';
+import { ranking } from './ranking.ts';
+import { aggregate } from './aggregate.ts';
+import { filteredSubset } from './filtered-subset.ts';
+import { ratio } from './ratio.ts';
+import { correlation } from './correlation.ts';
+import { topical } from './topical.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, grantGraph];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, grantGraph, ranking, aggregate, filteredSubset, ratio, correlation, topical];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

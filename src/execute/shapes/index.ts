@@ -6,11 +6,12 @@ import type { Shape } from '../../understand/intent.ts';
 import { codeReads } from './codes.ts';
 import { comparison } from './comparison.ts';
 import { point } from './point.ts';
+import { records } from './records.ts';
 import { timeseries } from './timeseries.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

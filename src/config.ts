@@ -5,6 +5,159 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+// ── Store backend (issue 15: the store scales out to any SPARQL 1.1 endpoint) ──────────────────
+// Unset `url`: the embedded oxigraph store in dataDir (the default). Set: every graph lives in that
+// SPARQL 1.1 store, reached over the Query, Update and Graph Store protocols (src/rdf/remote.ts).
+export const StoreConfigSchema = z.object({
+  /** SPARQL 1.1 Query endpoint of the shared store (--store, ASSAY_STORE_URL). */
+  url: z.string().url().optional(),
+  /** SPARQL 1.1 Update endpoint (ASSAY_STORE_UPDATE_URL); default: the query URL. */
+  updateUrl: z.string().url().optional(),
+  /** Graph Store HTTP Protocol endpoint for loads (ASSAY_STORE_GSP_URL); without it loads go as INSERT DATA. */
+  graphStoreUrl: z.string().url().optional(),
+  /** Account for updates and loads (ASSAY_STORE_USER / ASSAY_STORE_PASSWORD, or user:password@ in a URL); Basic or Digest. */
+  user: z.string().min(1).optional(),
+  password: z.string().optional(),
+  /** Deadline for one request Assay itself makes to the store, milliseconds (ASSAY_STORE_TIMEOUT_MS). */
+  timeoutMs: z.number().int().positive(),
+  /** Proxied /sparql queries in flight at once; more wait (up to sparql.maxQueue) (ASSAY_STORE_MAX_CONCURRENT). */
+  maxConcurrent: z.number().int().min(1).max(256),
+  /** The engine's own graphs, left out of graph lists, sizes and VoID (ASSAY_STORE_IGNORE_GRAPHS, comma-separated). */
+  ignoreGraphs: z.array(z.string().min(1)),
+  /** `assay load` streams files above this many bytes in pieces instead of parsing them whole first (ASSAY_STORE_STREAM_ABOVE_BYTES). */
+  streamAboveBytes: z.number().int().min(0),
+});
+
+export type StoreConfig = z.infer<typeof StoreConfigSchema>;
+
+export const STORE_DEFAULTS = {
+  timeoutMs: 30_000,
+  maxConcurrent: 8,
+  streamAboveBytes: 32 * 1024 * 1024,
+  // Virtuoso 7 keeps its schema and a few service descriptions as named graphs in every database.
+  ignoreGraphs: [
+    'http://www.openlinksw.com/schemas/virtrdf#', 'http://www.w3.org/ns/ldp#', 'http://localhost:8890/sparql',
+    'http://localuriqaserver/sparql', 'http://www.w3.org/2002/07/owl#', 'http://localhost:8890/DAV/',
+  ] as string[],
+} as const;
+
+/** The store block from flags and environment. Credentials in a URL's user-info move to user/password. */
+export function storeConfig(input: Partial<StoreConfig> = {}, env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  let user = input.user ?? env.ASSAY_STORE_USER;
+  let password = input.password ?? env.ASSAY_STORE_PASSWORD;
+  const bare = (u: string | undefined): string | undefined => {
+    if (!u) return undefined;
+    let url: URL;
+    try {
+      url = new URL(u);
+    } catch {
+      return u; // the schema check names the bad URL
+    }
+    if (url.username) {
+      user ??= decodeURIComponent(url.username);
+      password ??= decodeURIComponent(url.password);
+      url.username = '';
+      url.password = '';
+    }
+    return url.href;
+  };
+  const url = bare(input.url ?? env.ASSAY_STORE_URL);
+  const updateUrl = bare(input.updateUrl ?? env.ASSAY_STORE_UPDATE_URL);
+  const graphStoreUrl = bare(input.graphStoreUrl ?? env.ASSAY_STORE_GSP_URL);
+  const ignore = input.ignoreGraphs ?? (env.ASSAY_STORE_IGNORE_GRAPHS !== undefined
+    ? env.ASSAY_STORE_IGNORE_GRAPHS.split(',').map((s) => s.trim()).filter(Boolean) : STORE_DEFAULTS.ignoreGraphs);
+  return {
+    ...(url ? { url } : {}), ...(updateUrl ? { updateUrl } : {}), ...(graphStoreUrl ? { graphStoreUrl } : {}),
+    ...(user !== undefined && user !== '' ? { user } : {}), ...(password !== undefined ? { password } : {}),
+    timeoutMs: input.timeoutMs ?? (env.ASSAY_STORE_TIMEOUT_MS ? Number(env.ASSAY_STORE_TIMEOUT_MS) : STORE_DEFAULTS.timeoutMs),
+    maxConcurrent: input.maxConcurrent ?? (env.ASSAY_STORE_MAX_CONCURRENT ? Number(env.ASSAY_STORE_MAX_CONCURRENT) : STORE_DEFAULTS.maxConcurrent),
+    ignoreGraphs: [...ignore],
+    streamAboveBytes: input.streamAboveBytes ?? (env.ASSAY_STORE_STREAM_ABOVE_BYTES ? Number(env.ASSAY_STORE_STREAM_ABOVE_BYTES) : STORE_DEFAULTS.streamAboveBytes),
+  };
+}
+// ── end of the store backend block ──────────────────────────────────────────────────────────────
+
+// ---- Operator limits (issue 11: a gateway that holds under faults and abuse) ----------------
+// Kept in one block so that edits elsewhere in this file merge cleanly. README "Operator limits"
+// says what an operator sees when each is reached.
+export const LimitsSchema = z.object({
+  sparql: z.object({
+    /** Wall-clock limit for computing one SPARQL Update in a query worker, milliseconds. */
+    updateTimeoutMs: z.number().int().positive(),
+    /** Most quads one update may delete plus insert (clearing whole graphs does not count). */
+    maxUpdateQuads: z.number().int().positive(),
+    /** Loaded query workers kept in reserve: one takes over at once when a worker is killed or all are busy. */
+    spareWorkers: z.number().int().min(0).max(8),
+    /** Most operators and list terms in one query, counted before parsing (deep expression trees crash the engine). */
+    maxExpressionTerms: z.number().int().positive(),
+  }),
+  rateLimit: z.object({
+    /** Requests per client (IP address) per minute on POST /ask and /ask/stream; 0 = unlimited. */
+    askPerMinute: z.number().int().min(0),
+    /** Requests per client per minute on /sparql; 0 = unlimited. */
+    sparqlPerMinute: z.number().int().min(0),
+    /** Behind a proxy or load balancer: take the client's address from X-Forwarded-For. */
+    trustProxy: z.boolean(),
+  }),
+  cors: z.object({
+    /** Origins allowed to call read-only endpoints from a browser; ['*'] = any. */
+    readOrigins: z.array(z.string()),
+    /** Origins allowed to call /ask (which writes runs to the store) from a browser; [] = none. */
+    askOrigins: z.array(z.string()),
+  }),
+  runs: z.object({
+    /** Run graphs older than this are removed, hours; 0 = keep regardless of age. */
+    maxAgeHours: z.number().min(0),
+    /** Most run graphs kept (the oldest go first); 0 = no count limit. */
+    maxCount: z.number().int().min(0),
+    /** How often retention runs, milliseconds. */
+    sweepEveryMs: z.number().int().positive(),
+  }),
+  store: z.object({
+    /** Most quads the embedded store holds (it aborts near 13.1 M triples). */
+    maxQuads: z.number().int().positive(),
+    /** Fraction of maxQuads from which /ask and SPARQL Update are refused (reads keep working). */
+    refuseWritesAt: z.number().gt(0).max(1),
+  }),
+  ask: z.object({
+    /** Worker threads that run questions off the event loop serving /sparql and /health; 0 = no /ask (SPARQL only). */
+    workers: z.number().int().min(0).max(8),
+    /** Questions one ask worker runs at once. */
+    concurrency: z.number().int().min(1).max(64),
+    /** Questions allowed to wait for an ask worker before new ones get 503. */
+    maxQueue: z.number().int().min(0),
+  }),
+});
+
+export type Limits = z.infer<typeof LimitsSchema>;
+
+export const LIMIT_DEFAULTS: Limits = {
+  sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, maxExpressionTerms: 500 },
+  rateLimit: { askPerMinute: 30, sparqlPerMinute: 1_200, trustProxy: false },
+  cors: { readOrigins: ['*'], askOrigins: [] },
+  runs: { maxAgeHours: 24 * 7, maxCount: 2_000, sweepEveryMs: 60_000 },
+  store: { maxQuads: 12_000_000, refuseWritesAt: 0.95 },
+  ask: { workers: 1, concurrency: 8, maxQueue: 32 },
+};
+
+export type LimitsInput = { [K in keyof Limits]?: Partial<Limits[K]> };
+
+function limitsFrom(env: NodeJS.ProcessEnv, input: LimitsInput = {}): unknown {
+  const num = (name: string) => (env[name] !== undefined && env[name] !== '' ? Number(env[name]) : undefined);
+  const list = (name: string) => (env[name] !== undefined ? env[name].split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const D = LIMIT_DEFAULTS;
+  return {
+    sparql: { ...D.sparql, ...pick({ updateTimeoutMs: num('ASSAY_UPDATE_TIMEOUT_MS'), maxUpdateQuads: num('ASSAY_UPDATE_MAX_QUADS'), spareWorkers: num('ASSAY_SPARQL_SPARES'), maxExpressionTerms: num('ASSAY_SPARQL_MAX_TERMS') }), ...input.sparql },
+    rateLimit: { ...D.rateLimit, ...pick({ askPerMinute: num('ASSAY_RATE_ASK_PER_MINUTE'), sparqlPerMinute: num('ASSAY_RATE_SPARQL_PER_MINUTE'), trustProxy: env.ASSAY_TRUST_PROXY !== undefined ? ['1', 'true', 'yes'].includes(env.ASSAY_TRUST_PROXY.toLowerCase()) : undefined }), ...input.rateLimit },
+    cors: { ...D.cors, ...pick({ readOrigins: list('ASSAY_CORS_READ_ORIGINS'), askOrigins: list('ASSAY_CORS_ASK_ORIGINS') }), ...input.cors },
+    runs: { ...D.runs, ...pick({ maxAgeHours: num('ASSAY_RUNS_MAX_AGE_HOURS'), maxCount: num('ASSAY_RUNS_MAX_COUNT') }), ...input.runs },
+    store: { ...D.store, ...pick({ maxQuads: num('ASSAY_STORE_MAX_QUADS'), refuseWritesAt: num('ASSAY_STORE_REFUSE_WRITES_AT') }), ...input.store },
+    ask: { ...D.ask, ...pick({ workers: num('ASSAY_ASK_WORKERS'), concurrency: num('ASSAY_ASK_CONCURRENCY') }), ...input.ask },
+  };
+}
+// ---- end of operator limits ----------------------------------------------------------------
+
 export const ConfigSchema = z.object({
   /** Directory holding the durable store (snapshot + journal). */
   dataDir: z.string().min(1),
@@ -37,6 +190,9 @@ export const ConfigSchema = z.object({
     /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
     voidTimeoutMs: z.number().int().positive(),
   }),
+  store: StoreConfigSchema,
+  /** Operator limits against faults and abuse (see the block below). */
+  limits: LimitsSchema,
 });
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>;
@@ -47,6 +203,8 @@ export type ConfigInput = {
   host?: string;
   port?: number;
   sparql?: Partial<Config['sparql']>;
+  store?: Partial<StoreConfig>;
+  limits?: LimitsInput;
 };
 
 export const DEFAULTS = {
@@ -95,6 +253,8 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_VOID_TIMEOUT_MS ? { voidTimeoutMs: Number(env.ASSAY_VOID_TIMEOUT_MS) } : {}),
       ...input.sparql,
     },
+    store: storeConfig(input.store, env),
+    limits: limitsFrom(env, input.limits),
   };
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {

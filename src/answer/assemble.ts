@@ -75,7 +75,7 @@ export async function answerValues(s: RunState, items: AdmittedEvidence[], notes
 }
 
 /** Status and list answers: the same grading, citations and qualification as measured values. */
-export async function answerRecords(s: RunState, items: AnyEvidence[], total: number, notes: readonly Note[]): Promise<AskResult> {
+export async function answerRecords(s: RunState, items: AnyEvidence[], total: number, notes: readonly Note[], plainText?: string): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
   const sheet = recordSheet(items, total);
@@ -86,7 +86,7 @@ export async function answerRecords(s: RunState, items: AnyEvidence[], total: nu
     s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
     text = d.text; rendering = 'model';
   } else {
-    text = renderRecords(sheet, { hedge: q.hedge });
+    text = plainText ?? renderRecords(sheet, { hedge: q.hedge });
   }
   const g = gradeText(text, sheet);
   const idToIri = new Map(sheet.items.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));

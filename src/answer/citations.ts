@@ -3,7 +3,7 @@
  * prov:wasGeneratedBy → prov:used → the publisher response (URL, retrieval time, hash) in the
  * evidence graph. A value whose chain is missing says "no source recorded".
  */
-import type { RdfStore } from '../rdf/store.ts';
+import type { RdfReader as RdfStore } from '../rdf/backend.ts';
 import { ASSAY, PROV } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
 import { factory } from '../rdf/store.ts';
 import { serializeRdf, RDF_OUTPUT } from '../rdf/serialize.ts';
 import { ASSAY, XSD, graphIri } from '../rdf/vocab.ts';
@@ -34,7 +34,7 @@ async function digestOf(dir: string, baseIri: string): Promise<string> {
   return `sha256:${hash.digest('hex')}`;
 }
 
-export async function syncCatalogGraph(store: DurableStore, options: { dir?: string; baseIri: string }): Promise<SyncResult> {
+export async function syncCatalogGraph(store: AssayStore, options: { dir?: string; baseIri: string }): Promise<SyncResult> {
   const started = performance.now();
   const dir = options.dir ?? 'ard-okf';
   const graph = graphIri(options.baseIri, 'catalog');

@@ -9,6 +9,7 @@ import { runIris, RUN_ID } from '../evidence/iris.ts';
 import type { OperationRef } from '../discover/index.ts';
 import { parseIntent, type Intent, type Understanding } from '../understand/index.ts';
 import type { RefusalDecision } from '../answer/wording.ts';
+import { directionOf } from './grants.ts';
 import type { Bound } from './plan-step.ts';
 import type { RunState } from './state.ts';
 import type { Assumptions } from './types.ts';
@@ -42,7 +43,8 @@ export function resumed(s: RunState, resume: { run: string; option: number }): {
     // the chosen reading is bound, not re-interpreted: the interpretation list is cleared
     return { u: { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes }, bound };
   }
-  // an entity choice: the chosen candidate becomes the resolved entity
+  // an entity choice: the chosen candidate becomes the resolved entity (a grant question's choice also binds its direction)
+  const direction = directionOf(opt.assumptions.concept);
   s.ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });
-  return { u: { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [] }, interpreter: 'caller', notes } };
+  return { u: { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [], ...(direction ? { direction } : {}) }, interpreter: 'caller', notes } };
 }

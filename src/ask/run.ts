@@ -21,6 +21,7 @@ import type { Note } from '../execute/notes.ts';
 import { fromCaller, periodLabel, understand, type Intent, type Understanding } from '../understand/index.ts';
 import { readingsFor, settleReadings } from './ambiguity.ts';
 import { clarifyEntity } from './clarify.ts';
+import { answerGrantGraph } from './grants.ts';
 import { planFor, type Bound } from './plan-step.ts';
 import { resumed } from './resume.ts';
 import type { AskServices } from './services.ts';
@@ -86,6 +87,9 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   if (executorsFor(intent.shape).length === 0) {
     return s.refuse({ boundary: 'unsupported_shape', code: 'no_executor', params: { shape: intent.shape }, detail: `the plan is ${planned.plan.verdict} (${planned.plan.reason}), but this build does not yet execute ${intent.shape} questions` });
   }
+
+  // grant questions read the store's grant graph (a materialized index), not a publisher
+  if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, notes);
 
   // 5. the shape's executor, on the one search engine
   const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) });

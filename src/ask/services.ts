@@ -12,7 +12,7 @@ import { openOfflineRegistry, type IdentityRegistry } from '../resolve/registry.
 import type { ModelClient } from '../llm/types.ts';
 import type { CompiledShapes } from '../ard/shacl.ts';
 import { loadEvidenceShapes } from '../evidence/shacl.ts';
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
 
 export interface AskServices {
   index: DiscoveryIndex;
@@ -20,7 +20,7 @@ export interface AskServices {
   registry: IdentityRegistry;
   model?: ModelClient;
   shapes: CompiledShapes;
-  store: DurableStore;
+  store: AssayStore;
   baseIri: string;
   /** Minimum asserted assurance level to answer (1–3; default 1). */
   assuranceFloor?: 1 | 2 | 3;
@@ -30,7 +30,7 @@ export interface AskServices {
   attemptBudget?: number;
 }
 
-export async function loadAskServices(o: { store: DurableStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex }): Promise<AskServices> {
+export async function loadAskServices(o: { store: AssayStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex }): Promise<AskServices> {
   const [index, runtime, registry, shapes] = await Promise.all([
     o.index ?? loadDiscoveryIndex(o.catalogDir ?? 'ard-okf').then((r) => r.index),
     o.runtime ?? connectorRuntime({ mode: o.mode ?? 'replay' }),

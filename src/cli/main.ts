@@ -16,6 +16,10 @@ import { registerIntrospect } from './commands/introspect.ts';
 import { registerFetch } from './commands/fetch.ts';
 import { registerResolve } from './commands/resolve.ts';
 import { registerAsk } from './commands/ask.ts';
+import { registerMcp } from './commands/mcp.ts';
+import { registerChat } from './commands/chat.ts';
+import { registerNlq } from './commands/nlq.ts';
+import { registerGrants } from './commands/grants.ts';
 import { UserError } from './errors.ts';
 
 export function program(): Command {
@@ -24,6 +28,7 @@ export function program(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   const dataOption = () => new Option('--data <dir>', 'data directory holding the store (env ASSAY_DATA_DIR; default ./.assay-data)');
+  const storeOption = () => new Option('--store <url>', 'keep every graph in this SPARQL 1.1 query endpoint instead of the embedded store (env ASSAY_STORE_URL; also ASSAY_STORE_UPDATE_URL, ASSAY_STORE_GSP_URL, ASSAY_STORE_USER, ASSAY_STORE_PASSWORD)');
 
   cli.command('serve')
     .description('start the gateway (SPARQL endpoint, VoID, DCAT catalog, shapes) on the offline default')
@@ -32,6 +37,7 @@ export function program(): Command {
     .addOption(dataOption())
     .option('--base <iri>', 'base IRI for the IRIs Assay mints (env ASSAY_BASE_IRI; default http://HOST:PORT/)')
     .option('--catalog <dir>', 'directory of publisher descriptors', 'ard-okf')
+    .addOption(storeOption())
     .action(async (opts) => serveCommand(opts));
 
   cli.command('sparql')
@@ -40,6 +46,7 @@ export function program(): Command {
     .option('--endpoint <url>', 'a SPARQL 1.1 endpoint to query instead of the local store')
     .addOption(new Option('--format <f>', 'output format').choices(['table', 'json', 'xml', 'csv', 'tsv', 'turtle', 'ntriples', 'nquads']).default('table'))
     .addOption(dataOption())
+    .addOption(storeOption())
     .action(async (query: string, opts) => sparqlCommand(query, opts));
 
   cli.command('load')
@@ -48,6 +55,7 @@ export function program(): Command {
     .option('--graph <iri>', 'target graph for triple formats (default: <base>graph/default-load)')
     .option('--format <mediaType>', 'media type, when the file extension does not say')
     .addOption(dataOption())
+    .addOption(storeOption())
     .action(async (file: string, opts) => loadCommand(file, opts));
 
   registerIntrospect(cli);
@@ -59,6 +67,10 @@ export function program(): Command {
   registerPlan(cli);
   registerEval(cli);
   registerAsk(cli);
+  registerMcp(cli);
+  registerChat(cli);
+  registerNlq(cli);
+  registerGrants(cli);
   return cli;
 }
 
@@ -86,9 +98,9 @@ export async function main(argv: string[]): Promise<number> {
       return e.exitCode;
     }
     const err = e as Error;
-    // Known operational failures (store locked, corrupt, capacity, invalid config) carry
+    // Known operational failures (store locked, corrupt, capacity, unreachable, invalid config) carry
     // messages written for people; anything else is a bug and keeps its stack.
-    if (['StoreLockedError', 'StoreCorruptError', 'StoreCapacityError', 'CatalogValidationError'].includes(err.name) || err.message.startsWith('invalid configuration')) {
+    if (['StoreLockedError', 'StoreCorruptError', 'StoreCapacityError', 'CatalogValidationError', 'RemoteStoreError', 'StoreConfigError'].includes(err.name) || err.message.startsWith('invalid configuration')) {
       process.stderr.write(`assay: ${err.message}\n`);
       return 1;
     }

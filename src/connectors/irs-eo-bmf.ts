@@ -22,6 +22,21 @@ export const STATUS: Readonly<Record<string, string>> = {
   '01': 'unconditional exemption', '02': 'conditional exemption', '12': 'trust described in section 4947(a)(2)', '25': 'organization terminating its private foundation status',
 };
 
+/** FOUNDATION codes (EO BMF instructions): which are private foundations, which public charities, and what each means. */
+export const PRIVATE_FOUNDATION_CODES: ReadonlySet<string> = new Set(['02', '03', '04']);
+export const PUBLIC_CHARITY_CODES: ReadonlySet<string> = new Set(['10', '11', '12', '13', '14', '15', '16', '17', '18', '21', '22', '23', '24']);
+/** 00: not a 501(c)(3) organization, so neither a private foundation nor a public charity. */
+export const NOT_501C3_FOUNDATION_CODE = '00';
+export const FOUNDATION: Readonly<Record<string, string>> = {
+  '00': 'not a 501(c)(3) organization', '02': 'private operating foundation exempt from excise tax', '03': 'private operating foundation',
+  '04': 'private non-operating foundation', '09': 'suspense (foundation status not determined)', '10': 'church', '11': 'school', '12': 'hospital or medical research organization',
+  '13': 'organization operated for a governmental college or university', '14': 'governmental unit', '15': 'publicly supported organization (170(b)(1)(A)(vi))',
+  '16': 'publicly supported organization (509(a)(2))', '17': 'supporting organization (509(a)(3))', '18': 'organization testing for public safety (509(a)(4))',
+  '21': 'supporting organization, Type I', '22': 'supporting organization, Type II', '23': 'supporting organization, Type III functionally integrated', '24': 'supporting organization, Type III not functionally integrated',
+};
+/** STATUS codes that answer "is it exempt" by themselves; 12 and 25 describe a situation, not a yes/no. */
+export const EXEMPT_STATUS: Readonly<Record<string, boolean>> = { '01': true, '02': true };
+
 /** "03" → "501(c)(3)"; other paragraphs the same way. */
 export function subsectionLabel(code: string): string {
   return /^\d{2}$/.test(code) ? `501(c)(${Number(code)})` : code;
@@ -104,6 +119,7 @@ function result(operation: string, records: OperationResult['records'], raw: Raw
 export const irsEoBmf: Connector = {
   source: SOURCE,
   buildRequest: buildBmfRequest,
+  statusFields: { 'eo-bmf-ein-lookup': ['subsection', 'foundation', 'status'], 'eo-bmf-state': ['subsection', 'foundation', 'status'] },
   operations: {
     'eo-bmf-state': {
       params: [

@@ -49,6 +49,8 @@ interface Filing { tax_prd: number; tax_prd_yr: number; formtype: number; pdf_ur
 export const propublica: Connector = {
   source: SOURCE,
   buildRequest: buildProPublicaRequest,
+  // the organization record carries the BMF codes (subsection_code, foundation_code, exempt_organization_status_code), keyed by EIN alone
+  statusFields: { organization: ['subsection', 'foundation', 'status'] },
   operations: {
     organization: {
       params: [{ name: 'ein', description: 'EIN (9 digits, hyphen optional)', required: true, example: '142007220' }],

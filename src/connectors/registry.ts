@@ -15,13 +15,23 @@ import { irsEoBmf } from './irs-eo-bmf.ts';
 import { propublica } from './propublica.ts';
 import { secEdgar } from './sec-edgar.ts';
 import { treasury } from './treasury.ts';
-import type { Connector, ConnectorContext } from './types.ts';
+import type { Connector, ConnectorContext, StatusField } from './types.ts';
+import { withPopulationOperations } from './population/index.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
 export function connectorRegistry(): ReadonlyMap<string, Connector> {
   const list: Connector[] = [secEdgar, censusAcs, irsEoBmf, irs990Efile, propublica, treasury, usaspending, nsfAwardsConnector, nihReporter, cdcPlaces, cdcSvi, collegeScorecard, grantsGov];
-  return new Map(list.map((c) => [c.source, c]));
+  return new Map(list.map((c) => [c.source, withPopulationOperations(c)]));
+}
+
+/** Operations (`source/operationId`, registry order) whose entity records carry a status field. */
+export function operationsCarrying(field: StatusField, registry: ReadonlyMap<string, Connector> = connectorRegistry()): string[] {
+  const out: string[] = [];
+  for (const c of registry.values()) {
+    for (const [op, fields] of Object.entries(c.statusFields ?? {})) if (fields.includes(field)) out.push(`${c.source}/${op}`);
+  }
+  return out;
 }
 
 export async function runOperation(registry: ReadonlyMap<string, Connector>, source: string, operation: string, args: Readonly<Record<string, string>>, ctx: ConnectorContext): Promise<OperationResult> {

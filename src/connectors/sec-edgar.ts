@@ -152,9 +152,15 @@ function result(operation: string, records: OperationResult['records'], response
   return { source: SOURCE, operation, records, responses: responses.map(pointer), complete, notes, ...(unreadPages.length ? { unreadPages } : {}) };
 }
 
+/** A filer category as SEC spells it ("Large accelerated filer<br>Smaller reporting company") → its parts, lower case. */
+export function filerCategoryParts(category: string): string[] {
+  return category.split(/<br\s*\/?>/i).map((p) => p.trim().toLowerCase()).filter(Boolean);
+}
+
 export const secEdgar: Connector = {
   source: SOURCE,
   buildRequest: buildSecRequest,
+  statusFields: { 'submissions-identity': ['category'], submissions: ['category'] },
   operations: {
     'company-tickers': {
       params: [

@@ -35,7 +35,20 @@ export interface Connector {
   buildRequest: RequestBuilder;
   /** Keyed by the catalog's operationId. */
   operations: Record<string, OperationImpl>;
+  /**
+   * Status fields each operation's entity records carry (operationId → attribute names such as
+   * `subsection`, `foundation`, `status`, `category`), so a status reader finds the operations that
+   * can answer it from the connectors, not from a list of publisher ids kept elsewhere.
+   */
+  statusFields?: Readonly<Record<string, readonly StatusField[]>>;
 }
+
+/**
+ * Status fields a connector can declare, each read by a table in src/validate/status.ts:
+ * `subsection` (501(c) paragraph, two digits), `foundation` (private-foundation / public-charity
+ * code), `status` (exempt-organization status code), `category` (securities filer category).
+ */
+export type StatusField = 'subsection' | 'foundation' | 'status' | 'category';
 
 /** Bad or missing arguments to an operation: the caller's mistake, said plainly. */
 export class ConnectorInputError extends Error {

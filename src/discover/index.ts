@@ -18,6 +18,7 @@ import type { EmbeddingClient } from '../llm/embeddings.ts';
 import { buildCards, type Card, type CatalogView } from './cards.ts';
 import { cardText, dot, EmbeddingCache, embedTexts } from './embeddings.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
+import { CACHE_FORMAT, packCards, unpackCards, type CachedIndex } from './cache.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
 
@@ -38,7 +39,11 @@ export interface Candidate {
 }
 
 export interface DiscoveryStats {
-  cards: number; measures: number; operations: number; terms: number; buildMs: number;
+  cards: number; measures: number; operations: number; terms: number;
+  /** Time to build the index, or to load it back when `fromCache`. */
+  buildMs: number;
+  /** The index was loaded from its on-disk cache (src/discover/cache.ts), not built. */
+  fromCache?: boolean;
   /** Present once embeddings are attached: the model, how many card vectors, how many came from the endpoint. */
   embeddings?: { model: string; vectors: number; requested: number; cacheFile: string; ms: number };
 }
@@ -55,6 +60,15 @@ export interface Reranker {
 
 const FIELDS = ['title', 'questions', 'description', 'source'] as const;
 const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
+
+/** The index's options: building and loading back from the cache must use the same ones. */
+function miniSearchOptions() {
+  return {
+    fields: [...FIELDS], idField: 'id', storeFields: [],
+    tokenize, processTerm,
+    searchOptions: { boost: BOOST, combineWith: 'OR' as const },
+  };
+}
 
 export class DiscoveryIndex {
   /** Document frequency per processed term, filled on first use (per index, never shared). */
@@ -83,13 +97,25 @@ export class DiscoveryIndex {
   static build(catalog: CatalogView): DiscoveryIndex {
     const t0 = performance.now();
     const cards = buildCards(catalog);
-    const ms = new MiniSearch<Card>({
-      fields: [...FIELDS], idField: 'id', storeFields: [],
-      tokenize, processTerm,
-      searchOptions: { boost: BOOST, combineWith: 'OR' },
-    });
+    const ms = new MiniSearch<Card>(miniSearchOptions());
     ms.addAll(cards);
-    const buildMs = performance.now() - t0;
+    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0);
+  }
+
+  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization). */
+  toCache(fingerprint: string): CachedIndex {
+    return { format: CACHE_FORMAT, fingerprint, ...packCards([...this.cards.values()]), search: this.search.toJSON(), terms: this.stats.terms };
+  }
+
+  /** An index loaded back from its cache: the same cards and the same full-text index, not rebuilt. */
+  static fromCache(c: CachedIndex): DiscoveryIndex {
+    const t0 = performance.now();
+    const cards = unpackCards(c);
+    const ms = MiniSearch.loadJS<Card>(c.search as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions());
+    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0, true);
+  }
+
+  private static assemble(cards: Card[], ms: MiniSearch<Card>, buildMs: number, fromCache = false): DiscoveryIndex {
     const sourceTerms = new Map<string, Set<string>>();
     for (const c of cards) {
       if (sourceTerms.has(c.publisherId)) continue;
@@ -97,7 +123,7 @@ export class DiscoveryIndex {
     }
     return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms, {
       cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
-      terms: ms.termCount, buildMs,
+      terms: ms.termCount, buildMs, ...(fromCache ? { fromCache } : {}),
     });
   }
 

@@ -221,10 +221,12 @@ export class HttpClient {
       if (deadlineCtl.signal.aborted) return new PublisherError('deadline', `${policy.source}: the deadline passed before the response arrived`, at);
       throw e;
     };
+    let made = 0;
     try {
       for (let attempt = 1; ; attempt++) {
         let release: () => void;
         try { release = await pacer.acquire(ctx, callSignal, at); } catch (e) { throw stopped(e); }
+        made = attempt;
         let result: Attempt;
         try { result = await this.once(fetchImpl, req, policy, ctx, callSignal, at, secrets); } catch (e) { throw stopped(e); } finally { release(); }
 
@@ -235,32 +237,36 @@ export class HttpClient {
             this.options.log?.({ ...at, attempt, status: result.status, outcome: 'ok' });
             return { ...result, attempts: attempt };
           }
-          if (!retryable) { this.options.log?.({ ...at, attempt, status: result.status, outcome: 'fail', code: failure.code }); throw failure; }
+          if (!retryable) { this.options.log?.({ ...at, attempt, status: result.status, outcome: 'fail', code: failure.code }); failure.attempts = attempt; throw failure; }
           const now = ctx.clock.now();
           const retryAfterMs = parseRetryAfter(result.retryAfter, now);
           if ((result.status === 429 || result.status === 503) && retryAfterMs !== undefined) pacer.pauseUntil(now + retryAfterMs);
           if (attempt >= this.retry.maxAttempts) {
             throw result.status === 429
-              ? new PublisherError('rate_limited', `${policy.source} still answered 429 Too Many Requests after ${attempt} attempts`, { ...at, status: 429, retryAfterMs })
-              : failure;
+              ? new PublisherError('rate_limited', `${policy.source} still answered 429 Too Many Requests after ${attempt} attempts`, { ...at, status: 429, retryAfterMs, attempts: attempt })
+              : new PublisherError('retries_exhausted', `${failure.message.replace(/\s*\([A-Z]+ [^)]*\)\. [^]*$/, '')}, on each of ${attempt} attempts`, { ...at, status: result.status, attempts: attempt });
           }
           const wait = backoffMs(this.retry, attempt, retryAfterMs);
           if (now + wait >= ctx.deadline) {
             throw result.status === 429
-              ? new PublisherError('rate_limited', `${policy.source} is rate limiting us: the next try (in ${wait} ms${retryAfterMs !== undefined ? `, Retry-After ${Math.round(retryAfterMs / 1000)} s` : ''}) would start after the deadline`, { ...at, status: 429, retryAfterMs })
-              : failure;
+              ? new PublisherError('rate_limited', `${policy.source} is rate limiting us: the next try (in ${wait} ms${retryAfterMs !== undefined ? `, Retry-After ${Math.round(retryAfterMs / 1000)} s` : ''}) would start after the deadline`, { ...at, status: 429, retryAfterMs, attempts: attempt })
+              : new PublisherError('deadline', `${policy.source} answered HTTP ${result.status} on attempt ${attempt}, and the next try (in ${wait} ms) would start after the deadline`, { ...at, status: result.status, attempts: attempt });
           }
           this.options.log?.({ ...at, attempt, status: result.status, outcome: 'retry', waitMs: wait });
           try { await ctx.clock.sleep(wait, callSignal); } catch (e) { throw stopped(e); }
           continue;
         }
         // transport failure (timeout, network): retry if time allows
-        if (!result.retryable || attempt >= this.retry.maxAttempts) throw result.error;
+        if (!result.retryable || attempt >= this.retry.maxAttempts) { result.error.attempts = attempt; throw result.error; }
         const wait = backoffMs(this.retry, attempt);
-        if (ctx.clock.now() + wait >= ctx.deadline) throw result.error;
+        if (ctx.clock.now() + wait >= ctx.deadline) { result.error.attempts = attempt; throw result.error; }
         this.options.log?.({ ...at, attempt, outcome: 'retry', waitMs: wait, code: result.error.code });
         try { await ctx.clock.sleep(wait, callSignal); } catch (e) { throw stopped(e); }
       }
+    } catch (e) {
+      // every failure says how many attempts were made before it (a deadline or cancellation included)
+      if (isPublisherError(e) && e.attempts === undefined && e.kind !== 'cancelled') e.attempts = made;
+      throw e;
     } finally {
       timers.abort();
     }

@@ -39,11 +39,35 @@ export function checkContent(t: CheckTarget, expect: ExpectedFormat): unknown {
       return JSON.parse(t.text.replace(/^\uFEFF/, ''));
     } catch (e) {
       const tail = t.text.slice(-60).replace(/\s+/g, ' ');
-      throw new PublisherError('invalid_json', `${t.source ?? 'publisher'} answered ${t.status} with a body of ${t.text.length} characters that is not valid JSON (${(e as Error).message}; it ends with "${tail}")`, { ...at, cause: e });
+      const truncated = isTruncatedJson(t.text);
+      throw new PublisherError('invalid_json', `${t.source ?? 'publisher'} answered ${t.status} with a body of ${t.text.length} characters that is not valid JSON${truncated ? ', cut off before it closes' : ''} (${(e as Error).message}; it ends with "${tail}")`, { ...at, cause: e, truncated });
     }
   }
   if (expect === 'xml' && !t.text.replace(/^\uFEFF/, '').trimStart().startsWith('<')) {
     throw new PublisherError('unexpected_shape', `${t.source ?? 'publisher'} answered ${t.status} with a body that is not XML`, at);
   }
   return undefined;
+}
+
+/**
+ * Whether a body that does not parse is JSON cut off in the middle (it opens an object or array
+ * and the brackets outside strings never balance), rather than something that is not JSON at all.
+ */
+export function isTruncatedJson(text: string): boolean {
+  const t = text.replace(/^\uFEFF/, '').trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') { depth--; if (depth === 0) return false; }
+  }
+  return depth > 0 || inString;
 }

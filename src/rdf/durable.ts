@@ -2,30 +2,51 @@
  * DurableStore: the RdfStore plus a data directory that keeps every graph across restarts.
  *
  * Contract
- * - Every write is a `WriteOp`. `apply()` appends it to the journal and fsyncs before it
- *   changes memory and resolves, so a write that was acknowledged survives SIGKILL or a crash.
- * - On open: the snapshot named by MANIFEST is loaded, then the journal is replayed. A torn
- *   tail (the last record incomplete or failing its checksum, with nothing valid after it) is a
- *   write that was never acknowledged: it is cut off and reported in `recovery`. A bad record
- *   with valid records after it is corruption: open fails with a message naming the offset.
- *   Nothing is ever loaded half.
+ * - Every write is a `WriteOp`. `apply()` applies it to memory (oxigraph ops are
+ *   all-or-nothing), then appends it to the journal and fsyncs, and only then resolves and
+ *   tells listeners. A write that was acknowledged survives SIGKILL or a crash; one that failed
+ *   or was cut short by a crash leaves nothing in the journal, so it can never stop start-up.
+ *   (Until 2026-12 records were journaled before they were applied; such a legacy record at the
+ *   very end of a journal that cannot be replayed was never acknowledged, and is cut off and
+ *   reported in `recovery.unreplayable`.)
+ * - SPARQL Update from the endpoint is journaled as its effect (`delta`: graphs cleared, quads
+ *   deleted, quads inserted), computed in a query worker under a time limit, so replay is fast,
+ *   deterministic and cannot fail; see src/server/sparql/update-delta.ts.
+ * - On open: the snapshot named by MANIFEST is checked against the block checksums MANIFEST
+ *   records for it, then loaded; then the journal is replayed. Only a record of incomplete
+ *   length at the very end (a torn append) is a write that was never acknowledged: it is cut
+ *   off and reported in `recovery.tornTail`. A record of complete length that fails its
+ *   checksum, a damaged record marker, or damage with valid records after it is damage to an
+ *   acknowledged write: open fails with a message naming the file and byte offset. A damaged
+ *   snapshot likewise. Nothing is ever loaded half.
  * - Compaction writes a new snapshot + empty journal and switches MANIFEST atomically
  *   (write temp, fsync, rename, fsync directory); a crash at any point leaves the old or the
  *   new pair, never a mixture.
- * - One process owns a data directory at a time (LOCK file with the owner's pid).
+ * - One process owns a data directory at a time (LOCK file with the owner's pid). Other
+ *   threads hold followers (`DurableStore.follower`): a replica whose writes go to the owner
+ *   and resolve once the owner acknowledged them and the replica holds them.
  *
  * Reads go straight to `rdf` (synchronous oxigraph). Writes are serialized through a queue.
- * Non-deterministic SPARQL Update functions (NOW(), UUID(), RAND(), BNODE()) are replayed
- * from the journal as text, so after a restart they may produce different values; Assay's own
- * writes use `load`/`replaceGraph` with concrete data.
  */
 import { mkdir, open, readFile, rename, rm, writeFile, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
-import { RdfStore, RDF_FORMATS } from './store.ts';
+import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
+import type { AssayStore } from './backend.ts';
+
+/**
+ * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
+ * (every named graph) or 'ALL'; `delete` / `insert` carry concrete quads as N-Quads (blank
+ * node labels kept as written, so every replica gets the same nodes).
+ */
+export type DeltaStep =
+  | { step: 'clear'; target: string }
+  | { step: 'delete'; nquads: string }
+  | { step: 'insert'; nquads: string };
 
 export type WriteOp =
   | { kind: 'update'; sparql: string; baseIri?: string }
+  | { kind: 'delta'; steps: DeltaStep[] }
   | { kind: 'load'; data: string; format: string; graph?: string; baseIri?: string }
   | { kind: 'clearGraph'; graph: string }
   | { kind: 'replaceGraph'; graph: string; data: string; format: string; baseIri?: string };
@@ -38,6 +59,10 @@ export interface RecoveryReport {
   replayed: number;
   /** A torn tail that was cut off (never acknowledged). */
   tornTail?: { offset: number; bytes: number; reason: string };
+  /** A legacy record (journaled before it was applied) at the end that cannot be replayed: never acknowledged, cut off. */
+  unreplayable?: { offset: number; bytes: number; kind: string; reason: string };
+  /** False when the snapshot predates snapshot checksums (it was parsed strictly instead). */
+  snapshotChecked?: boolean;
 }
 
 export interface DurableOptions {
@@ -89,18 +114,57 @@ interface Manifest {
   seq?: number;
   snapshot: string | null;
   journal: string;
+  /** The snapshot's length and the CRC-32 of each block of it (absent for snapshots written before 2026-12). */
+  snapshotSums?: SnapshotSums;
+}
+
+interface SnapshotSums {
+  bytes: number;
+  blockBytes: number;
+  crc32: number[];
+}
+
+const SNAPSHOT_BLOCK = 1024 * 1024;
+
+function snapshotSums(data: Buffer): SnapshotSums {
+  const crcs: number[] = [];
+  for (let at = 0; at < data.length; at += SNAPSHOT_BLOCK) crcs.push(crc32(data.subarray(at, at + SNAPSHOT_BLOCK)));
+  return { bytes: data.length, blockBytes: SNAPSHOT_BLOCK, crc32: crcs };
+}
+
+function verifySnapshot(path: string, data: Buffer, sums: SnapshotSums): void {
+  if (data.length !== sums.bytes) {
+    throw new StoreCorruptError(`${path}: the snapshot is ${data.length} bytes but ${MANIFEST} recorded ${sums.bytes}; it was truncated or overwritten and was not loaded. Restore the data directory from a backup.`);
+  }
+  for (let i = 0; i < sums.crc32.length; i++) {
+    const at = i * sums.blockBytes;
+    const end = Math.min(at + sums.blockBytes, data.length);
+    if (crc32(data.subarray(at, end)) !== sums.crc32[i]) {
+      throw new StoreCorruptError(`${path}: bytes ${at}–${end - 1} of the snapshot (block ${i + 1} of ${sums.crc32.length}) fail their checksum; the snapshot is damaged and was not loaded. Restore the data directory from a backup.`);
+    }
+  }
 }
 
 /** Told of each acknowledged write with its sequence number (1, 2, … over the store's life). */
 type Listener = (op: WriteOp, seq: number) => void;
 
+/**
+ * A record's payload is `{"v":2,"op":…}` for writes journaled after they were applied; a bare
+ * op is a legacy record, journaled before it was applied.
+ */
 function encodeRecord(op: WriteOp): Buffer {
-  const payload = Buffer.from(JSON.stringify(op), 'utf8');
+  const payload = Buffer.from(JSON.stringify({ v: 2, op }), 'utf8');
   const header = Buffer.alloc(HEADER);
   header.writeUInt32BE(MAGIC, 0);
   header.writeUInt32BE(payload.length, 4);
   header.writeUInt32BE(crc32(payload), 8);
   return Buffer.concat([header, payload]);
+}
+
+function decodeRecord(payload: string): { op: WriteOp; legacy: boolean } {
+  const o = JSON.parse(payload) as { v?: number; op?: WriteOp } & Partial<WriteOp>;
+  if (o.v === 2 && o.op) return { op: o.op, legacy: false };
+  return { op: o as WriteOp, legacy: true };
 }
 
 /** Is there a complete record with a valid checksum starting at `at`? */
@@ -114,18 +178,34 @@ function validRecordAt(buf: Buffer, at: number): number | undefined {
 
 /**
  * Apply one op to an in-memory store. Throws on bad input; oxigraph ops are all-or-nothing.
- * Replicas (the query workers) use the same function so they stay exact copies.
+ * Replicas (the query workers) use the same function so they stay exact copies; `replay`
+ * marks an op that was acknowledged once already (its data is known to be valid).
  */
-export function applyToMemory(rdf: RdfStore, op: WriteOp): void {
+export function applyToMemory(rdf: RdfStore, op: WriteOp, how: { replay?: boolean } = {}): void {
   switch (op.kind) {
     case 'update':
       rdf.update(op.sparql, op.baseIri ? { baseIri: op.baseIri } : undefined);
       return;
     case 'load':
-      rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
+      // A replayed load was validated when it was acknowledged (lenient is the fast path).
+      rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri, lenient: how.replay === true });
       return;
     case 'clearGraph':
       rdf.clearGraph(op.graph);
+      return;
+    case 'delta':
+      for (const s of op.steps) {
+        if (s.step === 'clear') {
+          if (s.target === 'DEFAULT') rdf.clearGraph('');
+          else if (s.target === 'NAMED' || s.target === 'ALL') rdf.update(`CLEAR SILENT ${s.target}`);
+          else rdf.clearGraph(s.target);
+        } else {
+          // parseRdf keeps blank node labels (store.load would rename them).
+          const quads = parseRdf(s.nquads, { format: RDF_FORMATS.nquads });
+          if (s.step === 'delete') rdf.delete(quads);
+          else rdf.add(quads);
+        }
+      }
       return;
     case 'replaceGraph': {
       // Parse once into a scratch store so a syntax error leaves the old graph untouched; then
@@ -140,13 +220,21 @@ export function applyToMemory(rdf: RdfStore, op: WriteOp): void {
 }
 
 function estimateQuads(op: WriteOp): number {
+  const lines = (data: string) => {
+    let n = 0;
+    for (let i = data.indexOf('\n'); i !== -1; i = data.indexOf('\n', i + 1)) n++;
+    return n;
+  };
+  if (op.kind === 'delta') return op.steps.reduce((n, s) => n + (s.step === 'insert' ? lines(s.nquads) : 0), 0);
   if (op.kind !== 'load' && op.kind !== 'replaceGraph') return 0;
-  let lines = 0;
-  for (let i = op.data.indexOf('\n'); i !== -1; i = op.data.indexOf('\n', i + 1)) lines++;
-  return Math.max(lines, Math.ceil(op.data.length / 200));
+  return Math.max(lines(op.data), Math.ceil(op.data.length / 200));
 }
 
-export class DurableStore {
+/** Sends a write to the owner of the data directory; resolves with its sequence number once acknowledged. */
+export type RemoteWriter = (op: WriteOp) => Promise<number>;
+
+export class DurableStore implements AssayStore {
+  readonly kind = 'embedded' as const;
   readonly rdf: RdfStore;
   readonly dir: string | null;
   readonly recovery: RecoveryReport;
@@ -160,12 +248,15 @@ export class DurableStore {
   #closed = false;
   #seq: number;
   readonly #readOnly: boolean;
+  readonly #remote: RemoteWriter | null;
+  /** Followers: writes acknowledged by the owner that this replica does not hold yet. */
+  #waiters: { seq: number; resolve: () => void }[] = [];
 
   private constructor(args: {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
-    manifest: Manifest | null; recovery: RecoveryReport; opts: DurableOptions;
+    manifest: Manifest | null; recovery: RecoveryReport; opts: DurableOptions; remote?: RemoteWriter; seq?: number;
   }) {
-    this.#seq = (args.manifest?.seq ?? 0) + args.recovery.replayed;
+    this.#seq = args.seq ?? (args.manifest?.seq ?? 0) + args.recovery.replayed;
     this.rdf = args.rdf;
     this.dir = args.dir;
     this.#journal = args.journal;
@@ -173,6 +264,7 @@ export class DurableStore {
     this.#manifest = args.manifest;
     this.recovery = args.recovery;
     this.#readOnly = args.opts.readOnly === true;
+    this.#remote = args.remote ?? null;
     this.#opts = {
       readOnly: this.#readOnly,
       compactAfterBytes: args.opts.compactAfterBytes ?? 64 * 1024 * 1024,
@@ -186,6 +278,32 @@ export class DurableStore {
       rdf: new RdfStore(), dir: null, journal: null, journalBytes: 0, manifest: null,
       recovery: { snapshotQuads: 0, replayed: 0 }, opts,
     });
+  }
+
+  /**
+   * A replica in another thread that writes through the owner: `apply()` sends the op with
+   * `send` and resolves once the owner acknowledged it AND this replica holds it (the owner
+   * forwards every acknowledged write, in order, to `follow()`). Reads see the replica.
+   */
+  static follower(args: { rdf: RdfStore; seq: number; send: RemoteWriter; maxQuads?: number }): DurableStore {
+    return new DurableStore({
+      rdf: args.rdf, dir: null, journal: null, journalBytes: 0, manifest: null, seq: args.seq,
+      recovery: { snapshotQuads: args.rdf.size, replayed: 0 }, opts: { maxQuads: args.maxQuads }, remote: args.send,
+    });
+  }
+
+  /**
+   * Apply a write the owner acknowledged as number `seq` (followers only). Writes the replica
+   * already holds are skipped. Throws when the op cannot be applied: the replica has diverged.
+   */
+  follow(op: WriteOp, seq: number): void {
+    if (seq <= this.#seq) return;
+    applyToMemory(this.rdf, op, { replay: true });
+    this.#seq = seq;
+    for (const l of this.#listeners) l(op, seq);
+    const ready = this.#waiters.filter((w) => w.seq <= seq);
+    this.#waiters = this.#waiters.filter((w) => w.seq > seq);
+    for (const w of ready) w.resolve();
   }
 
   /** Open (creating if needed) the data directory, load the snapshot and replay the journal. */
@@ -213,23 +331,28 @@ export class DurableStore {
         } catch (e) {
           throw new StoreCorruptError(`${path}: the snapshot named in ${MANIFEST} cannot be read (${(e as Error).message}); restore the data directory from a backup`);
         }
+        // Checked snapshots are parsed leniently (fast); an old one without checksums strictly,
+        // so that at least damage which breaks the syntax is caught.
+        if (manifest.snapshotSums) verifySnapshot(path, data, manifest.snapshotSums);
         try {
-          rdf.load(data, { format: RDF_FORMATS.nquads, lenient: true });
+          rdf.load(data, { format: RDF_FORMATS.nquads, lenient: manifest.snapshotSums !== undefined });
         } catch (e) {
           throw new StoreCorruptError(`${path}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
         }
         recovery.snapshot = manifest.snapshot;
         recovery.snapshotQuads = rdf.size;
+        recovery.snapshotChecked = manifest.snapshotSums !== undefined;
       }
       const journalPath = join(dir, manifest.journal);
-      const { replayed, goodBytes, tornTail } = await replayJournal(journalPath, rdf);
+      const { replayed, goodBytes, tornTail, unreplayable } = await replayJournal(journalPath, rdf);
       recovery.replayed = replayed;
       if (tornTail) recovery.tornTail = tornTail;
+      if (unreplayable) recovery.unreplayable = unreplayable;
       if (readOnly) {
         return new DurableStore({ rdf, dir, journal: null, journalBytes: goodBytes, manifest, recovery, opts });
       }
       const journal = await open(journalPath, 'a+');
-      if (tornTail) {
+      if (tornTail || unreplayable) {
         await journal.truncate(goodBytes);
         await journal.sync();
       }
@@ -240,9 +363,23 @@ export class DurableStore {
     }
   }
 
+  describe(): string {
+    return this.dir ? `embedded store in ${this.dir}` : 'embedded store in memory (not persisted)';
+  }
+
   /** Sequence number of the last acknowledged write (0 for a store never written). */
   get seq(): number {
     return this.#seq;
+  }
+
+  /** The most quads this store accepts (DurableOptions.maxQuads). */
+  get maxQuads(): number {
+    return this.#opts.maxQuads;
+  }
+
+  /** Bytes in the current journal (compaction folds them into a snapshot). */
+  get journalBytes(): number {
+    return this.#journalBytes;
   }
 
   /**
@@ -272,9 +409,23 @@ export class DurableStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Journal, fsync, then apply. Resolves once the write is durable and visible. */
+  /** Apply, journal, fsync. Resolves once the write is durable and visible. */
   apply(op: WriteOp): Promise<void> {
     const run = this.#queue.then(() => this.#applyNow(op));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Run `compute` with the write queue held (no other write can land meanwhile), then apply the
+   * op it returns, if any. For writes derived from the current state, such as an update whose
+   * effect a query worker computed against a replica at exactly `seq`.
+   */
+  applyComputed(compute: (seq: number) => Promise<WriteOp | null>): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const op = await compute(this.#seq);
+      if (op) await this.#applyNow(op);
+    });
     this.#queue = run.catch(() => undefined);
     return run;
   }
@@ -283,33 +434,33 @@ export class DurableStore {
     if (this.#closed) throw new Error('the store is closed; open it again before writing');
     if (this.#readOnly) throw new Error(`the store at ${this.dir} was opened read-only; stop the process that owns it, or send the write to its endpoint`);
     if (this.#failed) throw new Error(`the store refused writes after an earlier fault: ${this.#failed.message}; restart Assay`);
+    if (this.#remote) {
+      const seq = await this.#remote(op);
+      if (seq > this.#seq) await new Promise<void>((resolve) => this.#waiters.push({ seq, resolve }));
+      return;
+    }
     const estimate = estimateQuads(op);
     if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
         `refusing to load about ${estimate} quads: the embedded store holds ${this.rdf.size} and is capped at ${this.#opts.maxQuads} ` +
-        '(the WebAssembly store aborts near 13.1 M triples). Load into a scale-out SPARQL store instead, or clear a graph first.');
+        '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
     }
+    // Memory first: an op that fails (or a crash while it runs) leaves no journal record.
+    applyToMemory(this.rdf, op);
     if (this.#journal) {
       const before = this.#journalBytes;
       const record = encodeRecord(op);
-      await this.#journal.write(record, 0, record.length, null);
-      await this.#journal.datasync();
-      this.#journalBytes += record.length;
       try {
-        applyToMemory(this.rdf, op);
+        await this.#journal.write(record, 0, record.length, null);
+        await this.#journal.datasync();
+        this.#journalBytes += record.length;
       } catch (e) {
-        // The op is invalid (e.g. a syntax error): take it back out of the journal.
-        try {
-          await this.#journal.truncate(before);
-          await this.#journal.datasync();
-          this.#journalBytes = before;
-        } catch (fault) {
-          this.#failed = fault as Error;
-        }
-        throw e;
+        // Memory now holds a write the disk does not: refuse every further write so nothing
+        // is acknowledged on top of it; a restart reloads the acknowledged state.
+        this.#failed = e as Error;
+        await this.#journal.truncate(before).catch(() => undefined);
+        throw new Error(`the write could not be journaled (${(e as Error).message}); it was not acknowledged, and the store refuses writes until Assay is restarted`);
       }
-    } else {
-      applyToMemory(this.rdf, op);
     }
     this.#seq++;
     for (const l of this.#listeners) l(op, this.#seq);
@@ -328,9 +479,10 @@ export class DurableStore {
     const gen = this.#manifest.generation + 1;
     const snapshot = `snapshot-${String(gen).padStart(8, '0')}.nq`;
     const journal = `journal-${String(gen).padStart(8, '0')}.log`;
-    await writeDurably(join(this.dir, snapshot), this.rdf.dump({ format: RDF_FORMATS.nquads }));
+    const data = Buffer.from(this.rdf.dump({ format: RDF_FORMATS.nquads }), 'utf8');
+    await writeDurably(join(this.dir, snapshot), data);
     await writeDurably(join(this.dir, journal), '');
-    const next: Manifest = { version: 1, generation: gen, seq: this.#seq, snapshot, journal };
+    const next: Manifest = { version: 1, generation: gen, seq: this.#seq, snapshot, journal, snapshotSums: snapshotSums(data) };
     await writeDurably(join(this.dir, MANIFEST), JSON.stringify(next, null, 2));
     const old = this.#manifest;
     await this.#journal.close();
@@ -351,7 +503,7 @@ export class DurableStore {
   }
 }
 
-async function writeDurably(path: string, data: string): Promise<void> {
+async function writeDurably(path: string, data: string | Buffer): Promise<void> {
   const tmp = `${path}.tmp`;
   const fh = await open(tmp, 'w');
   try {
@@ -400,8 +552,36 @@ async function readManifest(dir: string): Promise<Manifest> {
   return mm as Manifest;
 }
 
+/**
+ * Why the bytes from `at` to the end are not a valid record: `torn` when they are what an
+ * append cut short leaves (a prefix of a record: the marker's first bytes, or a header whose
+ * length runs past the end with a payload that does not check), else damage to a write that
+ * was acknowledged.
+ */
+function classifyTail(buf: Buffer, at: number): { torn: boolean; reason: string } {
+  const rest = buf.subarray(at);
+  const magic = Buffer.alloc(4);
+  magic.writeUInt32BE(MAGIC, 0);
+  if (rest.every((b) => b === 0)) return { torn: true, reason: 'zero-filled tail' };
+  if (rest.length < HEADER) {
+    const n = Math.min(4, rest.length);
+    return rest.subarray(0, n).equals(magic.subarray(0, n))
+      ? { torn: true, reason: 'incomplete header' }
+      : { torn: false, reason: 'the record marker is damaged' };
+  }
+  if (rest.readUInt32BE(0) !== MAGIC) return { torn: false, reason: 'the record marker is damaged' };
+  const len = rest.readUInt32BE(4);
+  if (HEADER + len > rest.length) {
+    // A length damaged upwards would look torn too; unless the payload that is there checks.
+    return crc32(rest.subarray(HEADER)) === rest.readUInt32BE(8)
+      ? { torn: false, reason: 'the record length is damaged (its payload is complete and checks)' }
+      : { torn: true, reason: 'incomplete record' };
+  }
+  return { torn: false, reason: 'a record of complete length fails its checksum' };
+}
+
 async function replayJournal(path: string, rdf: RdfStore): Promise<{
-  replayed: number; goodBytes: number; tornTail?: RecoveryReport['tornTail'];
+  replayed: number; goodBytes: number; tornTail?: RecoveryReport['tornTail']; unreplayable?: RecoveryReport['unreplayable'];
 }> {
   let buf: Buffer;
   try {
@@ -410,6 +590,7 @@ async function replayJournal(path: string, rdf: RdfStore): Promise<{
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { replayed: 0, goodBytes: 0 };
     throw e;
   }
+  const fix = (at: number) => `Restore the data directory from a backup; or, to give up the writes from this record on, cut the journal there (truncate -s ${at} ${path}) and start again.`;
   let at = 0;
   let replayed = 0;
   while (at < buf.length) {
@@ -420,21 +601,28 @@ async function replayJournal(path: string, rdf: RdfStore): Promise<{
         if (buf.readUInt32BE(probe) === MAGIC && validRecordAt(buf, probe) !== undefined) {
           throw new StoreCorruptError(
             `${path}: the journal record at byte ${at} is damaged but valid records follow at byte ${probe}; ` +
-            `loading past it would lose acknowledged writes. Restore the data directory from a backup, or move the journal aside to start from the snapshot.`);
+            `loading past it would lose acknowledged writes. ${fix(at)}`);
         }
       }
-      const reason = at + HEADER > buf.length ? 'incomplete header'
-        : buf.readUInt32BE(at) !== MAGIC ? 'bad record marker'
-          : at + HEADER + buf.readUInt32BE(at + 4) > buf.length ? 'incomplete record' : 'checksum mismatch';
-      return { replayed, goodBytes: at, tornTail: { offset: at, bytes: buf.length - at, reason } };
+      const tail = classifyTail(buf, at);
+      if (!tail.torn) {
+        throw new StoreCorruptError(`${path}: the last journal record, at byte ${at}, is damaged (${tail.reason}); it holds a write that was acknowledged, so start-up stops rather than drop it. ${fix(at)}`);
+      }
+      return { replayed, goodBytes: at, tornTail: { offset: at, bytes: buf.length - at, reason: tail.reason } };
     }
     const payload = buf.subarray(at + HEADER, at + HEADER + len).toString('utf8');
-    let op: WriteOp;
+    let decoded: { op: WriteOp; legacy: boolean } | undefined;
     try {
-      op = JSON.parse(payload) as WriteOp;
-      applyToMemory(rdf, op);
+      decoded = decodeRecord(payload);
+      applyToMemory(rdf, decoded.op, { replay: !decoded.legacy });
     } catch (e) {
-      throw new StoreCorruptError(`${path}: the journal record at byte ${at} passed its checksum but cannot be replayed (${(e as Error).message}); restore the data directory from a backup`);
+      const last = at + HEADER + len === buf.length;
+      if (decoded?.legacy && last) {
+        // Journaled before it was applied, by an older Assay: one that failed (or whose
+        // process died while it ran) was never acknowledged. Oxigraph ops are all-or-nothing.
+        return { replayed, goodBytes: at, unreplayable: { offset: at, bytes: buf.length - at, kind: decoded.op.kind, reason: (e as Error).message } };
+      }
+      throw new StoreCorruptError(`${path}: the journal record at byte ${at} passed its checksum but cannot be replayed (${(e as Error).message}); ${fix(at)}`);
     }
     replayed++;
     at += HEADER + len;

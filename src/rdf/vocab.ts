@@ -89,6 +89,10 @@ export const SCHEMA = ns('https://schema.org/', [
   'AdministrativeArea', 'State', 'Person', 'name', 'identifier', 'url', 'sameAs', 'unitText',
   'unitCode', 'PropertyValue', 'propertyID', 'value', 'Dataset', 'WebAPI', 'Question',
   'alternateName', 'description',
+  // Feedback on answers (src/server/routes/feedback.ts): a Review of the run with a Rating.
+  'Review', 'Rating', 'itemReviewed', 'reviewRating', 'ratingValue', 'bestRating', 'worstRating', 'reviewBody', 'dateCreated',
+  // Conversations (src/conversation): the turns a follow-up is read against.
+  'Conversation',
 ] as const);
 
 /** SPARQL 1.1 Service Description. */
@@ -113,6 +117,12 @@ export const DCATAP = ns('http://data.europa.eu/r5r/', ['availability'] as const
 export const GEOSPARQL = ns('http://www.opengis.net/ont/geosparql#', ['wktLiteral'] as const);
 
 /** Wikidata (the identity registry's live source and the shape of its offline snapshot). */
+/** CSV on the Web: result tables (columns, rows) of population answers (src/population/table-rdf.ts). */
+export const CSVW = ns('http://www.w3.org/ns/csvw#', ['Table', 'Column', 'Row', 'Schema', 'tableSchema', 'column', 'row', 'rownum', 'name', 'titles', 'describes'] as const);
+
+/** RDF Data Cube: materialized population graphs, one data set per response and measure (src/population/materialize.ts). */
+export const QB = ns('http://purl.org/linked-data/cube#', ['DataSet', 'Observation', 'dataSet'] as const);
+
 export const WD = ns('http://www.wikidata.org/entity/', [] as const);
 /** Wikidata direct ("truthy") properties: P31 instance of, P131 located in, P249 ticker, P414 exchange,
  *  P1278 LEI, P1297 IRS EIN, P1771 IPEDS id, P5531 SEC CIK, P882 FIPS 6-4 county, P5087 FIPS 5-2 state,
@@ -163,7 +173,7 @@ export const ASSAY = ns(ASSAY_NS, [
   'okfType', 'status', 'staleAfter', 'generatedBy', 'generatedAt', 'verifiedBy', 'verifiedAt',
   'sourceRecord', 'ardIdentifier', 'capability', 'representativeQuery',
   // store / server
-  'truncated', 'rowLimit', 'descriptorDigest',
+  'truncated', 'rowLimit', 'descriptorDigest', 'writeSeq',
   // plans (src/plan): the planner's verdict per question and per candidate
   'Plan', 'CandidateAssessment', 'question', 'shape', 'verdict', 'reason', 'missingOperation',
   'exactKind', 'composedKind', 'assessment', 'assessmentCount', 'selected', 'candidate', 'viaAccessPath', 'discoveryRank',
@@ -179,6 +189,13 @@ export const ASSAY = ns(ASSAY_NS, [
   'statusField', 'statusCode', 'recordKey',
   // cross-checks: the same measure read a second way after admission (src/execute/corroborate.ts)
   'CrossCheck', 'corroboratedBy', 'disputedBy', 'crossCheckOf', 'crossCheckOutcome', 'crossCheckValue',
+  // populations (src/population): completeness of a population read, result tables, population graphs
+  'PopulationRead', 'Exclusion', 'populationGrain', 'populationScope', 'memberClass', 'rowsDeclared', 'rowsRead',
+  'rowsMembers', 'rowsUsable', 'completeness', 'exclusion', 'exclusionCode', 'exclusionDetail', 'rowsExcluded',
+  'populationNote', 'populationGraph', 'recordMeasure', 'rowKey', 'valueStatus', 'asPublished', 'resultTable',
+  'columnRole', 'columnUnit', 'cell', 'cellColumn', 'cellGrade', 'tableShape', 'derivedValue', 'derivedOp', 'derivedN',
+  // conversations (src/conversation): a follow-up's fields taken from the previous turn
+  'carriedOver',
 ] as const);
 
 /** Named-graph roles. The IRIs are minted under the configured base (see src/config.ts). */

@@ -4,30 +4,73 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.ts';
-import type { DurableStore } from '../rdf/durable.ts';
+import type { AssayStore } from '../rdf/backend.ts';
+import { RemoteStore } from '../rdf/remote.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sparqlRoutes } from './routes/sparql.ts';
 import { schemaCardRoutes } from './routes/schema-card.ts';
 import { describeRoutes } from './routes/describe.ts';
 import { askRoutes } from './routes/ask.ts';
 import { runsRoutes } from './routes/runs.ts';
-import { startQueryPool, type QueryPool } from './sparql/pool.ts';
+import { nlqRoutes } from './routes/nlq.ts';
+import { startQueryPool, QueryPool } from './sparql/pool.ts';
+import { Readiness } from './readiness.ts';
+import { AskHost } from './ask/host.ts';
+import { SPARQL_ERRORS } from './sparql/errors.ts';
+import { RemoteEvaluator } from './sparql/remote.ts';
+import { webRoutes } from './web/routes.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
 
 export interface AppDeps {
   config: Config;
-  /** The durable store holding every graph. */
-  store: DurableStore;
+  /** The store holding every graph: embedded (DurableStore) or a remote SPARQL store (RemoteStore). */
+  store: AssayStore;
   /** Log requests (off in tests). */
   logger?: boolean;
+  /** Conditions started outside build() that readiness must wait for (e.g. 'catalog'; see listen.ts). */
+  pending?: string[];
+  /** Start the ask workers at once and make readiness wait for them (the gateway does; tests start them on first use). */
+  eagerAsk?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     assay: AppDeps;
-    /** Worker threads holding store replicas: untrusted SPARQL and VoID run there (sparql/pool.ts). */
-    queryPool: QueryPool;
+    /**
+     * Where untrusted SPARQL and VoID run: worker threads holding replicas of the embedded store
+     * (sparql/pool.ts), or, with a remote store, the proxied evaluator (sparql/remote.ts).
+     */
+    queryPool: QueryPool | RemoteEvaluator;
+    /** What /ready waits for (readiness.ts). */
+    readiness: Readiness;
+    /** The ask workers (ask/host.ts), started on first use unless AppDeps.eagerAsk. */
+    askHost: () => AskHost;
   }
+}
+
+function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: import('node:net').Socket, maxUrlBytes: number): void {
+  if (!socket.writable) return;
+  let status = 400;
+  let reason = 'Bad Request';
+  let body: Record<string, string> = { error: 'bad-request', message: `the request could not be read (${err.code ?? err.message})`, fix: 'send a well-formed HTTP/1.1 request' };
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const raw = err.rawPacket;
+    const eol = raw ? raw.indexOf('\r\n') : -1;
+    if (!raw || eol === -1 || eol > maxUrlBytes) {
+      status = 414;
+      reason = 'URI Too Long';
+      body = { error: 'url-too-long', message: `the request URL is longer than ${maxUrlBytes} bytes`, fix: SPARQL_ERRORS['url-too-long'].fix };
+    } else {
+      status = 431;
+      reason = 'Request Header Fields Too Large';
+      body = { error: 'headers-too-large', message: 'the request headers are too large', fix: 'send fewer or shorter headers' };
+    }
+  }
+  const text = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
 export async function build(deps: AppDeps): Promise<FastifyInstance> {
@@ -37,16 +80,58 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 2048 },
     // Clients of a public endpoint send all sorts of things; keep the server's own limits explicit.
     return503OnClosing: true,
+    // Behind a load balancer the client is the first X-Forwarded-For hop (rate limits, worker shares).
+    trustProxy: deps.config.limits.rateLimit.trustProxy,
     // Node answers 431 before any route runs once headers pass its limit (16 KiB); leave room
     // above the configured URL limit so an over-long query URL gets the protocol's 414 instead.
     http: { maxHeaderSize: deps.config.sparql.maxUrlBytes + 16 * 1024 },
+    // Past that, Node answers before any route: when it is the request line that overflowed, say
+    // 414 in the endpoint's own terms instead of Node's 431.
+    clientErrorHandler: (err, socket) => answerClientError(err as unknown as Error & { code?: string; rawPacket?: Buffer }, socket, deps.config.sparql.maxUrlBytes),
   });
   app.decorate('assay', deps);
-  const queryPool = startQueryPool(deps.store, deps.config.sparql, (reason) => app.log.warn({ reason }, 'query worker replaced'));
-  app.decorate('queryPool', queryPool);
+  const queryPool = deps.store instanceof RemoteStore
+    ? new RemoteEvaluator(deps.store, { maxConcurrent: deps.config.store.maxConcurrent, maxQueue: deps.config.sparql.maxQueue })
+    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+  app.decorate<QueryPool | RemoteEvaluator>('queryPool', queryPool);
+  const readiness = new Readiness();
+  if (queryPool instanceof QueryPool) readiness.add('sparql-workers', () => queryPool.isReady);
+  for (const name of deps.pending ?? []) readiness.expect(name);
+  app.decorate('readiness', readiness);
+  let askHost: AskHost | undefined;
+  const lim = deps.config.limits.ask;
+  app.decorate('askHost', () => askHost ??= new AskHost(deps.store, {
+    workers: lim.workers, concurrency: lim.concurrency, maxQueue: lim.maxQueue, baseIri: deps.config.baseIri,
+    storeConfig: deps.config.store,
+    onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
+  }));
+  app.addHook('onClose', async () => askHost?.close());
+  if (deps.eagerAsk && lim.workers > 0) {
+    app.askHost();
+    readiness.add('ask-workers', () => askHost!.isReady);
+  }
   app.addHook('onClose', async () => queryPool.close());
-  // Browser clients may query from any origin, never with credentials.
-  await app.register(cors, { origin: '*', credentials: false, methods: ['GET', 'POST', 'OPTIONS'] });
+  // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with Retry-After.
+  await app.register(rateLimit, { global: false });
+  // CORS, never with credentials and never allowing Authorization (so a page cannot send a
+  // token it was given): read-only surfaces are open to limits.cors.readOrigins (default any);
+  // /ask (and /mcp, /feedback), whose calls write to the store, only to limits.cors.askOrigins (default none).
+  const corsLimits = deps.config.limits.cors;
+  const originOption = (list: readonly string[]) => (list.includes('*') ? '*' : list.length === 0 ? false : [...list]);
+  await app.register(cors, {
+    delegator: (req, cb) => {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      // Surfaces whose calls write to the store (a run, a feedback record) or run questions.
+      const writes = ['/ask', '/mcp', '/feedback'].some((p) => path === p || path.startsWith(`${p}/`));
+      cb(null, {
+        origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
+        credentials: false,
+        methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
+        allowedHeaders: ['Content-Type', 'Accept'],
+        maxAge: 600,
+      });
+    },
+  });
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);
   // VoID, /catalog, ai-catalog.json, /shapes and dereferencing of minted IRIs (a wildcard).
@@ -54,5 +139,11 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(schemaCardRoutes);
   await app.register(askRoutes);
   await app.register(runsRoutes);
+  await app.register(nlqRoutes);
+  // People and agents (issue 14): the web page at / for browsers and its assets; MCP at /mcp;
+  // feedback on answers (rate-limited on its route).
+  await app.register(webRoutes);
+  await app.register(mcpRoutes);
+  await app.register(feedbackRoutes);
   return app;
 }

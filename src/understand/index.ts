@@ -4,6 +4,7 @@
  * validated by the same schema as the others.
  */
 import type { ModelClient } from '../llm/types.ts';
+import { completeIntent } from './complete.ts';
 import { parseIntent } from './intent.ts';
 import { interpretWithModel } from './model/interpret.ts';
 import { interpretOffline } from './offline/interpret.ts';
@@ -13,11 +14,12 @@ export type { Understanding, Interpreter } from './understanding.ts';
 export * from './intent.ts';
 export { interpretOffline } from './offline/interpret.ts';
 export { interpretWithModel } from './model/interpret.ts';
+export { completeIntent } from './complete.ts';
 
 export async function understand(question: string, options: { interpreter?: 'offline' | 'model'; model?: ModelClient; signal?: AbortSignal } = {}): Promise<Understanding> {
   if (options.interpreter === 'model') {
     if (!options.model) throw new Error('the model interpreter needs a model client (configure ASSAY_LLM_URL and ASSAY_LLM_MODEL)');
-    return interpretWithModel(question, options.model, { ...(options.signal ? { signal: options.signal } : {}) });
+    return completed(await interpretWithModel(question, options.model, { ...(options.signal ? { signal: options.signal } : {}) }));
   }
   return interpretOffline(question);
 }
@@ -25,7 +27,14 @@ export async function understand(question: string, options: { interpreter?: 'off
 /** A caller's own intent: validated exactly like the interpreters' output. */
 export function fromCaller(value: unknown): Understanding {
   const r = parseIntent(value);
-  if (r.ok) return { status: 'understood', intent: r.intent, interpreter: 'caller' };
+  if (r.ok) return completed({ status: 'understood', intent: r.intent, interpreter: 'caller' });
   const question = typeof (value as { question?: unknown })?.question === 'string' ? (value as { question: string }).question : '';
   return { status: 'cannot_tell', question, interpreter: 'caller', issues: r.issues, reason: `the intent is invalid: ${r.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` };
+}
+
+/** Fills the intent fields a model or caller left null that follow from its own words (see complete.ts). */
+function completed(u: Understanding): Understanding {
+  if (u.status !== 'understood') return u;
+  const { intent, filled } = completeIntent(u.intent);
+  return filled.length === 0 ? u : { ...u, intent, notes: [...(u.notes ?? []), `completed from the question's words: ${filled.join(', ')}`] };
 }

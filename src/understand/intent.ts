@@ -29,6 +29,11 @@ export const periodSchema = z.object({
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().default(null),
   /** "latest", "current", "most recent": the newest period the publisher has. */
   latest: z.boolean().default(false),
+  /**
+   * A year named relative to the question's clock ("this year" 0, "last year" -1). The interpreter
+   * has no clock, so `year` stays null; the executor resolves it against the run's clock and says so.
+   */
+  offset: z.number().int().min(-50).max(0).optional(),
 }).strict();
 export type Period = z.infer<typeof periodSchema>;
 
@@ -49,6 +54,64 @@ export const geographySchema = z.object({
 }).strict();
 export type Geography = z.infer<typeof geographySchema>;
 
+/**
+ * The kind of quantity the question asks for, decided from its words alone: a count ("how many
+ * employees"), money ("how much revenue", "$"), a percent or rate ("poverty rate"), a ratio
+ * ("debt-to-equity ratio", an exchange rate), a date ("when"), a yes/no, or records (a list or a
+ * search). Null when the words do not say. A candidate whose unit cannot be this kind is rejected
+ * structurally (src/validate/quantity.ts), before any model looks at it.
+ */
+export const QUANTITY_KINDS = ['count', 'money', 'percent', 'ratio', 'date', 'yes_no', 'records'] as const;
+export type QuantityKind = (typeof QUANTITY_KINDS)[number];
+
+/** Period grains a question can ask at ("quarterly", "Q3 2023" → quarter; "annual", "in 2023" → year). */
+export const GRAINS = ['day', 'month', 'quarter', 'year'] as const;
+export type Grain = (typeof GRAINS)[number];
+
+/**
+ * A span named relative to the question's clock or open at one end: "the last five years" (last 5,
+ * unit year), "over the past decade" (last 10, unit year), "since 2025" (since 2025, through the
+ * latest), "over time" (neither). The interpreter expands no calendar it does not have; the
+ * executor chooses the periods from what the publisher holds and says which it took.
+ */
+export const spanSchema = z.object({
+  text: z.string(),
+  /** How many units back from the newest period ("the last five years" → 5); null when unstated. */
+  last: z.number().int().positive().max(200).nullable().default(null),
+  unit: z.enum(GRAINS).nullable().default(null),
+  /** The first year of an open span ("since 2025"). */
+  since: z.number().int().min(1800).max(2200).nullable().default(null),
+  basis: z.enum(['fiscal', 'calendar', 'unspecified']).default('unspecified'),
+}).strict();
+export type Span = z.infer<typeof spanSchema>;
+
+/**
+ * A yes/no status the question asks about, as a stable id from general (legal, regulatory)
+ * vocabulary — `501c3` (any paragraph: `501c<N>`), `private_foundation`, `public_charity`,
+ * `tax_exempt`, `large_accelerated_filer`, `accelerated_filer`, `non_accelerated_filer`,
+ * `smaller_reporting_company`, `emerging_growth_company`, `active` — with the words used. An id no
+ * reader declares is refused by the executor, never mapped to a guessed field.
+ */
+export const statusAskedSchema = z.object({
+  id: z.string().regex(/^[a-z0-9_]+$/),
+  text: z.string(),
+}).strict();
+export type StatusAsked = z.infer<typeof statusAskedSchema>;
+
+/**
+ * A code the question names that a publisher defines, not a registry: a currency ("euro", "Mexican
+ * peso"), or a record number with the noun it numbers ("opportunity 362478", "award 1547580").
+ */
+export const codeSchema = z.object({
+  kind: z.enum(['currency', 'record_id']),
+  /** The code as named ("Mexican peso", "362478"). */
+  value: z.string().min(1),
+  /** For a record id, the noun it numbers ("opportunity", "award", "project", "grant"). */
+  noun: z.string().nullable().default(null),
+  text: z.string(),
+}).strict();
+export type Code = z.infer<typeof codeSchema>;
+
 /** Fields the *structure* call decides: shape and who the question is about. */
 export const structureShape = {
   shape: z.enum(SHAPES),
@@ -66,6 +129,8 @@ export const structureShape = {
   /** Grant questions: forward (what X funds), reverse (who funds X), intersection (whom X and Y both fund), population (largest funders). */
   direction: z.enum(['forward', 'reverse', 'intersection', 'population']).nullable().default(null),
   geography: geographySchema.nullable().default(null),
+  /** Publisher-defined codes the question names (a currency, an opportunity id), in order. */
+  codes: z.array(codeSchema).default([]),
 } as const;
 
 /** Fields the *measure* call decides: which quantity, over which span. */
@@ -85,6 +150,16 @@ export const measureShape = {
   order: z.enum(['desc', 'asc']).nullable().default(null),
   /** "top 5" → 5. */
   limit: z.number().int().positive().nullable().default(null),
+  /** The kind of quantity asked (count, money, percent, ratio, date, yes_no, records), or null. */
+  quantity: z.enum(QUANTITY_KINDS).nullable().default(null),
+  /** The period grain asked: quarter when a quarter is named or "quarterly", year for a year, …; null when unstated. */
+  grain: z.enum(GRAINS).nullable().default(null),
+  /** A relative or open span ("the last five years", "since 2025"); null when none. */
+  span: spanSchema.nullable().default(null),
+  /** A form type the question names, as its issuer spells it ("10-K", "8-K", "DEF 14A", "990"); null when none. */
+  form: z.string().min(1).nullable().default(null),
+  /** The yes/no status asked, for status questions; null otherwise. */
+  status: statusAskedSchema.nullable().default(null),
 } as const;
 
 export const structureSchema = z.object(structureShape).strict();
@@ -109,6 +184,9 @@ export const intentSchema = z.object({
   }
   if (i.shape === 'comparison' && i.entities.length < 2) {
     ctx.addIssue({ code: 'custom', path: ['entities'], message: 'a comparison names at least two entities; if the engine must find them, the shape is ranking or filtered_subset' });
+  }
+  if (i.period?.quarter && i.grain !== null && i.grain !== 'quarter') {
+    ctx.addIssue({ code: 'custom', path: ['grain'], message: `a quarter is named (Q${i.period.quarter}), so the grain is "quarter", not "${i.grain}"` });
   }
   if (i.shape === 'filtered_subset' && i.threshold === null && i.quantifier === null) {
     ctx.addIssue({ code: 'custom', path: ['threshold'], message: 'a filtered subset needs a threshold or a quantifier saying how many members are wanted' });
@@ -155,6 +233,16 @@ export function periodLabel(p: Period | null): string | null {
   if (p.year === null) return p.text;
   const prefix = p.basis === 'fiscal' ? 'FY' : p.basis === 'calendar' ? 'CY' : '';
   return `${prefix}${p.year}${p.quarter ? `Q${p.quarter}` : ''}`;
+}
+
+/** The grain an intent asks at: its explicit grain, else a quarter when one is named, a day for a date, a year for a year. */
+export function grainAsked(intent: Pick<Intent, 'grain' | 'period'>): Grain | null {
+  if (intent.grain) return intent.grain;
+  const p = intent.period;
+  if (!p || p.latest) return null;
+  if (p.date) return 'day';
+  if (p.quarter) return 'quarter';
+  return p.year !== null ? 'year' : null;
 }
 
 /** Whether a latest period is worded as the present day ("right now", "today", "at the moment", "live"). */

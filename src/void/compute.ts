@@ -34,7 +34,8 @@
  */
 import type * as RDFJS from '@rdfjs/types';
 import { fromDumpable, mine, type BuildOptions, type Introspection, type TripleSource } from '../../introspect/index.ts';
-import { factory, type Quad, type RdfStore } from '../rdf/store.ts';
+import { factory, type Quad } from '../rdf/store.ts';
+import type { RdfReader as RdfStore } from '../rdf/backend.ts';
 import { DCT, FORMATS, RDF, VOID, XSD, ensureSlash } from '../rdf/vocab.ts';
 
 export interface VoidOptions {

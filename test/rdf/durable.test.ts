@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile, readdir, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DurableStore, StoreCorruptError, StoreLockedError, StoreCapacityError } from '../../src/rdf/durable.ts';
 
@@ -45,6 +46,10 @@ function runAndKill(dir: string, start: number, acks: number, compactAfter?: num
       else reject(new Error(`writer exited with ${code}: ${err}`));
     });
   });
+}
+
+async function journalOf(dir: string): Promise<string> {
+  return join(dir, (await readdir(dir)).find((f) => f.startsWith('journal-'))!);
 }
 
 describe('DurableStore', () => {
@@ -133,6 +138,81 @@ describe('DurableStore', () => {
     await writeFile(journal, bytes);
     await expect(DurableStore.open(dir)).rejects.toThrow(StoreCorruptError);
     await expect(DurableStore.open(dir)).rejects.toThrow(/damaged but valid records follow/);
+  });
+
+  it('refuses to start when the last record is of complete length but fails its checksum (bit rot, not a torn append)', async () => {
+    const dir = await tempDir();
+    const a = await DurableStore.open(dir);
+    for (const i of [1, 2]) await a.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(i) });
+    await a.close();
+    const journal = await journalOf(dir);
+    const bytes = Buffer.from(await readFile(journal));
+    bytes[bytes.length - 8] = bytes[bytes.length - 8]! ^ 0x01; // one bit in the last record's payload
+    await writeFile(journal, bytes);
+    await expect(DurableStore.open(dir)).rejects.toThrow(StoreCorruptError);
+    await expect(DurableStore.open(dir)).rejects.toThrow(/last journal record, at byte \d+, is damaged \(a record of complete length fails its checksum\).*acknowledged.*truncate -s \d+/);
+  });
+
+  it('refuses to start when the last record\'s length field is damaged though its payload is whole', async () => {
+    const dir = await tempDir();
+    const a = await DurableStore.open(dir);
+    for (const i of [1, 2]) await a.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(i) });
+    await a.close();
+    const journal = await journalOf(dir);
+    const bytes = Buffer.from(await readFile(journal));
+    const second = 12 + bytes.readUInt32BE(4);
+    bytes.writeUInt32BE(bytes.readUInt32BE(second + 4) + 1000, second + 4);
+    await writeFile(journal, bytes);
+    await expect(DurableStore.open(dir)).rejects.toThrow(/record length is damaged/);
+  });
+
+  it('cuts a legacy record (journaled before it was applied) at the end that cannot be replayed: it was never acknowledged', async () => {
+    const dir = await tempDir();
+    const a = await DurableStore.open(dir);
+    await a.apply({ kind: 'update', sparql: 'INSERT DATA { GRAPH <urn:x:atom> { <urn:a> <urn:b> "1" } }' });
+    await a.close();
+    // What the old code left when the process died while applying this update.
+    const payload = Buffer.from(JSON.stringify({ kind: 'update', sparql: 'CREATE GRAPH <urn:x:atom>' }));
+    const header = Buffer.alloc(12);
+    header.writeUInt32BE(0x41534a31, 0);
+    header.writeUInt32BE(payload.length, 4);
+    header.writeUInt32BE(crc32(payload), 8);
+    await appendFile(await journalOf(dir), Buffer.concat([header, payload]));
+    const b = await DurableStore.open(dir);
+    expect(b.recovery.unreplayable).toMatchObject({ kind: 'update' });
+    expect(b.rdf.size).toBe(1);
+    await b.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(1) });
+    await b.close();
+    const c = await DurableStore.open(dir);
+    expect(c.recovery.unreplayable).toBeUndefined();
+    expect(c.rdf.size).toBe(2);
+    await c.close();
+  });
+
+  it('detects a damaged or truncated snapshot by its checksums and names the file and offset', async () => {
+    const dir = await tempDir();
+    const a = await DurableStore.open(dir);
+    await a.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: Array.from({ length: 50 }, (_, i) => nt(i)).join('') });
+    await a.compact();
+    await a.close();
+    const snapshot = join(dir, (await readdir(dir)).find((f) => f.startsWith('snapshot-'))!);
+    const good = Buffer.from(await readFile(snapshot));
+    const ok = await DurableStore.open(dir);
+    expect(ok.recovery).toMatchObject({ snapshotChecked: true, snapshotQuads: 50 });
+    await ok.close();
+    // Six bytes overwritten inside an IRI still parse as an IRI: only the checksum can tell.
+    const damaged = Buffer.from(good);
+    damaged.write('zzzzzz', good.indexOf('example.org') + 2);
+    await writeFile(snapshot, damaged);
+    await expect(DurableStore.open(dir)).rejects.toThrow(StoreCorruptError);
+    await expect(DurableStore.open(dir)).rejects.toThrow(new RegExp(`${snapshot}: bytes 0–${good.length - 1} of the snapshot \\(block 1 of 1\\) fail their checksum`));
+    await expect(DurableStore.readReplica(dir)).rejects.toThrow(/fail their checksum/);
+    await writeFile(snapshot, good.subarray(0, good.length - 10));
+    await expect(DurableStore.open(dir)).rejects.toThrow(/truncated or overwritten/);
+    await writeFile(snapshot, good);
+    const again = await DurableStore.open(dir);
+    expect(again.rdf.size).toBe(50);
+    await again.close();
   });
 
   it('refuses a directory that is not an Assay data directory', async () => {

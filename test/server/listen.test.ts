@@ -25,4 +25,10 @@ describe('the gateway on a real socket', () => {
     const res = await fetch(`${gw.url}/sparql?query=${encodeURIComponent(query)}`);
     expect(res.status).toBe(414);
   });
+
+  it('answers a URL past Node\'s own header limit with the endpoint\'s 414 too (fault 10)', async () => {
+    const res = await fetch(`${gw.url}/sparql?query=${'x'.repeat(40_000)}`);
+    expect(res.status).toBe(414);
+    expect(await res.json()).toMatchObject({ error: 'url-too-long' });
+  });
 });

@@ -37,10 +37,11 @@ describe('assay understand', () => {
 describe('assay plan', () => {
   it('prints an infeasible plan naming the missing operation, as a successful answer', async () => {
     capture();
-    expect(await main(['plan', 'Who funds the Sierra Club?', '--json'])).toBe(0);
+    // (reverse grant edges are declared by the grant graph since issue 15: a ranking over a measure no source ranks is outside the algebra)
+    expect(await main(['plan', 'Which foundation paid the most officer compensation?', '--json'])).toBe(0);
     const { plan } = JSON.parse(out);
     expect(plan.verdict).toBe('infeasible');
-    expect(plan.reason).toMatch(/reverse grant edges/);
+    expect(plan.reason).toMatch(/population scan or an ordered top-N/);
     expect(plan.assessments.length).toBeGreaterThan(0);
   }, 60_000);
 });

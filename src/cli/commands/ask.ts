@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { DurableStore } from '../../rdf/durable.ts';
+import { openStore } from '../../rdf/open.ts';
 import { modelClientFromEnv } from '../../llm/index.ts';
 import { ask } from '../../ask/run.ts';
 import { loadAskServices } from '../../ask/services.ts';
@@ -51,7 +51,7 @@ export async function askCommand(question: string | undefined, opts: AskOpts): P
   }
   if (opts.timeout) { const t = Number(opts.timeout); if (!(t > 0)) throw new UserError(`--timeout must be a positive number of milliseconds, not "${opts.timeout}"`); req.timeoutMs = t; }
   const config = loadConfig({ dataDir: opts.data });
-  const store = await DurableStore.open(config.dataDir);
+  const store = await openStore(config);
   try {
     const model = await modelClientFromEnv();
     const services = await loadAskServices({ store, baseIri: config.baseIri, catalogDir: opts.catalog, mode: opts.live ? 'live' : 'replay', ...(model ? { model } : {}) });

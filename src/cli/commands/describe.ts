@@ -4,9 +4,11 @@
  */
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { DurableStore } from '../../rdf/durable.ts';
+import { openStore } from '../../rdf/open.ts';
+import { RemoteStore } from '../../rdf/remote.ts';
+import { remoteFigures } from '../../rdf/remote-figures.ts';
 import { RDF_OUTPUT, serializeRdf, type RdfOutputType } from '../../rdf/serialize.ts';
-import { computeVoid } from '../../void/compute.ts';
+import { computeVoid, renderVoid } from '../../void/compute.ts';
 import { catalogDcatQuads, catalogToQuads, formatReport, loadCatalog, validateDescriptorFiles } from '../../ard/index.ts';
 import { ACCESS_PATH_KINDS } from '../../ard/index.ts';
 import { UserError } from '../errors.ts';
@@ -42,8 +44,16 @@ export async function catalogCommand(opts: { dir: string; format?: string; full?
 
 export async function voidCommand(opts: { data?: string; format: string; base?: string }): Promise<void> {
   const config = loadConfig({ dataDir: opts.data, baseIri: opts.base });
-  const store = await DurableStore.open(config.dataDir, { readOnly: true });
-  process.stdout.write(await serializeRdf(computeVoid(store.rdf, { baseIri: config.baseIri }), FORMATS[opts.format]!, { dropGraphs: true }));
+  const store = await openStore(config, { readOnly: true });
+  try {
+    // A remote store (ASSAY_STORE_URL) computes its figures itself; the embedded one is mined.
+    const quads = store instanceof RemoteStore
+      ? renderVoid(await remoteFigures(store.http, store.scope), { baseIri: config.baseIri })
+      : computeVoid(store.rdf, { baseIri: config.baseIri });
+    process.stdout.write(await serializeRdf(quads, FORMATS[opts.format]!, { dropGraphs: true }));
+  } finally {
+    await store.close();
+  }
 }
 
 /** Exit code 1 when any file has a problem; every problem is printed. */

@@ -19,19 +19,25 @@ import { loadAskServices } from '../../ask/services.ts';
 import { DurableStore } from '../../rdf/durable.ts';
 import { UserError } from '../errors.ts';
 import { interpreterOption, understandQuestion } from './understand.ts';
+import { evalNlqCommand } from './nlq.ts';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function registerEval(cli: Command): void {
   cli.command('eval')
     .description('measure understanding, discovery, planning or end-to-end asking over the labelled question corpus')
-    .argument('<stage>', 'understand | discover | plan | ask')
+    .argument('<stage>', 'understand | discover | plan | ask | nlq')
+    .argument('[cases]', 'nlq only: the case file (JSON lines of {id, question, gold})')
     .addOption(interpreterOption())
     .option('--corpus <dir>', 'directory of *.jsonl question files', DEFAULT_CORPUS_DIR)
     .option('--catalog <dir>', 'directory of publisher descriptors', 'ard-okf')
     .option('--out <file>', 'where to write the JSON result (default bench/out/eval-<stage>.json)')
-    .action(async (stage: string, opts: { interpreter: 'offline' | 'model'; corpus: string; catalog: string; out?: string }) => {
-      if (!['understand', 'discover', 'plan', 'ask'].includes(stage)) throw new UserError(`unknown stage "${stage}": use understand, discover, plan or ask`);
+    .option('--graph <iri>', 'nlq only: the graph the cases run over (default: the case file\'s own)')
+    .option('--generator <g>', 'nlq only: offline | model | replay:<file> (default: from the environment)')
+    .option('--data <dir>', 'nlq only: run over this data directory\'s store instead of the case file\'s graph')
+    .action(async (stage: string, cases: string | undefined, opts: { interpreter: 'offline' | 'model'; corpus: string; catalog: string; out?: string; graph?: string; generator?: string; data?: string }) => {
+      if (stage === 'nlq') return evalNlqCommand(cases, { ...(opts.out ? { out: opts.out } : {}), ...(opts.graph ? { graph: opts.graph } : {}), ...(opts.generator ? { generator: opts.generator } : {}), ...(opts.data ? { data: opts.data } : {}) });
+      if (!['understand', 'discover', 'plan', 'ask'].includes(stage)) throw new UserError(`unknown stage "${stage}": use understand, discover, plan, ask or nlq`);
       const corpus = await loadCorpus(opts.corpus);
       const out = opts.out ?? `bench/out/eval-${stage}.json`;
       let result: unknown;

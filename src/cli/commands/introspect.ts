@@ -12,7 +12,7 @@
 import { stat } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { DurableStore } from '../../rdf/durable.ts';
+import { openStore } from '../../rdf/open.ts';
 import { UserError } from '../errors.ts';
 import {
   diff, diffText, facets, fromDumpable, fromNTriples, IntrospectError, loadSidecar, mine, saveSidecar, sidecarPathFor,
@@ -118,7 +118,7 @@ async function openSource(file: string | undefined, opts: IntrospectOptions): Pr
   if (opts.endpoint !== undefined) return remoteSource(opts.endpoint);
   const graph = opts.graph === 'default' || opts.graph === '' ? '' : absoluteIri(opts.graph!, '--graph');
   const config = loadConfig({ dataDir: opts.data });
-  const store = await DurableStore.open(config.dataDir, { readOnly: true });
+  const store = await openStore(config, { readOnly: true });
   try {
     // Dump once while the store is open; the source keeps the text, not the store. oxigraph
     // does not promise the dump is grouped by subject, so fromDumpable does not claim it.

@@ -1,10 +1,12 @@
 /**
  * `assay sparql <query|@file>`: query the local store (read-only, so it works beside a
- * running gateway) or any SPARQL 1.1 endpoint over the protocol.
+ * running gateway), the configured remote store (--store / ASSAY_STORE_URL), or any SPARQL 1.1
+ * endpoint over the protocol (--endpoint).
  */
 import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../../config.ts';
-import { DurableStore } from '../../rdf/durable.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
+import { openStore } from '../../rdf/open.ts';
 import type { Term } from '../../rdf/store.ts';
 import { UserError } from '../errors.ts';
 
@@ -12,6 +14,7 @@ export interface SparqlOptions {
   endpoint?: string;
   format: string;
   data?: string;
+  store?: string;
 }
 
 const MEDIA: Record<string, string> = {
@@ -39,8 +42,8 @@ export async function sparqlCommand(arg: string, opts: SparqlOptions): Promise<v
     process.stdout.write(await remote(opts.endpoint, query, opts.format));
     return;
   }
-  const config = loadConfig({ dataDir: opts.data });
-  const store = await DurableStore.open(config.dataDir, { readOnly: true });
+  const config = loadConfig({ dataDir: opts.data, ...(opts.store ? { store: { url: opts.store } } : {}) });
+  const store = await openStore(config, { readOnly: true });
   const options = { unionDefaultGraph: true };
   try {
     if (opts.format === 'table') {
@@ -60,10 +63,12 @@ export async function sparqlCommand(arg: string, opts: SparqlOptions): Promise<v
   } catch (e) {
     if (e instanceof UserError) throw e;
     throw new UserError(`the query failed: ${(e as Error).message}`);
+  } finally {
+    await store.close();
   }
 }
 
-function renderLocal(store: DurableStore, query: string, options: { unionDefaultGraph: boolean }): string {
+function renderLocal(store: AssayStore, query: string, options: { unionDefaultGraph: boolean }): string {
   let json: string;
   try {
     json = store.rdf.querySerialized(query, 'application/sparql-results+json', options);

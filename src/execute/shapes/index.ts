@@ -8,10 +8,11 @@ import { comparison } from './comparison.ts';
 import { point } from './point.ts';
 import { records } from './records.ts';
 import { timeseries } from './timeseries.ts';
+import { grantGraph } from './grant-graph.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records, grantGraph];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

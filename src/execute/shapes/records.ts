@@ -13,7 +13,7 @@ import { examineList, formInQuestion, LIST_KINDS, type ListPeriod } from '../lis
 import { relativeYearIn } from '../../understand/offline/periods.ts';
 import { searchRecordLeaf, type RecordSearchResult } from '../record-search.ts';
 import { examineStatus } from '../status.ts';
-import { statusAsk } from '../../validate/status.ts';
+import { statusReader } from '../../validate/status.ts';
 import { text } from '../notes.ts';
 import { refusal } from './common.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
@@ -53,9 +53,8 @@ async function searchRecords(i: ShapeInput): Promise<RecordSearchResult | ShapeO
   const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
 
   if (intent.shape === 'status') {
-    // the intent's attribute says which status is asked (the interpreter keeps its qualifiers: "large
-    // accelerated filer"); the question's words are read only when the attribute names no declared status
-    const ask = statusAsk(intent.attribute ?? '', null) ?? statusAsk(intent.question, null);
+    // the intent says which status is asked (its status id); no question words are re-read here
+    const ask = statusReader(intent.status);
     if (!ask) return refusal('no_access_path', 'no_status_reader', `no declared status reader answers "${intent.attribute ?? intent.question}" (readers: 501(c)(N) subsection, private foundation, public charity, tax-exempt, SEC filer category)`, { attribute: intent.attribute, missing: 'a status field with a documented code table for this yes/no' });
     const usable = dedupe(planned.filter((c) => ask.operations.includes(c.operation!.key)));
     ctx.emit({ stage: 'execution_plan', by: 'executor', message: `status "${ask.asked}": keyed reads of ${usable.map((c) => c.operation!.key).join(', ') || 'none'}${state ? ` (state ${state.toUpperCase()}, where the question places the entity)` : ''}; the first record whose field reads as a boolean wins` });

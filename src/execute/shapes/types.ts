@@ -15,6 +15,8 @@ import type { Assessment, Plan } from '../../plan/plan.ts';
 import type { Intent, Shape } from '../../understand/intent.ts';
 import type { SemanticJudge } from '../../validate/adjudicate.ts';
 import type { Attempt } from '../attempt.ts';
+import type { GrantStore } from '../../grants/store.ts';
+import type { GrantIris } from '../../grants/vocab.ts';
 import type { QueryContext } from '../context.ts';
 import type { Failure } from '../failure.ts';
 import type { Note } from '../notes.ts';
@@ -40,6 +42,8 @@ export interface ShapeInput {
   nextAttempt: () => number;
   /** The residual semantic check, when a model is configured (it may only reject). */
   judge?: SemanticJudge;
+  /** The store holding the grant graph, for the grant_graph executor (a materialized index, not a publisher). */
+  grantGraph?: { store: GrantStore; iris: GrantIris };
 }
 
 /** An admitted item before the run numbers it. */

@@ -1,8 +1,8 @@
 /**
  * `/.well-known/ai-catalog.json`: Assay's own Agentic Resource Discovery catalog (ARD v0.9,
  * ai-catalog `specVersion` 1.0), advertising what the gateway offers to agents: the SPARQL 1.1
- * endpoint, the VoID description, the DCAT catalog of publishers and the SHACL shapes. Entries
- * for the question-answering API and agent interfaces are added here as they arrive.
+ * endpoint, the question-answering API, the MCP server for agents, the web page for people, the
+ * VoID description, the DCAT catalog of publishers and the SHACL shapes.
  *
  * Identifiers are domain-anchored as ARD §4.2.1 asks: `urn:air:<host of the base IRI>:assay:<name>`.
  * `metadata` values are strings, as the ai-catalog schema allows only scalars there.
@@ -68,10 +68,46 @@ export function assayAiCatalog(baseIri: string): Record<string, unknown> {
           'How did Apple revenue change from 2019 to 2023?',
         ],
         metadata: {
-          request: 'POST application/json {question, on_ambiguity?: answer|all|ask, strict?: boolean, intent?: object}',
+          request: 'POST application/json {question, on_ambiguity?: answer|all|ask, strict?: boolean, intent?: object, conversation?: id}',
+          conversations: 'every result carries a conversation id; send it back with a follow-up ("and in 2022?") to have it read against the previous turn',
           stream: `${base}ask/stream`,
           runs: `${base}runs/{id}`,
         },
+      },
+      {
+        identifier: urn('mcp'),
+        displayName: 'Assay MCP server',
+        type: 'application/json',
+        url: `${base}mcp`,
+        description: "Model Context Protocol server (Streamable HTTP, stateless: POST JSON-RPC, answers as JSON) with Assay's tools: ask and resume (cited answers with every figure graded by code, clarifications, typed refusals), sparql (read-only, under the endpoint's limits), schema_card, list_sources, describe_source and resolve_entity, plus resources for run graphs and evidence items. The same server runs over stdio as `assay mcp`.",
+        tags: ['mcp', 'model-context-protocol', 'agents', 'tools', 'question-answering', 'citations', 'sparql'],
+        capabilities: ['MCPTools', 'MCPResources', 'StreamableHTTP', 'Stdio'],
+        representativeQueries: [
+          'connect an agent to a tool that answers questions about US public data with citations',
+          'an MCP server for SEC EDGAR and Census figures graded against the publisher',
+          'run read-only SPARQL from an agent',
+        ],
+        metadata: {
+          protocol: 'Model Context Protocol',
+          protocolSpecification: 'https://modelcontextprotocol.io/specification',
+          transport: 'streamable-http (stateless, JSON responses); stdio via `assay mcp`',
+          tools: 'ask, resume, sparql, schema_card, list_sources, describe_source, resolve_entity',
+          resources: `${base}runs/{id}, ${base}evidence/{run}/{n}`,
+        },
+      },
+      {
+        identifier: urn('web'),
+        displayName: 'Assay web page',
+        type: 'text/html',
+        url: base,
+        description: "The gateway's page for people (served as HTML to browsers; RDF clients get RDF at the same URL): ask a question and watch each decision as it is made, read the answer with every figure marked by its grade and cited, see how it was made, choose among clarification options, draw charts of series and rankings, give feedback, and run SPARQL in a console.",
+        tags: ['web', 'question-answering', 'sparql-console', 'charts'],
+        capabilities: ['WebPage'],
+        representativeQueries: [
+          'a web page to ask questions about US public data with cited answers',
+          'chart a company\'s revenue over several years with every value cited',
+        ],
+        metadata: { contentNegotiation: 'text/html for browsers; RDF (Turtle, JSON-LD, …) otherwise' },
       },
       {
         identifier: urn('void'),

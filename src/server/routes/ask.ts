@@ -2,40 +2,87 @@
  * `POST /ask` → the JSON result (answered, needs_clarification or refused: all 200, the status is
  * in the body); `POST /ask/stream` → NDJSON: one line per progress event ({"event": …}) as the
  * question runs, then one line {"result": …}. Body: {question | intent | resume:{run, option},
- * on_ambiguity?, strict?, timeout_ms?}. The question's AbortSignal follows the client connection: a
- * client that disconnects stops the work. Ask services (catalog index, connectors, registry,
- * shapes) are loaded once per app on first use.
+ * on_ambiguity?, strict?, timeout_ms?, conversation?}. Every result carries a `conversation` id; sending it
+ * back makes the next question a turn of that conversation, read as a follow-up when it is one
+ * (src/conversation/ask.ts). The question's AbortSignal follows the client connection: a
+ * client that disconnects stops the work.
+ *
+ * Questions run in ask worker threads (src/server/ask/host.ts), never on this event loop, so
+ * /sparql and /health answer while questions are worked on. (Services passed in `opts.services`
+ * run in-process instead: for tests that inject a scripted model or runtime.)
+ *
+ * Limits, in order: per-client rate limit (app.ts), a store near its ceiling refuses with 507
+ * (every question writes its run), a full ask queue is 503 with Retry-After.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ask } from '../../ask/run.ts';
-import { loadAskServices, type AskServices } from '../../ask/services.ts';
-import type { AskRequest } from '../../ask/types.ts';
-import { modelClientFromEnv } from '../../llm/index.ts';
+import { askTurn, type TurnRequest, type TurnResult } from '../../conversation/ask.ts';
+import { CONVERSATION_ID } from '../../conversation/turns.ts';
+import type { AskServices } from '../../ask/services.ts';
+import { AskBusyError } from '../ask/host.ts';
 
-const bodySchema = z.object({
+/** The body's fields, shared with the MCP tools (src/mcp/tools.ts) so both validate alike. */
+export const askBodyFields = {
   question: z.string().min(1).max(2000).optional(),
   intent: z.record(z.string(), z.unknown()).optional(),
   resume: z.object({ run: z.string().min(1).max(64), option: z.number().int().min(1) }).optional(),
   on_ambiguity: z.enum(['answer', 'all', 'ask']).optional(),
   strict: z.boolean().optional(),
   timeout_ms: z.number().int().min(1).max(300_000).optional(),
-}).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
+  /** Continue this conversation (the "conversation" of an earlier result); omitted: a new one. */
+  conversation: z.string().regex(CONVERSATION_ID, 'a conversation id is the "conversation" of an earlier ask result').optional(),
+};
+
+const bodySchema = z.object(askBodyFields).strict().refine((b) => [b.question, b.intent, b.resume].filter((x) => x !== undefined).length === 1, { message: 'send exactly one of question, intent or resume' });
+
+/** The first "__proto__" or "constructor" key anywhere in a parsed JSON value (iteratively). */
+function prototypeKey(root: unknown): string | undefined {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Object.keys(v)) {
+      if (k === '__proto__' || k === 'constructor') return k;
+      stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return undefined;
+}
 
 export interface AskRouteOptions { services?: Promise<AskServices> }
 
+class AskRefusal extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
 export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}): Promise<void> {
-  let services: Promise<AskServices> | undefined = opts.services;
-  const getServices = () => {
-    services ??= (async () => {
-      const model = await modelClientFromEnv();
-      return loadAskServices({ store: app.assay.store, baseIri: app.assay.config.baseIri, ...(model ? { model } : {}) });
-    })();
-    services.catch(() => { services = undefined; }); // a failed load is retried on the next request
-    return services;
+  const { config, store } = app.assay;
+  const rate = config.limits.rateLimit.askPerMinute;
+  const routeConfig = { rateLimit: rate > 0 ? { max: rate, timeWindow: 60_000 } : false as const };
+
+  const run = async (req: TurnRequest, how: { signal: AbortSignal; onProgress?: (e: unknown) => void }): Promise<TurnResult> => {
+    const { maxQuads, refuseWritesAt } = config.limits.store;
+    const at = Math.floor(maxQuads * refuseWritesAt);
+    if (store.rdf.size >= at) {
+      throw new AskRefusal(507, 'store-full', `the store holds ${store.rdf.size} quads and refuses new runs from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads}); reads keep working. An operator frees space with retention (limits.runs) or by clearing graphs.`);
+    }
+    if (opts.services) return askTurn(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });
+    try {
+      return await app.askHost().ask(req, how);
+    } catch (e) {
+      if (e instanceof AskBusyError) throw new AskRefusal(503, 'busy', e.message, { 'Retry-After': '2' });
+      throw e;
+    }
   };
 
-  const parse = (request: FastifyRequest, reply: FastifyReply): AskRequest | undefined => {
+  const refuse = (reply: FastifyReply, e: AskRefusal) => {
+    for (const [k, v] of Object.entries(e.headers)) void reply.header(k, v);
+    return reply.code(e.status).send({ statusCode: e.status, error: e.code, message: e.message });
+  };
+
+  const parse = (request: FastifyRequest, reply: FastifyReply): TurnRequest | undefined => {
     const r = bodySchema.safeParse(request.body ?? {});
     if (!r.success) {
       void reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `invalid ask request: ${r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}. Send JSON like {"question": "What was Apple's total revenue in 2023?"}` });
@@ -46,6 +93,7 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
       ...(b.question ? { question: b.question } : {}), ...(b.intent ? { intent: b.intent } : {}), ...(b.resume ? { resume: b.resume } : {}),
       ...(b.on_ambiguity ? { on_ambiguity: b.on_ambiguity } : {}), ...(b.strict !== undefined ? { strict: b.strict } : {}),
       ...(b.timeout_ms ? { timeoutMs: b.timeout_ms } : {}),
+      ...(b.conversation ? { conversation: b.conversation } : {}),
     };
   };
 
@@ -55,27 +103,63 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
     return c.signal;
   };
 
-  app.post('/ask', async (request, reply) => {
-    const req = parse(request, reply);
-    if (!req) return reply;
-    const result = await ask(await getServices(), req, { signal: disconnectSignal(request, reply) });
-    return reply.send(result);
+  // JSON is read here so that a body that cannot be used says why: not JSON, or a key that
+  // names an object's prototype ("__proto__", "constructor"), which is refused outright.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(body as string);
+    } catch (e) {
+      done(Object.assign(new Error(`the body is not valid JSON (${(e as Error).message}); send JSON like {"question": "…"}`), { statusCode: 400 }), undefined);
+      return;
+    }
+    const bad = prototypeKey(value);
+    if (bad) {
+      done(Object.assign(new Error(`the JSON body has a "${bad}" key, which this endpoint refuses (it names an object's prototype); remove it`), { statusCode: 400 }), undefined);
+      return;
+    }
+    done(null, value);
   });
 
-  app.post('/ask/stream', async (request, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+    if (err.statusCode === 429) return reply.code(429).send(err);
+    if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send({ statusCode: err.statusCode, error: err.code ?? 'Bad Request', message: err.message });
+    reply.log.error({ err }, 'ask failed');
+    return reply.code(500).send({ statusCode: 500, error: 'internal', message: `the question failed unexpectedly: ${err.message}; this is a bug in Assay` });
+  });
+
+  app.post('/ask', { config: routeConfig }, async (request, reply) => {
     const req = parse(request, reply);
     if (!req) return reply;
-    const s = await getServices();
-    reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
-    const signal = disconnectSignal(request, reply);
     try {
-      const result = await ask(s, req, { signal, onProgress: (e) => reply.raw.write(JSON.stringify({ event: e }) + '\n') });
+      return reply.send(await run(req, { signal: disconnectSignal(request, reply) }));
+    } catch (e) {
+      if (e instanceof AskRefusal) return refuse(reply, e);
+      throw e;
+    }
+  });
+
+  app.post('/ask/stream', { config: routeConfig }, async (request, reply) => {
+    const req = parse(request, reply);
+    if (!req) return reply;
+    const signal = disconnectSignal(request, reply);
+    let started = false;
+    const start = () => {
+      if (started) return;
+      started = true;
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+    };
+    try {
+      const result = await run(req, { signal, onProgress: (e) => { start(); reply.raw.write(JSON.stringify({ event: e }) + '\n'); } });
+      start();
       reply.raw.write(JSON.stringify({ result }) + '\n');
     } catch (e) {
+      if (!started && e instanceof AskRefusal) return refuse(reply, e);
+      start();
       reply.raw.write(JSON.stringify({ error: (e as Error).message }) + '\n');
-    } finally {
-      reply.raw.end();
     }
+    reply.raw.end();
+    return reply;
   });
 }

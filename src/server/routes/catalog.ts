@@ -10,7 +10,8 @@
  * (src/ard/rdf/dcat.ts), which is checked against SEMIC's DCAT-AP 3.0.0 shapes.
  */
 import type { FastifyInstance } from 'fastify';
-import { factory, type Quad, type RdfStore } from '../../rdf/store.ts';
+import { factory, type Quad } from '../../rdf/store.ts';
+import type { RdfReader } from '../../rdf/backend.ts';
 import { TRIPLE_RDF_OUTPUT, termKey } from '../../rdf/serialize.ts';
 import { ASSAY_NS, DCAT, RDF, graphIri } from '../../rdf/vocab.ts';
 import { notFound, sendRdf } from './rdf-reply.ts';
@@ -22,7 +23,7 @@ function isAssayStatement(q: Quad): boolean {
 }
 
 /** The DCAT view of one graph: the closure of its dcat:Catalog nodes, without Assay statements. */
-export function dcatView(rdf: RdfStore, graph: string): Quad[] {
+export function dcatView(rdf: RdfReader, graph: string): Quad[] {
   const g = factory.namedNode(graph);
   const roots = rdf.match(null, factory.namedNode(RDF.type), factory.namedNode(DCAT.Catalog), g).map((q) => q.subject);
   const out: Quad[] = [];

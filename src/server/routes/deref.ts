@@ -19,7 +19,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type * as RDFJS from '@rdfjs/types';
-import { factory, type Quad, type RdfStore } from '../../rdf/store.ts';
+import { factory, type Quad } from '../../rdf/store.ts';
+import type { RdfReader } from '../../rdf/backend.ts';
 import { ALL_RDF_OUTPUT, RDF_OUTPUT, negotiateRdf, termKey } from '../../rdf/serialize.ts';
 import { DCT, FOAF, RDFS, SCHEMA, SKOS, ensureSlash } from '../../rdf/vocab.ts';
 import { currentVoid, ownCache, type VoidRouteOptions } from './void.ts';
@@ -28,7 +29,7 @@ import { notAcceptable, notFound, sendRdf } from './rdf-reply.ts';
 const LABELS = [RDFS.label, SKOS.prefLabel, DCT.title, FOAF.name, SCHEMA.name];
 
 /** Concise bounded description of `iri` across all graphs, or [] if it is never a subject. */
-export function describeResource(rdf: RdfStore, iri: string): Quad[] {
+export function describeResource(rdf: RdfReader, iri: string): Quad[] {
   const out: Quad[] = [];
   const seen = new Set<string>();
   const linked = new Map<string, RDFJS.NamedNode>();
@@ -78,7 +79,7 @@ const NOT_IRIREF = /[<>"{}|^`\\\u0000-\u0020]/;
  * Does a named graph with this IRI hold anything? One ASK instead of listing every graph
  * (a scan of the whole store). The IRI is checked against IRIREF before it is written as a term.
  */
-export function isGraphName(rdf: RdfStore, iri: string): boolean {
+export function isGraphName(rdf: RdfReader, iri: string): boolean {
   if (NOT_IRIREF.test(iri)) return false;
   try {
     return rdf.ask(`ASK { GRAPH <${iri}> { ?s ?p ?o } }`);

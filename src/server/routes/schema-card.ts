@@ -24,7 +24,15 @@ export async function schemaCardRoutes(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => unsubscribe());
   const limit = app.assay.config.sparql.voidTimeoutMs;
 
+  // Also keyed on the store's write counter: on a shared remote store another gateway's write
+  // changes it without this process being told (onWrite reports only its own writes).
+  let cachedSeq: number | undefined;
   const mined = (graph: string | undefined): Promise<Introspection> => {
+    const seq = app.assay.store.seq;
+    if (seq !== cachedSeq) {
+      cache.clear();
+      cachedSeq = seq;
+    }
     const key = graph ?? '\u0000union';
     let ix = cache.get(key);
     if (!ix) {

@@ -18,7 +18,6 @@ import { ASSAY } from '../../rdf/vocab.ts';
 import { SparqlError, fromReply } from '../sparql/errors.ts';
 import type { Job, QueryReply } from '../sparql/evaluate.ts';
 import { RDF_OFFERS, negotiate, offered } from '../sparql/negotiate.ts';
-import type { QueryPool } from '../sparql/pool.ts';
 import { precheck } from '../sparql/precheck.ts';
 import { decodeRequest, type Operation } from '../sparql/protocol.ts';
 import { serializeDescription } from '../sparql/service-description.ts';
@@ -30,6 +29,8 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   const limits = config.sparql;
   const endpoint = new URL('sparql', config.baseIri).href;
   const policy = { baseIri: endpoint, localBase: config.baseIri, allowedRemoteHosts: limits.allowedRemoteHosts };
+  const guard = config.limits.sparql;
+  const checks = { ...limits, maxExpressionTerms: guard.maxExpressionTerms };
 
   // The query sandbox is shared with the VoID cache; build() starts it and closes it.
   const pool = app.queryPool;
@@ -79,36 +80,56 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
     }
     if (op.kind === 'update') {
       authorize(req.headers.authorization, limits.updateToken);
-      precheck(op.text, limits);
-      const checked = await runInSandbox({ kind: 'update-check', text: op.text, usingGraphs: op.usingGraphs, usingNamedGraphs: op.usingNamedGraphs, ...policy });
-      if (checked.kind !== 'update-check') throw new Error('sandbox answered an update check with a query result');
-      try {
-        await store.apply({ kind: 'update', sparql: checked.sparql, baseIri: endpoint });
-      } catch (e) {
+      precheck(op.text, checks);
+      refuseWhenFull();
+      // The effect is computed in a query worker under its own deadline, with the write queue
+      // held so that it is applied to exactly the state it was computed from (update-delta.ts).
+      await store.applyComputed(async (seq) => {
+        const { reply } = await pool.run({
+          kind: 'update', text: op.text, usingGraphs: op.usingGraphs, usingNamedGraphs: op.usingNamedGraphs,
+          atSeq: seq, maxQuads: guard.maxUpdateQuads, ...policy,
+        }, guard.updateTimeoutMs, 'limits.sparql.updateTimeoutMs', { client: req.ip });
+        if (!reply.ok) throw fromReply(reply);
+        if (reply.kind !== 'update') throw new Error(`sandbox answered an update with a ${reply.kind} result; this is a bug in Assay`);
+        if (!reply.effect.portable) return { kind: 'update', sparql: reply.sparql, baseIri: endpoint };
+        return reply.effect.steps.length > 0 ? { kind: 'delta', steps: reply.effect.steps } : null;
+      }).catch((e: unknown) => {
+        if (e instanceof SparqlError) throw e;
+        if ((e as Error).name === 'StoreCapacityError') throw new SparqlError('store-full', (e as Error).message);
         throw new SparqlError('update-failed', `the update was not applied: ${(e as Error).message}`);
-      }
+      });
       return reply.code(204).send();
     }
-    precheck(op.text, limits);
-    const result = await runInSandbox({
+    precheck(op.text, checks);
+    const result = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
       accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, ...policy,
     });
-    if (result.kind !== 'query') throw new Error('sandbox answered a query with an update check');
     reply.header('Vary', 'Accept');
     if (result.truncated) reply.header('Assay-Truncated', 'true');
     return reply.type(contentType(result.contentType)).send(result.body);
   }
 
-  async function runInSandbox(job: Job): Promise<QueryReply | Extract<Awaited<ReturnType<QueryPool['run']>>['reply'], { kind: 'update-check' }>> {
-    const { reply } = await pool.run(job, limits.timeoutMs);
+  async function runInSandbox(client: string, job: Job): Promise<QueryReply> {
+    const { reply } = await pool.run(job, limits.timeoutMs, 'sparql.timeoutMs', { client });
     if (!reply.ok) throw fromReply(reply);
-    if (reply.kind === 'void' || reply.kind === 'mine') throw new Error(`sandbox answered a SPARQL job with a ${reply.kind} result; this is a bug in Assay`);
+    if (reply.kind !== 'query') throw new Error(`sandbox answered a SPARQL query with a ${reply.kind} result; this is a bug in Assay`);
     return reply;
   }
 
+  /** Near the store's ceiling writes are refused; reads keep working. */
+  function refuseWhenFull(): void {
+    const { maxQuads, refuseWritesAt } = config.limits.store;
+    const at = Math.floor(maxQuads * refuseWritesAt);
+    if (store.rdf.size >= at) {
+      throw new SparqlError('store-full', `the store holds ${store.rdf.size} quads and refuses writes from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads})`);
+    }
+  }
+
+  const perMinute = config.limits.rateLimit.sparqlPerMinute;
+  const rateLimit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000 } : false as const;
   for (const url of PATHS) {
-    app.route({ method: ['GET', 'POST'], url, bodyLimit: limits.maxBodyBytes, handler });
+    app.route({ method: ['GET', 'POST'], url, bodyLimit: limits.maxBodyBytes, handler, config: { rateLimit } });
     app.route({
       method: ['PUT', 'DELETE', 'PATCH'], url, handler: async (req) => {
         throw new SparqlError('method-not-allowed', `${req.method} is not a SPARQL protocol method`, { Allow: 'GET, POST, OPTIONS' });
@@ -140,6 +161,7 @@ function authorize(header: string | undefined, token: string | undefined): void 
 function asSparqlError(err: unknown): SparqlError | undefined {
   if (err instanceof SparqlError) return err;
   const e = err as { code?: string; statusCode?: number; message?: string };
+  if (e.statusCode === 429) return new SparqlError('rate-limited', `this client sent more than its share of requests: ${e.message ?? 'rate limit exceeded'}`);
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || e.statusCode === 413) return new SparqlError('body-too-large', e.message ?? 'the request body is too large');
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.statusCode === 415) return new SparqlError('unsupported-media-type', e.message ?? 'unsupported media type');
   if (e.statusCode === 400 || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new SparqlError('bad-encoding', e.message ?? 'the request could not be read');

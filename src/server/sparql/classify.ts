@@ -104,8 +104,20 @@ function hostOf(iri: string): string | undefined {
 }
 
 export function refuseRemote(parsed: Parsed, policy: RemotePolicy): void {
+  refuseReferences(remoteReferences(parsed), policy);
+}
+
+/**
+ * The protocol's dataset parameters (default-graph-uri, named-graph-uri, using-graph-uri, …)
+ * select graphs exactly as FROM / USING do, so they get the same policy.
+ */
+export function refuseRemoteGraphs(clause: string, iris: readonly string[], policy: RemotePolicy): void {
+  refuseReferences(iris.map((iri) => ({ clause, iri, graphSelection: true })), policy);
+}
+
+function refuseReferences(refs: readonly { clause: string; iri?: string | undefined; graphSelection: boolean }[], policy: RemotePolicy): void {
   const allowed = new Set(policy.allowedHosts.map((h) => h.toLowerCase()));
-  for (const ref of remoteReferences(parsed)) {
+  for (const ref of refs) {
     if (ref.graphSelection && ref.iri !== undefined && policy.isLocalGraph(ref.iri)) continue;
     const host = ref.iri === undefined ? undefined : hostOf(ref.iri);
     const what = ref.iri === undefined ? `${ref.clause} with a variable` : `${ref.clause} <${ref.iri}>`;

@@ -16,10 +16,12 @@ export const SPARQL_ERRORS = {
   'bad-encoding': { status: 400, fix: 'percent-encode the parameters as UTF-8 (RFC 3986) and send the body as UTF-8' },
   'query-too-large': { status: 400, fix: 'shorten the query, or ask the operator to raise sparql.maxQueryBytes' },
   'too-deeply-nested': { status: 400, fix: 'flatten the query (fewer nested groups, sub-queries or parentheses), or ask the operator to raise sparql.maxNesting' },
+  'expression-too-large': { status: 400, fix: 'shorten the expression (e.g. a long chain of || as one VALUES block), or ask the operator to raise limits.sparql.maxExpressionTerms' },
   'syntax-error': { status: 400, fix: 'fix the query text at the position the parser names' },
   'dataset-conflict': { status: 400, fix: 'give the update dataset either with using-graph-uri/using-named-graph-uri or with USING/WITH in the update, not both' },
   'query-failed': { status: 400, fix: 'the store rejected the query after it parsed; correct it as the message says' },
   'update-failed': { status: 400, fix: 'the store rejected the update; correct it as the message says' },
+  'update-too-large': { status: 400, fix: 'split the update into smaller ones (each changing fewer quads), or ask the operator to raise sparql.maxUpdateQuads' },
   'unauthorized': { status: 401, fix: 'send the operator-issued token as `Authorization: Bearer <token>`' },
   'updates-disabled': { status: 403, fix: 'this endpoint is read-only; an operator enables updates by setting sparql.updateToken (ASSAY_UPDATE_TOKEN)' },
   'remote-not-allowed': { status: 403, fix: 'SERVICE, LOAD and FROM of remote graphs are refused unless an operator lists the host in sparql.allowedRemoteHosts (ASSAY_SPARQL_REMOTE_HOSTS); query the remote endpoint directly instead' },
@@ -28,10 +30,13 @@ export const SPARQL_ERRORS = {
   'body-too-large': { status: 413, fix: 'send a smaller request body, or ask the operator to raise sparql.maxBodyBytes' },
   'url-too-long': { status: 414, fix: 'POST the query as application/sparql-query instead of putting it in the URL' },
   'unsupported-media-type': { status: 415, fix: 'POST with Content-Type application/sparql-query, application/sparql-update or application/x-www-form-urlencoded, in UTF-8' },
+  'store-full': { status: 507, fix: 'the store is near its ceiling: reads keep working; an operator frees space (run retention: limits.runs, or clear graphs) or moves to a scale-out store' },
+  'rate-limited': { status: 429, fix: 'wait the number of seconds in Retry-After; an operator sets the share with limits.rateLimit.sparqlPerMinute (ASSAY_RATE_SPARQL_PER_MINUTE)' },
   'remote-not-supported': { status: 501, fix: 'the host is allowed, but Assay does not fetch remote data inside a query; query the remote endpoint directly, or load its data with `assay load`' },
   'timeout': { status: 503, fix: 'the query ran past sparql.timeoutMs and was stopped; make it more selective (add constraints or a LIMIT), or ask the operator to raise the limit' },
   'busy': { status: 503, fix: 'every query worker is occupied; retry after the number of seconds in Retry-After' },
   'engine-fault': { status: 503, fix: 'the query engine failed on this request and was restarted with the data intact; retry, and report the query if it fails again' },
+  'store-unavailable': { status: 503, fix: 'the SPARQL store behind this gateway did not answer or failed; retry after the number of seconds in Retry-After, and an operator should check the store (--store / ASSAY_STORE_URL)' },
 } as const satisfies Record<string, { status: number; fix: string }>;
 
 export type SparqlErrorCode = keyof typeof SPARQL_ERRORS;

@@ -20,9 +20,10 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, withUsingGraphs, type Parsed } from './classify.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, withUsingGraphs, type Parsed } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
+import { updateEffect, type UpdateEffect } from './update-delta.ts';
 import { voidFigures, type StoreFigures } from '../../void/compute.ts';
 import { fromDumpable, mine, toJson } from '../../../introspect/index.ts';
 
@@ -52,6 +53,19 @@ export interface UpdateCheckJob extends Policy {
   usingNamedGraphs: string[];
 }
 
+/**
+ * Run a SPARQL Update against the replica and return its effect (update-delta.ts), leaving the
+ * replica as it was. `atSeq` is the store's sequence number the effect must be computed at.
+ */
+export interface UpdateJob extends Policy {
+  kind: 'update';
+  text: string;
+  usingGraphs: string[];
+  usingNamedGraphs: string[];
+  atSeq: number;
+  maxQuads: number;
+}
+
 /** Mine the replica's VoID figures (src/void/compute.ts); slow on large stores, hence a worker. */
 export interface VoidJob {
   kind: 'void';
@@ -64,7 +78,7 @@ export interface MineJob {
   graph?: string;
 }
 
-export type Job = QueryJob | UpdateCheckJob | VoidJob | MineJob;
+export type Job = QueryJob | UpdateCheckJob | UpdateJob | VoidJob | MineJob;
 
 export interface QueryReply {
   ok: true;
@@ -83,6 +97,14 @@ export interface UpdateCheckReply {
   sparql: string;
 }
 
+export interface UpdateReply {
+  ok: true;
+  kind: 'update';
+  /** The checked update as text (what the owner runs itself when the effect is not portable). */
+  sparql: string;
+  effect: UpdateEffect;
+}
+
 export interface VoidReply {
   ok: true;
   kind: 'void';
@@ -97,7 +119,7 @@ export interface MineReply {
 }
 
 /** `poisoned`: the engine trapped; the worker that ran this must be thrown away. */
-export type Reply = QueryReply | UpdateCheckReply | VoidReply | MineReply | (ErrorReply & { poisoned?: boolean });
+export type Reply = QueryReply | UpdateCheckReply | UpdateReply | VoidReply | MineReply | (ErrorReply & { poisoned?: boolean });
 
 /**
  * A worker's memo of queries already parsed, capped and regenerated, keyed by the query text
@@ -129,7 +151,7 @@ export class PreparedQueries {
   }
 }
 
-interface Prepared {
+export interface Prepared {
   parsed: Extract<Parsed, { kind: 'query' }>;
   /** Whether capRows added the LIMIT (so a cut is possible). */
   injected: boolean;
@@ -141,11 +163,15 @@ export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): R
   try {
     if (job.kind === 'void') return { ok: true, kind: 'void', figures: voidFigures(store) };
     if (job.kind === 'mine') return { ok: true, kind: 'mine', json: toJson(mine(fromDumpable(store, job.graph))) };
+    if (job.kind === 'update') return runUpdate(store, job);
     return job.kind === 'query' ? runQuery(store, job, prepared) : checkUpdate(store, job);
   } catch (e) {
     if (e instanceof SparqlError) return toReply(e);
     if (isEngineTrap(e)) {
-      return { ok: false, code: 'engine-fault', message: `the query engine trapped (${(e as Error).message}); it is being restarted`, poisoned: true };
+      return {
+        ok: false, code: 'engine-fault', poisoned: true,
+        message: `the query engine faulted (${(e as Error).message}): it ran out of memory or stack, which for a query that passed the size, nesting and expression checks means it sorts or holds too much of the store at once (each worker's WebAssembly store is limited to 4 GiB); its worker is being replaced, the data is intact`,
+      };
     }
     return { ok: false, code: 'query-failed', message: `the store could not evaluate the request: ${(e as Error).message ?? String(e)}` };
   }
@@ -156,7 +182,7 @@ export function isEngineTrap(e: unknown): boolean {
   return e instanceof WebAssembly.RuntimeError || e instanceof RangeError;
 }
 
-function parse(text: string, baseIri: string): Parsed {
+export function parse(text: string, baseIri: string): Parsed {
   try {
     return parseOperation(text, baseIri);
   } catch (e) {
@@ -187,7 +213,7 @@ function v(name: string) {
   return { termType: 'Variable', value: name } as const;
 }
 
-function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
+export function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
   const key = `${job.maxRows}\u0000${job.baseIri}\u0000${job.text}`;
   const hit = memo?.get(key);
   if (hit) return hit;
@@ -203,7 +229,10 @@ function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepared {
 
 function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
   const { parsed, injected, text } = prepare(job, memo);
-  refuseRemote(parsed, policyFor(store, job));
+  const policy = policyFor(store, job);
+  refuseRemote(parsed, policy);
+  refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
+  refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
   const offer = negotiate(job.accept, offers);
@@ -250,7 +279,7 @@ function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: 
   return store.select(generate(probe), options).length > 0;
 }
 
-function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
+export function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
   if (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0) {
     return { defaultGraphs: job.defaultGraphs, namedGraphs: job.namedGraphs };
   }
@@ -258,7 +287,16 @@ function datasetOptions(ast: Query, job: QueryJob): QueryOptions {
   return hasFrom ? {} : { unionDefaultGraph: true };
 }
 
+function runUpdate(store: RdfStore, job: UpdateJob): UpdateReply {
+  const checked = checkedUpdate(store, job);
+  return { ok: true, kind: 'update', sparql: generate(checked), effect: updateEffect(store, checked, { maxQuads: job.maxQuads }) };
+}
+
 function checkUpdate(store: RdfStore, job: UpdateCheckJob): UpdateCheckReply {
+  return { ok: true, kind: 'update-check', sparql: generate(checkedUpdate(store, job)) };
+}
+
+function checkedUpdate(store: RdfStore, job: UpdateCheckJob | UpdateJob): Update {
   const parsed = parse(job.text, job.baseIri);
   if (parsed.kind !== 'update') {
     throw new SparqlError('syntax-error', 'the `update` parameter holds a query; send it as `query`');
@@ -267,5 +305,5 @@ function checkUpdate(store: RdfStore, job: UpdateCheckJob): UpdateCheckReply {
   withUsingGraphs(ast, job.usingGraphs, job.usingNamedGraphs);
   clearIsSilent(ast);
   refuseRemote(parsed, policyFor(store, job));
-  return { ok: true, kind: 'update-check', sparql: generate(ast) };
+  return ast;
 }

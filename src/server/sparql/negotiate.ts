@@ -54,8 +54,10 @@ function parseAccept(header: string): Range[] {
     for (const p of params) {
       const [k, v] = p.trim().split('=');
       if (k?.trim().toLowerCase() === 'q') {
-        const n = Number(v);
-        q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0;
+        // RFC 9110 qvalue: 0 to 1 with at most three decimals. A malformed one (q=abc) is
+        // ignored, as if absent, rather than read as "not acceptable".
+        const t = (v ?? '').trim();
+        if (/^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(t)) q = Number(t);
       }
     }
     out.push({ type, subtype, q });

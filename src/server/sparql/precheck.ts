@@ -17,6 +17,8 @@ import { SparqlError } from './errors.ts';
 export interface PrecheckLimits {
   maxQueryBytes: number;
   maxNesting: number;
+  /** Most operators and list separators (`|| && = != < > + - * / ! ,`) outside strings, IRIs and comments. */
+  maxExpressionTerms?: number;
 }
 
 /** Characters that cannot appear inside an IRIREF; a `<` followed by one of these is an operator. */
@@ -27,10 +29,59 @@ export function precheck(text: string, limits: PrecheckLimits): void {
   if (bytes > limits.maxQueryBytes) {
     throw new SparqlError('query-too-large', `the query is ${bytes} bytes; this endpoint accepts at most ${limits.maxQueryBytes}`);
   }
-  const depth = maxNesting(text, limits.maxNesting);
+  const { depth, terms } = scan(text, limits.maxNesting);
   if (depth > limits.maxNesting) {
     throw new SparqlError('too-deeply-nested', `the query nests brackets/braces/parentheses deeper than ${limits.maxNesting} levels`);
   }
+  // A flat chain (a FILTER of 5,000 `||` terms) has no nesting in the text but becomes a tree
+  // as deep as it is long in the engine, whose recursion then faults the WebAssembly instance.
+  if (limits.maxExpressionTerms !== undefined && terms > limits.maxExpressionTerms) {
+    throw new SparqlError('expression-too-large', `the query has ${terms} operators and list terms; this endpoint accepts at most ${limits.maxExpressionTerms} (the limit is limits.sparql.maxExpressionTerms)`);
+  }
+}
+
+const OPERATOR = new Set(['|', '&', '=', '!', '>', '+', '-', '*', '/', ',']);
+
+/** Deepest nesting and operator count, in one linear scan. */
+function scan(text: string, stopAbove: number): { depth: number; terms: number } {
+  let depth = 0;
+  let max = 0;
+  let terms = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '#') {
+      while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      i = skipString(text, i, c);
+      continue;
+    }
+    if (c === '<') {
+      const next = skipIriOrOperator(text, i);
+      if (next === i + 1) terms++; // a comparison, not an IRI
+      i = next;
+      continue;
+    }
+    if (c === '(' || c === '{' || c === '[') {
+      depth++;
+      if (depth > max) {
+        max = depth;
+        if (max > stopAbove) return { depth: max, terms };
+      }
+    } else if (c === ')' || c === '}' || c === ']') {
+      if (depth > 0) depth--;
+    } else if (OPERATOR.has(c)) {
+      // `||`, `&&`, `!=`, `>=` count once.
+      const pair = text[i + 1];
+      if ((c === '|' && pair === '|') || (c === '&' && pair === '&') || ((c === '!' || c === '>') && pair === '=')) i++;
+      terms++;
+    }
+    i++;
+  }
+  return { depth: max, terms };
 }
 
 /**

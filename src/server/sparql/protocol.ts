@@ -112,6 +112,13 @@ export function decodeRequest(req: RawRequest): Operation {
   let params: Params;
   if (type === FORM) {
     params = parseForm(utf8(req.body));
+    // As for a sparql-query body: the operation is sent once, never in both URL and body.
+    for (const name of ['query', 'update'] as const) {
+      if (params.has(name) && (urlParams.has('query') || urlParams.has('update'))) {
+        throw new SparqlError(urlParams.has(name) ? 'repeated-parameter' : 'query-and-update',
+          `the form body carries \`${name}\` and the URL also carries a \`${urlParams.has('query') ? 'query' : 'update'}\` parameter; send the operation once`);
+      }
+    }
     for (const [k, v] of urlParams) if (!params.has(k)) params.set(k, v);
   } else if (type === QUERY || type === UPDATE) {
     params = new Map(urlParams);

@@ -42,7 +42,7 @@ function main(): void {
   const apply = (op: WriteOp, seq: number) => {
     if (seq <= replicaSeq) return;
     try {
-      applyWrite(replica, op);
+      applyWrite(replica, op, { replay: true });
       replicaSeq = seq;
     } catch (e) {
       // The main store accepted this op, so a replica that cannot apply it has diverged.
@@ -74,6 +74,12 @@ function main(): void {
         else apply(m.op, m.seq);
         return;
       case 'job':
+        if (m.job.kind === 'update' && m.job.atSeq !== replicaSeq) {
+          // The owner holds its write queue while an update is computed, so this cannot happen
+          // unless a forwarded write was lost: the replica cannot be trusted.
+          send({ type: 'result', id: m.id, seq: replicaSeq, reply: { ok: false, code: 'engine-fault', message: `the replica holds write ${replicaSeq}, not ${m.job.atSeq}; it is being replaced`, poisoned: true } });
+          return;
+        }
         send({ type: 'result', id: m.id, reply: runJob(replica, m.job, prepared), seq: replicaSeq });
         return;
     }

@@ -32,7 +32,8 @@ Entity fields:
 - entity_status: resolved (you know which real-world entity is meant), ambiguous (the question does not say which of several; then give 2-5 entity_candidates, full names, most likely first), none (no entity).
 - entities: every named entity, for comparisons and intersections; otherwise [].
 - type: the most specific open noun phrase for what the entity is (company, university, nonprofit, county, state, city, currency, ...).
-- geography: {level, within} when the question ranges over or names places (level: state, county, city, metro, nation; within: an enclosing place), else null.`;
+- geography: {level, within} when the question ranges over or names places (level: state, county, city, metro, nation; within: an enclosing place), else null.
+- codes: codes the question names that identify a thing by its own code rather than a name: a currency ({kind: "currency", value: "Mexican peso"}) or a record number with the noun it numbers ({kind: "record_id", value: "362478", noun: "opportunity"}); text is the words used. Otherwise [].`;
 
 const MEASURE_SYSTEM = `You read one question about public data and say which quantity it asks for and over which span.
 Answer with JSON only, matching the schema. You are not told which data sources exist, and you must not guess any.
@@ -40,11 +41,16 @@ Answer with JSON only, matching the schema. You are not told which data sources 
 - attribute: the measure asked for, in plain words, without the entity ("total revenue", "poverty rate"); null for topical searches and record lists.
 - attributes: for a ratio or a correlation, the component measures in order (numerator first); otherwise [].
 - interpretations: when the measure could mean materially different published quantities a careful analyst would not conflate ("profit": net income, operating income, gross profit), list the readings; otherwise [].
-- period: {text, basis, year, quarter, date, latest}. basis is "fiscal" only when the question says fiscal/FY, "calendar" only when it says calendar year or a date, otherwise "unspecified". latest=true for latest/most recent/current. null when no period is named.
+- period: {text, basis, year, quarter, date, latest, offset}. basis is "fiscal" only when the question says fiscal/FY, "calendar" only when it says calendar year or a date, otherwise "unspecified". latest=true for latest/most recent/current. null when no period is named.
 - periods: every period of a span, in order, for questions over time (from 2019 to 2024 → six years); otherwise [].
 - quantifier: exhaustive (all members: "which nonprofits...") or existential (some examples: "give me some..."), or null.
 - threshold: {op, value, unit, text} for "more than $100 million" (value 100000000, unit USD), "above 30%" (value 30, unit %); else null.
-- order: desc for highest/largest/most, asc for lowest/smallest/least; null otherwise. limit: N for "top N", else null.`;
+- order: desc for highest/largest/most, asc for lowest/smallest/least; null otherwise. limit: N for "top N", else null.
+- quantity: the kind of answer asked: count ("how many employees", population), money ("how much revenue", assets, tuition), percent (a rate or share of a population: "poverty rate", "admission rate"), ratio (one quantity per another: an exchange rate, a debt-to-equity ratio), date ("when"), yes_no (a status question), records (a list or search of records); null when the question does not say.
+- grain: the period grain asked: quarter when a quarter is named or "quarterly", month, day for a date, year for a year; null when no period is named.
+- span: for a span relative to now or open at one end: {text, last, unit, since, basis} ("over the last five years" → last 5, unit year; "since 2025" → since 2025); null otherwise. A year relative to now ("this year", "last year") goes in period with year null and offset 0 or -1.
+- form: a form type the question names, as its issuer spells it ("10-K", "8-K", "DEF 14A", "990"), else null.
+- status: for a yes/no status question, {id, text}: id is 501c<N> for a 501(c)(N) organization, private_foundation, public_charity, tax_exempt, large_accelerated_filer, accelerated_filer, non_accelerated_filer, smaller_reporting_company or emerging_growth_company; text the words used. null otherwise.`;
 
 export interface RenderedPrompts {
   structure: { system: string; user: string };

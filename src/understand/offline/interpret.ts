@@ -14,6 +14,8 @@ import { findEntities } from './entities.ts';
 import { findPeriods } from './periods.ts';
 import { decideShape, RECORD_NOUNS } from './shape.ts';
 import { findLimit, findThreshold } from './thresholds.ts';
+import { codesNamedIn, formNamedIn, statusAskedIn } from './asked.ts';
+import { grainWords, quantityAsked } from './quantity.ts';
 
 const FRAME = [
   /^(?:what|which|who|how)\s+(?:is|was|were|are|had|has|have|did|does|do)\s+(?:the\s+)?/,
@@ -69,14 +71,25 @@ export function interpretOffline(question: string): Understanding {
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
-  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
   if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
+  if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
 
+  // "Which company earned more, A or B?": the noun before the verb is what the entities are, not the measure
+  let typeNoun: string | null = null;
+  if (attribute && (shape === 'comparison' || shape === 'point')) {
+    const lead = TYPE_NOUN.exec(attribute);
+    if (lead && attribute.length > lead[0].length) { typeNoun = singular(lead[1]!); attribute = attribute.slice(lead[0].length).trim(); }
+  }
+  // a measure named only by a verb ("earned", "spent", "employs") is its noun, with the readings it has
+  let interpretations: string[] = [];
+  const verb = attribute ? VERB_MEASURES.find(([re]) => re.test(/\bemploy/i.test(q) && attribute === 'people' ? 'employs' : attribute!)) : undefined;
+  if (verb) { attribute = verb[1]; interpretations = [...verb[2]]; }
   const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents(names.reduce((acc, n) => acc.split(n).join(' '), q), attribute) : [];
   if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
   // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
@@ -88,6 +101,7 @@ export function interpretOffline(question: string): Understanding {
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
   let kind: string | null = null;
+  const status = shape === 'status' ? statusAskedIn(q) : null;
   if (shape === 'status') {
     // the whole status phrase, qualifiers included: a large accelerated filer is not an accelerated filer
     const cue = q.match(STATUS_CUE);
@@ -109,18 +123,24 @@ export function interpretOffline(question: string): Understanding {
     entity_status: reading.status === 'ambiguous' ? 'ambiguous' : entity ? 'resolved' : 'none',
     entity_candidates: reading.status === 'ambiguous' ? reading.candidates : [],
     entities,
-    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind,
+    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind ?? typeNoun,
     direction: decided?.direction ?? null,
     geography: geoLevel || within ? { level: geoLevel, within } : null,
-    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? 'grants' : attribute),
+    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? (decided?.attribute ?? 'grants') : attribute),
     attributes,
-    interpretations: [],
+    interpretations,
     period: per.period,
     periods: per.periods,
     quantifier: decided?.quantifier ?? null,
     threshold: thr.threshold,
     order: decided?.order ?? null,
     limit: lim.limit,
+    codes: codesNamedIn(q),
+    quantity: quantityAsked(q, shape, shape === 'topical' ? null : attribute, thr.threshold?.unit ?? null),
+    grain: grainOf(q, per.period, per.periods),
+    span: per.spanOf ?? null,
+    form: formNamedIn(q),
+    status,
   };
   const parsed = intentSchema.safeParse(candidate);
   if (!parsed.success) {
@@ -128,6 +148,26 @@ export function interpretOffline(question: string): Understanding {
   }
   return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
 }
+
+/** The grain asked: a named quarter is a quarter; else the words ("quarterly"); else a date's day or a year's year. */
+function grainOf(q: string, p: Intent['period'], ps: Intent['periods']): Intent['grain'] {
+  const first = p ?? ps[0] ?? null;
+  if (first?.quarter) return 'quarter';
+  const said = grainWords(q);
+  if (said) return said;
+  if (first?.date) return 'day';
+  return first && first.year !== null ? 'year' : null;
+}
+
+/** Nouns for what the entities of a comparison are ("which company", "which state"), leading the attribute. */
+const TYPE_NOUN = /^(compan(?:y|ies)|states?|count(?:y|ies)|cit(?:y|ies)|universit(?:y|ies)|colleges?|schools?|nonprofits?|organi[sz]ations?|foundations?|charit(?:y|ies)|one)\s+/;
+/** Measures a question names by a verb: the noun, and its materially different readings (none when one). */
+const VERB_MEASURES: ReadonlyArray<[RegExp, string, readonly string[]]> = [
+  [/^(?:earn|earns|earned|made money|make money|makes money)$/, 'earnings', ['net income', 'revenue']],
+  [/^(?:spend|spends|spent)$/, 'expenses', []],
+  [/^(?:employ|employs|employed)(?: people)?$/, 'employees', []],
+  [/^people$/, 'population', []],
+];
 
 function cannot(question: string, reason: string): Understanding {
   return { status: 'cannot_tell', question, reason, interpreter: 'offline' };

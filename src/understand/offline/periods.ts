@@ -6,11 +6,13 @@
  * remove them. Relative spans with no year ("over the last five years") give no periods: the
  * executor chooses them from what the publisher has, rather than this module guessing a calendar.
  */
-import type { Period } from '../intent.ts';
+import type { Grain, Period, Span } from '../intent.ts';
 
 export interface PeriodMatch {
   period: Period | null;
   periods: Period[];
+  /** A relative or open span ("the last five years", "since 2025"), with its count and unit. */
+  spanOf?: Span;
   /** Text fragments that expressed time, removed before the attribute is read. */
   consumed: string[];
   /** A span was asked for (range, "since", relative span): a timeseries cue. */
@@ -64,25 +66,55 @@ export function findPeriods(question: string): PeriodMatch {
   // "since 2020": that year through the latest.
   m = take(q.match(/\bsince\s+(fiscal\s+)?(\d{4})\b/i));
   if (m) {
-    return { period: null, periods: [period(m[2]!, m[1] ? 'fiscal' : 'unspecified', Number(m[2])), period('latest', 'unspecified', null, { latest: true })], consumed, span: true };
+    const basis = m[1] ? 'fiscal' : 'unspecified';
+    return {
+      period: null, periods: [period(m[2]!, basis, Number(m[2])), period('latest', 'unspecified', null, { latest: true })], consumed, span: true,
+      spanOf: { text: m[0], last: null, unit: 'year', since: Number(m[2]), basis },
+    };
   }
-  // Relative spans: no years to name.
-  m = take(q.match(/\b(?:over|in|during)\s+the\s+(?:last|past)\s+(?:\w+\s+)?(?:years?|quarters?|months?|decades?)\b|\bover\s+time\b|\bby\s+year\b|\beach\s+year\b/i));
+  // Relative spans: no years to name; the count and unit are kept for the executor.
+  m = take(q.match(/\b(?:over|in|during|for|of)\s+the\s+(?:last|past|previous)\s+(?:(\w+)\s+)?(years?|quarters?|months?|decades?)\b|\bover\s+time\b|\bby\s+year\b|\beach\s+year\b/i));
   const span = m !== null;
+  const spanOf = m ? relativeSpan(m) : undefined;
 
   // Fiscal year: "fiscal 2022", "fiscal year 2022", "FY2023", "FY 2023".
   m = take(q.match(/\b(?:for\s+|in\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i));
-  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'fiscal', Number(m[1])), periods: [], consumed, span };
+  const withSpan = spanOf ? { spanOf } : {};
+  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'fiscal', Number(m[1])), periods: [], consumed, span, ...withSpan };
   // Calendar year named as such.
   m = take(q.match(/\b(?:in\s+|for\s+)?calendar\s+(?:year\s+)?(\d{4})\b/i));
-  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'calendar', Number(m[1])), periods: [], consumed, span };
+  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'calendar', Number(m[1])), periods: [], consumed, span, ...withSpan };
   // "latest", "most recent", "right now", "today".
   m = take(q.match(/\b(?:the\s+)?(?:latest|most\s+recent|right\s+now|today)\b/i));
-  if (m) return { period: period(m[0], 'unspecified', null, { latest: true }), periods: [], consumed, span };
+  if (m) return { period: period(m[0], 'unspecified', null, { latest: true }), periods: [], consumed, span, ...withSpan };
   // A bare year: "in 2023", "at the end of 2023", "2021".
   m = take(q.match(/\b(?:(?:in|for|during|at\s+the\s+end\s+of|as\s+of)\s+)?((?:19|20)\d{2})\b/i));
-  if (m) return { period: period(m[1]!, 'unspecified', Number(m[1])), periods: [], consumed, span };
-  return { period: null, periods: [], consumed, span };
+  if (m) return { period: period(m[1]!, 'unspecified', Number(m[1])), periods: [], consumed, span, ...withSpan };
+  // A year relative to the question's clock: kept as an offset, the year left to the executor's clock.
+  const rel = relativeYearIn(q);
+  if (rel && !span) {
+    consumed.push(rel.words);
+    return { period: period(rel.words, /calendar/i.test(rel.words) ? 'calendar' : 'unspecified', null, { offset: rel.offset }), periods: [], consumed, span };
+  }
+  return { period: null, periods: [], consumed, span, ...withSpan };
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  fifteen: 15, twenty: 20, thirty: 30, fifty: 50, couple: 2, a: 1,
+};
+
+/** "the last five years" → last 5, unit year; "the past decade" → last 10 years; "over time" → neither. */
+function relativeSpan(m: RegExpMatchArray): Span {
+  const text = m[0];
+  const unitWord = m[2]?.toLowerCase();
+  if (!unitWord) return { text, last: null, unit: /year/i.test(text) ? 'year' : null, since: null, basis: 'unspecified' };
+  const countWord = m[1]?.toLowerCase();
+  const n = countWord === undefined ? (/s$/.test(unitWord) ? null : 1) : /^\d+$/.test(countWord) ? Number(countWord) : NUMBER_WORDS[countWord] ?? null;
+  const decade = /^decade/.test(unitWord);
+  const unit: Grain = decade ? 'year' : (unitWord.replace(/s$/, '') as Grain);
+  const last = n === null ? null : decade ? n * 10 : n;
+  return { text, last: last !== null && last > 0 ? last : null, unit, since: null, basis: 'unspecified' };
 }
 
 /**

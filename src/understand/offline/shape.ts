@@ -25,6 +25,10 @@ export interface ShapeDecision {
   direction?: Intent['direction'];
   quantifier?: Intent['quantifier'];
   order?: Intent['order'];
+  /** Grant questions: what is ranked or selected ("recipients", a cause), when the rule reads it. */
+  attribute?: string;
+  /** The name a rule read itself, when the mention finder reads it as a qualifier ("Ford Foundation grants"). */
+  subject?: string;
   rule: string;
 }
 
@@ -46,6 +50,15 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   // Grant graph: who funds whom. Direction first, because it decides the traversal.
   if (new RegExp(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'intersection', quantifier: 'exhaustive', rule: 'both-fund' };
   if (/\b(largest|biggest|top|leading)\s+(grant\s?makers|funders|donors|philanthrop\w+)\b/i.test(q)) return { shape: 'grant_graph', direction: 'population', quantifier: 'exhaustive', rule: 'largest-funders' };
+  // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
+  if (/\b(largest|biggest|top|leading)\s+(recipients|grantees)\s+of\b/i.test(q)) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
+  if (/\b(largest|biggest|top|leading)\s+(grant\s+)?(recipients|grantees)\b/i.test(q)) return { shape: 'grant_graph', direction: 'population', quantifier: 'exhaustive', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
+  // "How much did X give to organizations in Michigan / to education?": X's grants, by place or cause
+  const giveTo = /\bhow\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:give|gave|grant|granted|pay|paid|award|awarded|donate|donated)\s+(?:in\s+grants\s+)?(?:to|for)\s+(.+?)\s*\??$/i.exec(q);
+  if (giveTo) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', attribute: giveTo[1]!.replace(/^(?:the\s+)?(?:organizations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '').toLowerCase(), rule: 'how-much-give-to' };
+  // "Ford Foundation grants": a name and the word grants, with no verb saying made or received (direction left open)
+  const nameGrants = /^\s*(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:'s)?\s+grants\s*\??\s*$/.exec(q);
+  if (nameGrants) return { shape: 'grant_graph', quantifier: 'exhaustive', subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
   if (new RegExp(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organizations?))\\s+${FUND}\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'reverse', quantifier: 'exhaustive', rule: 'who-funds' };
   if (/\b(grants?|money)\s+(?:did|does|do)\s+.+\b(make|give|award|pay)\b/i.test(q)
     || /\b(which|what)\s+\w+\s+(?:does|do|did)\s+.+\b(fund|support)\b/i.test(q)

@@ -51,7 +51,7 @@ describe('/.well-known/ai-catalog.json', () => {
     const doc = assayAiCatalog(BASE) as { specVersion: string; entries: Entry[] };
     expect(doc.specVersion).toBe('1.0');
     const byUrl = new Map(doc.entries.map((e) => [e.url, e]));
-    expect([...byUrl.keys()].sort()).toEqual([`${BASE}.well-known/void`, `${BASE}ask`, `${BASE}catalog`, `${BASE}shapes`, `${BASE}sparql`].sort());
+    expect([...byUrl.keys()].sort()).toEqual([BASE, `${BASE}.well-known/void`, `${BASE}ask`, `${BASE}catalog`, `${BASE}mcp`, `${BASE}shapes`, `${BASE}sparql`].sort());
     const sparql = byUrl.get(`${BASE}sparql`)!;
     expect(sparql.identifier).toBe('urn:air:assay.test:assay:sparql');
     expect(sparql.metadata?.protocol).toBe('SPARQL 1.1 Protocol');
@@ -65,11 +65,13 @@ describe('/.well-known/ai-catalog.json', () => {
     const doc = assayAiCatalog(BASE) as { entries: Entry[] };
     for (const e of doc.entries) {
       // The question API takes POSTs only; answering one needs the whole catalog, which the ask tests do.
-      if (e.url.endsWith('/ask')) {
-        expect(app.hasRoute({ method: 'POST', url: '/ask' }), e.url).toBe(true);
+      // So does MCP's Streamable HTTP (test/mcp drives it with the SDK's client).
+      if (e.url.endsWith('/ask') || e.url.endsWith('/mcp')) {
+        expect(app.hasRoute({ method: 'POST', url: new URL(e.url).pathname }), e.url).toBe(true);
         continue;
       }
-      const res = await app.inject({ url: new URL(e.url).pathname, headers: { accept: '*/*' } });
+      // The web page is served to clients that ask for HTML (content negotiation at /).
+      const res = await app.inject({ url: new URL(e.url).pathname, headers: { accept: e.type === 'text/html' ? 'text/html' : '*/*' } });
       expect(res.statusCode, e.url).toBe(200);
       // Documents are served in their advertised type; the endpoint's type is what it accepts.
       if (e.type !== 'application/sparql-query') expect(res.headers['content-type'], e.url).toContain(e.type);

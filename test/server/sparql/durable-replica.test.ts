@@ -45,6 +45,7 @@ describe('query replicas seeded from the data directory', () => {
       // Not idempotent: applied twice (once from the seed, once forwarded) it would count wrong.
       await store.apply({ kind: 'update', sparql: increment });
     }
+    await app.queryPool.ready();
     expect(await count(app)).toBe(40);
     const n = await select(app, 'SELECT ?n WHERE { GRAPH <http://x/c> { <http://x/c> <http://x/n> ?n } }');
     expect(bindings(n.body).map((b) => b.n!.value)).toEqual(['10']);
@@ -56,6 +57,7 @@ describe('query replicas seeded from the data directory', () => {
     await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://x/big', data: many });
     const slow = await select(app, 'SELECT (COUNT(*) AS ?n) WHERE { ?a <http://x/q> ?x . ?b <http://x/q> ?y . ?c <http://x/q> ?z }');
     expect(slow.statusCode).toBe(503);
+    await app.queryPool.ready();
     await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://x/g', data: triple(41) });
     expect(await count(app)).toBe(42);
   }, 60_000);

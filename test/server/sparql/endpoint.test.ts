@@ -203,7 +203,7 @@ describe('/sparql', () => {
   test('every error code in the catalogue has a status and a fix', () => {
     for (const [code, e] of Object.entries(SPARQL_ERRORS)) {
       expect(e.fix.length, code).toBeGreaterThan(20);
-      expect([400, 401, 403, 405, 406, 413, 414, 415, 501, 503]).toContain(e.status);
+      expect([400, 401, 403, 405, 406, 413, 414, 415, 429, 501, 503, 507]).toContain(e.status);
     }
   });
 });

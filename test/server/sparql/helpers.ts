@@ -32,6 +32,8 @@ export async function makeApp(sparql: ConfigInput['sparql'] = {}): Promise<TestA
   const store = DurableStore.inMemory();
   const config = loadConfig({ dataDir: '/tmp/assay-sparql-test', baseIri: 'http://assay.test/', sparql: { updateToken: TOKEN, ...sparql } }, {});
   const app = await build({ config, store });
+  // Tests start once the query workers hold their replicas (as a load balancer waits for /ready).
+  await app.queryPool.ready();
   return { app, store, close: async () => { await app.close(); await store.close(); } };
 }
 
@@ -39,9 +41,13 @@ export function select(app: FastifyInstance, query: string, headers: Record<stri
   return app.inject({ method: 'GET', url: `/sparql?query=${encodeURIComponent(query)}`, headers });
 }
 
-/** The canary: a query whose answer is known, used to show the endpoint still works. */
+/** Address of the canary client: another client than the tests' hostile requests (127.0.0.1). */
+export const CANARY_CLIENT = '198.51.100.99';
+
+/** The canary: a query whose answer is known, sent by another client, to show the endpoint still works. */
 export async function canary(app: FastifyInstance): Promise<string[]> {
-  const r = await select(app, `SELECT ?t WHERE { <${KASEI}data1.rdf> <http://purl.org/dc/terms/title> ?t }`);
+  const query = `SELECT ?t WHERE { <${KASEI}data1.rdf> <http://purl.org/dc/terms/title> ?t }`;
+  const r = await app.inject({ method: 'GET', url: `/sparql?query=${encodeURIComponent(query)}`, remoteAddress: CANARY_CLIENT });
   if (r.statusCode !== 200) throw new Error(`canary failed: ${r.statusCode} ${r.body}`);
   return (JSON.parse(r.body) as { results: { bindings: { t: { value: string } }[] } }).results.bindings.map((b) => b.t.value);
 }

@@ -1,0 +1,267 @@
+/**
+ * The grant-graph shape: intent → typed grant question → result → admitted evidence.
+ *
+ * Input: an intent of shape grant_graph, the store and registry, the caller's on_ambiguity.
+ * Output: a GrantExecution — evidence items (each total and each row a fact, citing the source
+ * documents its filings came from as the responses its attempt used), the typed result, the
+ * reader's text and disclosures; or a refusal with a typed failure; or a clarification.
+ *
+ * Decides: the mechanism from the intent's direction (forward, reverse, intersection, population)
+ * and what it names (a funder's recipients ranked, a place, a cause), and the relation ambiguity:
+ * a name with no direction ("Ford Foundation grants") is read both ways; when both readings have
+ * grants the caller is asked (on_ambiguity=ask) or told which reading was taken (answer).
+ * Never: treats a question it cannot map as some other question — it refuses with the reason.
+ */
+import type { Attempt } from '../execute/attempt.ts';
+import type { AnyEvidence } from '../evidence/types.ts';
+import type { RawPointer } from '../http/client.ts';
+import type { IdentityRegistry } from '../resolve/registry.ts';
+import type { Intent } from '../understand/intent.ts';
+import { causeMatch } from './cause.ts';
+import { docDetails } from './queries.ts';
+import { renderDisclosure, renderFailure, usd } from './render.ts';
+import { stateCode } from './states.ts';
+import type { GrantStore } from './store.ts';
+import { readCoverage, traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
+import type { GrantIris } from './vocab.ts';
+import * as Q from './queries.ts';
+
+export const GRANT_SOURCE = 'assay-grant-graph';
+
+const OPERATION: Record<GrantResult['kind'], string> = {
+  forward: 'grants-by-funder', reverse: 'funders-of-recipient', intersection: 'common-recipients', ranking: 'top-funders', geographic: 'grants-by-state', cause: 'grants-by-cause',
+};
+
+/** Words that name grants in general, not a cause. */
+const GENERIC = /^(grants?|money|funding|funds?|donations?|gifts?|recipients?|grantees?|organizations?|nonprofits?|charities)$/i;
+
+export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDirection: string } | { ok: false; failure: { code: 'unmappable'; why: string } };
+
+/** The typed grant question an intent asks, from its direction and what it names. */
+export function questionFromIntent(intent: Intent): Mapped {
+  const name = intent.canonical_entity ?? intent.entity;
+  const taxYear = intent.period?.year ?? undefined;
+  const limit = intent.limit ?? 10;
+  const attr = (intent.attribute ?? '').trim();
+  const recipients = /\b(recipients?|grantees?)\b/i.test(attr);
+  const within = intent.geography?.within ?? null;
+  switch (intent.direction) {
+    case 'forward': {
+      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about the grants an organization made must name the organization' } };
+      if (within) {
+        const st = stateCode(within);
+        if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
+        return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
+      }
+      if (recipients || intent.order) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit } };
+      if (attr && !GENERIC.test(attr) && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr, funder: name } };
+      return { ok: true, question: { direction: 'forward', funder: name, ...(taxYear ? { taxYear } : {}) } };
+    }
+    case 'reverse':
+      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
+      return { ok: true, question: { direction: 'reverse', recipient: name, ...(taxYear ? { taxYear } : {}) } };
+    case 'intersection':
+      if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two funders; this question names ${intent.entities.length}` } };
+      return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
+    case 'population': {
+      if (within) {
+        const st = stateCode(within);
+        if (st) return { ok: true, question: { direction: 'geographic', state: st } };
+      }
+      if (attr && !GENERIC.test(attr) && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr } };
+      const subject = intent.geography?.level === 'state' ? 'state' : recipients ? 'recipient' : 'funder';
+      return { ok: true, question: { direction: 'ranking', subject, limit, order: intent.order ?? 'desc' } };
+    }
+    default:
+      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'the question says neither whose grants nor in which direction' } };
+      return { ok: true, openDirection: name };
+  }
+}
+
+export interface GrantDeps { store: GrantStore; iris: GrantIris; registry?: IdentityRegistry; signal?: AbortSignal }
+
+export type GrantExecution =
+  | { kind: 'evidence'; result: GrantResult; attempt: Attempt; items: Array<Omit<AnyEvidence, 'index'>>; text: string; disclosures: string[]; codes: Disclosure[]; relation?: RelationChoice }
+  | { kind: 'refused'; attempt?: Attempt; failure: GrantFailure | { code: 'unmappable'; why: string }; reason: string }
+  | { kind: 'clarify'; question: string; options: RelationOption[] };
+
+export interface RelationOption { n: number; direction: 'forward' | 'reverse'; label: string; paid: number; grants: number }
+export interface RelationChoice { asked: string; chosen: 'forward' | 'reverse'; other: { direction: 'forward' | 'reverse'; paid: number; grants: number } | null }
+
+/** Runs a grant question for an intent; `nextAttempt` numbers the attempt within the run. */
+export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options: { onAmbiguity: 'answer' | 'all' | 'ask'; nextAttempt: () => number; planVerdict: 'exact' | 'composed'; direction?: 'forward' | 'reverse' }): Promise<GrantExecution> {
+  const mapped = questionFromIntent(options.direction ? { ...intent, direction: options.direction } : intent);
+  if (!mapped.ok) return { kind: 'refused', failure: mapped.failure, reason: mapped.failure.why };
+  let question: GrantQuestion;
+  let relation: RelationChoice | undefined;
+  if ('openDirection' in mapped) {
+    // relation ambiguity: grants made, or grants received? read both, then ask or say which
+    const name = mapped.openDirection;
+    const made = await traverse(deps, { direction: 'forward', funder: name });
+    const got = await traverse(deps, { direction: 'reverse', recipient: name });
+    const paidOf = (r: typeof made): Total | null => (r.ok && (r.result.kind === 'forward' || r.result.kind === 'reverse') ? r.result.totals.paid : null);
+    const m = paidOf(made);
+    const g = paidOf(got);
+    if (m && g && m.grants > 0 && g.grants > 0) {
+      if (options.onAmbiguity === 'ask') {
+        return { kind: 'clarify', question: `"${name} grants" can mean the grants ${name} made or the grants it received. Which do you mean?`, options: [
+          { n: 1, direction: 'forward', label: `grants ${name} made`, paid: m.amount, grants: m.grants },
+          { n: 2, direction: 'reverse', label: `grants ${name} received`, paid: g.amount, grants: g.grants },
+        ] };
+      }
+      relation = { asked: name, chosen: 'forward', other: { direction: 'reverse', paid: g.amount, grants: g.grants } };
+      question = { direction: 'forward', funder: name };
+    } else if (g && g.grants > 0) {
+      relation = { asked: name, chosen: 'reverse', other: null };
+      question = { direction: 'reverse', recipient: name };
+    } else {
+      relation = { asked: name, chosen: 'forward', other: null };
+      question = { direction: 'forward', funder: name };
+    }
+  } else question = mapped.question;
+
+  const n = options.nextAttempt();
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const outcome = await traverse(deps, question);
+  const coverage = await readCoverage(deps);
+  const responses = await responsesFor(deps, coverage.documents);
+  const attempt: Attempt = {
+    n, source: GRANT_SOURCE, operation: OPERATION[outcome.ok ? outcome.result.kind : kindOf(question)], measure: `${GRANT_SOURCE}/grants/amount-paid`,
+    bindings: bindingsOf(question), requests: [`${deps.store.label}: grant graph <${deps.iris.graph}>`], responses: responses.all,
+    startedAt, endedAt: new Date().toISOString(), elapsedMs: performance.now() - t0, checks: [],
+    disposition: outcome.ok ? 'accepted' : 'rejected', ...(outcome.ok ? {} : { reason: renderFailure(outcome.failure), failure: outcome.failure.code }),
+  };
+  if (!outcome.ok) return { kind: 'refused', attempt, failure: outcome.failure, reason: renderFailure(outcome.failure) };
+  const r = outcome.result;
+  const built = buildEvidence(r, n, options.planVerdict, responses, coverage.documents);
+  const codes = [...r.disclosures];
+  const disclosures = codes.map(renderDisclosure);
+  if (relation) disclosures.unshift(relationNote(relation));
+  return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, ...(relation ? { relation } : {}) };
+}
+
+function relationNote(r: RelationChoice): string {
+  const what = (d: 'forward' | 'reverse') => (d === 'forward' ? 'made' : 'received');
+  return r.other
+    ? `"${r.asked} grants" read as the grants ${r.asked} ${what(r.chosen)}; it also ${what(r.other.direction)} ${usd(r.other.paid)} in ${r.other.grants} paid grant${r.other.grants === 1 ? '' : 's'} (ask with on_ambiguity=ask to choose)`
+    : `"${r.asked} grants" read as the grants ${r.asked} ${what(r.chosen)} (the graph holds none ${r.chosen === 'forward' ? 'to it' : 'from it'})`;
+}
+
+const kindOf = (q: GrantQuestion): GrantResult['kind'] => (q.direction === 'top_recipients_of' ? 'ranking' : q.direction);
+
+function bindingsOf(q: GrantQuestion): Record<string, string> {
+  const out: Record<string, string> = { direction: q.direction };
+  for (const [k, v] of Object.entries(q)) if (k !== 'direction' && v !== undefined) out[k] = Array.isArray(v) ? v.join(' | ') : String(v);
+  return out;
+}
+
+interface Responses { all: RawPointer[]; byDoc: Map<string, RawPointer> }
+
+/** Each source document as the "publisher response" its evidence cites: upstream URL, SHA-256, ingest time. */
+async function responsesFor(deps: GrantDeps, docs: readonly string[]): Promise<Responses> {
+  const byDoc = new Map<string, RawPointer>();
+  if (docs.length > 0) {
+    for (const d of await deps.store.select(docDetails(deps.iris, docs), deps.signal)) {
+      const upstream = d.upstream?.value;
+      const url = upstream && /^https?:\/\//.test(upstream) ? upstream : `${deps.iris.doc('')}${encodeURIComponent(d.d!.value.split('/').pop() ?? '')}`;
+      byDoc.set(d.d!.value, {
+        source: GRANT_SOURCE, method: 'GET', url, status: 200, sha256: d.sha!.value, retrievedAt: await ingestedAt(deps, d.d!.value),
+        ...(d.kind?.value === 'grants_extract' ? { origin: { kind: 'sample' as const, derived: true, note: 'grants extract parsed from e-file returns by a third party; not an IRS file' } } : {}),
+      });
+    }
+  }
+  return { all: [...byDoc.values()], byDoc };
+}
+
+async function ingestedAt(deps: GrantDeps, doc: string): Promise<string> {
+  const rows = await deps.store.select(Q.docIngestTime(deps.iris, doc), deps.signal);
+  return rows[0]?.t?.value ?? '';
+}
+
+type Item = Omit<AnyEvidence, 'index'>;
+
+const entityOf = (o: OrgRef): Item['entity'] => ({
+  label: o.name, keyType: o.ein ? 'ein' : 'name', key: o.ein ?? o.name,
+  keys: { name: o.name, ...(o.ein ? { ein: o.ein } : { grant_graph_org: o.iri.split('/org/').pop()! }) } as Item['entity']['keys'],
+});
+
+function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 'composed', responses: Responses, docs: readonly string[]): { items: Item[]; text: string } {
+  const items: Item[] = [];
+  const raw = responses.all[0] ?? responses.byDoc.get(docs[0] ?? '')!;
+  const matchKey = r.disclosures.some((d) => d.code === 'match_method' && d.method === 'ein');
+  const base = (o: OrgRef, label: string, value: number, unit: 'USD' | 'count', kind: string, key: string, attributes: Record<string, string | number | boolean | null>): Item => ({
+    attemptN, source: GRANT_SOURCE, operation: OPERATION[r.kind], measure: unit === 'USD' ? `${GRANT_SOURCE}/grants/amount-paid` : `${GRANT_SOURCE}/grants/grant-count`,
+    measureLabel: label, attribute: 'grants', value, unit, ...(unit === 'USD' ? { currency: 'USD' } : {}),
+    period: { label: 'tax years of the filings held', basis: 'fiscal' }, entity: entityOf(o), raw,
+    record: { kind, key: `${kind}=${key}`, label: `${label}: ${o.name}`, attributes },
+    assurance: { match: matchKey ? 'key' : 'name', planVerdict, warnings: r.coverage.complete ? [] : [`partial coverage: ${r.coverage.funders} funders' filings`] },
+  });
+  const lines: string[] = [];
+  const head = (subject: OrgRef[], t: { paid: Total; approvedFuture: Total }, verb: string, counterpart: string) => {
+    const o = subject[0]!;
+    items.push(base(o, 'grants paid (total)', t.paid.amount, 'USD', 'total_paid', o.iri, {}));
+    items.push(base(o, 'grants paid (count)', t.paid.grants, 'count', 'count_paid', o.iri, {}));
+    if (t.paid.counterparts !== undefined) items.push(base(o, `${counterpart} (count)`, t.paid.counterparts, 'count', `count_${counterpart}`, o.iri, {}));
+    lines.push(`${o.name} ${verb} ${usd(t.paid.amount)} in ${t.paid.grants} paid grant${t.paid.grants === 1 ? '' : 's'}${t.paid.counterparts !== undefined ? ` (${t.paid.counterparts} ${counterpart})` : ''}, according to the filings the grant graph holds.`);
+    if (t.approvedFuture.grants > 0) {
+      items.push(base(o, 'grants approved for future payment (total)', t.approvedFuture.amount, 'USD', 'total_future', o.iri, {}));
+      items.push(base(o, 'grants approved for future payment (count)', t.approvedFuture.grants, 'count', 'count_future', o.iri, {}));
+      lines.push(`Separately, ${usd(t.approvedFuture.amount)} in ${t.approvedFuture.grants} grant${t.approvedFuture.grants === 1 ? '' : 's'} approved for future payment (not paid).`);
+    }
+  };
+  const TOP = 10;
+  switch (r.kind) {
+    case 'forward':
+    case 'cause': {
+      const funder = r.kind === 'forward' ? r.funder : (r.funder ?? [{ iri: 'all', name: 'All funders in the graph', ein: null, state: null }]);
+      head(funder, r.totals, r.kind === 'cause' ? `paid, for ${r.cause.cause},` : 'paid', 'recipients');
+      for (const e of r.edges.filter((x) => x.status === 'paid').slice(0, TOP)) {
+        items.push(base(e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record, ...(e.causeBy ? { selectedBy: e.causeBy } : {}) }));
+        lines.push(`- ${usd(e.amount)} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
+      }
+      break;
+    }
+    case 'reverse': {
+      head(r.recipient, { paid: { ...r.totals.paid, counterparts: r.totals.paid.counterparts ?? 0 }, approvedFuture: r.totals.approvedFuture }, 'received', 'funders');
+      for (const f of r.funders.filter((x) => x.status === 'paid').slice(0, TOP)) {
+        items.push(base(f.org, 'grants paid by this funder', f.amount, 'USD', 'funder_total', `${f.org.iri}|${r.recipient[0]!.iri}`, { grants: String(f.grants) }));
+        lines.push(`- ${usd(f.amount)} from ${f.org.name}`);
+      }
+      break;
+    }
+    case 'intersection': {
+      const [a, b] = r.funders;
+      items.push(base(a[0]!, 'recipients both funders made grants to (count)', r.recipients.length, 'count', 'count_common', `${a[0]!.iri}|${b[0]!.iri}`, {}));
+      lines.push(`${a[0]!.name} and ${b[0]!.name} both made grants to ${r.recipients.length} organization${r.recipients.length === 1 ? '' : 's'} in the filings the grant graph holds.`);
+      for (const x of r.recipients.slice(0, TOP)) {
+        items.push(base(x.recipient, `paid by ${a[0]!.name}`, x.amounts[0].paid.amount, 'USD', 'pair_a', `${a[0]!.iri}|${x.recipient.iri}`, { funder: a[0]!.name }));
+        items.push(base(x.recipient, `paid by ${b[0]!.name}`, x.amounts[1].paid.amount, 'USD', 'pair_b', `${b[0]!.iri}|${x.recipient.iri}`, { funder: b[0]!.name }));
+        lines.push(`- ${x.recipient.name}${x.recipient.state ? `, ${x.recipient.state}` : ''}: ${usd(x.amounts[0].paid.amount)} and ${usd(x.amounts[1].paid.amount)}`);
+      }
+      break;
+    }
+    case 'ranking': {
+      if (r.subject === 'state') {
+        lines.push('Recipient states by grants paid, in the filings the grant graph holds:');
+        (r.stateRows ?? []).forEach((s, i) => {
+          items.push(base({ iri: s.state, name: s.state, ein: null, state: s.state }, 'grants paid to recipients in the state', s.amount, 'USD', 'state_total', s.state, {}));
+          lines.push(`${i + 1}. ${s.state}: ${usd(s.amount)}`);
+        });
+      } else {
+        lines.push(r.subject === 'recipient_of' ? `Largest recipients of ${r.of![0]!.name} by grants paid:` : `Largest ${r.subject === 'funder' ? 'funders' : 'recipients'} by grants paid, in the filings the grant graph holds:`);
+        r.rows.forEach((x, i) => {
+          items.push(base(x.org, r.subject === 'funder' ? 'grants paid by the funder' : 'grants paid to the recipient', x.amount, 'USD', `${r.subject}_total`, `${r.of?.[0]?.iri ?? 'graph'}|${x.org.iri}`, { grants: String(x.grants) }));
+          lines.push(`${i + 1}. ${x.org.name}: ${usd(x.amount)}`);
+        });
+      }
+      break;
+    }
+    case 'geographic': {
+      const who = r.funder ?? [{ iri: `state-${r.state}`, name: `Recipients in ${r.state}`, ein: null, state: r.state }];
+      head(who, r.totals, r.funder ? `paid organizations in ${r.state}` : 'received', r.funder ? 'recipients' : 'recipients');
+      break;
+    }
+  }
+  return { items, text: lines.join('\n') };
+}

@@ -1,0 +1,230 @@
+/**
+ * The grant graph's SPARQL, by direction. Every query is plain SPARQL 1.1 naming its graphs with
+ * GRAPH (the same text runs embedded and on an endpoint), and every value from a question enters
+ * as an escaped RDF term through the `sparql` tag, which also parses the result: user text can
+ * never become syntax.
+ *
+ * The mechanism follows the direction:
+ * - forward (what X funds): X's edges; totals from X's funder rollups;
+ * - reverse (who funds X): funder–recipient pair rollups of X, largest first, and X's recipient rollups;
+ * - intersection (whom X and Y both fund): two SELECT DISTINCT sub-queries joined on the recipient
+ *   (the fast form; one basic graph pattern over both funders' edges is the slow one, kept in
+ *   `naive` for the benchmark);
+ * - ranking: funder, recipient or pair rollups ordered by total;
+ * - geography: state and funder–state rollups;
+ * - cause: edges whose recipient's NTEE code is in the cause's major groups, or, where the recipient
+ *   has no NTEE code, whose purpose text names the cause.
+ * Paid and approved-for-future amounts are separate rows (the payment status is a group key
+ * everywhere); no query sums across them.
+ */
+import { PROV, RDF } from '../rdf/vocab.ts';
+import { iri, lit, sparql, type SparqlTerm } from '../resolve/sparql-text.ts';
+import sparqljs from 'sparqljs';
+import { iriRef } from '../rdf/store.ts';
+import { G, SDO, type GrantIris } from './vocab.ts';
+
+/** Parses text assembled from already-escaped parts: a malformed query fails here, not at the endpoint. */
+function checked(text: string): string {
+  new sparqljs.Parser().parse(text);
+  return text;
+}
+
+const T = (x: string) => iri(x);
+const list = (xs: readonly string[]) => xs.map(iri);
+
+/**
+ * Calls the `sparql` tag with fixed parts and terms built at run time (a variable number of
+ * escaped literals), so dynamic queries get the same escaping and parse check as written ones.
+ */
+function tagged(parts: readonly string[], terms: SparqlTerm[]): string {
+  return sparql(Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray, ...terms);
+}
+
+/** Edges of some funders, with recipient details (optionally one tax year). */
+export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYear?: number): string {
+  // no year asked: -1, and the filter's first test passes every edge
+  const year = taxYear === undefined ? -1 : Math.trunc(taxYear);
+  return sparql`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?f { ${list(funders)} }
+    ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
+       ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
+    OPTIONAL { ?e ${T(G.purpose)} ?purpose }
+    OPTIONAL { ?e ${T(G.cashAmount)} ?cash }
+    OPTIONAL { ?e ${T(G.nonCashAmount)} ?noncash }
+  }
+  FILTER(${year} < 0 || ?year = ${year})
+}`;
+}
+
+/** Funder rollups (totals per payment status) of some funders. */
+export function funderTotals(iris: GrantIris, funders: readonly string[]): string {
+  return sparql`SELECT ?f ?status ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } ?x ${T(G.rollupFunder)} ?f ; ${T(RDF.type)} ${T(G.FunderRollup)} ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+}`;
+}
+
+/** Recipient rollups of some recipients. */
+export function recipientTotals(iris: GrantIris, recipients: readonly string[]): string {
+  return sparql`SELECT ?r ?status ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.RecipientRollup)} ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+}`;
+}
+
+/** Reverse traversal: each funder of some recipients, per payment status, largest first. */
+export function reverseFunders(iris: GrantIris, recipients: readonly string[], limit?: number): string {
+  const q = sparql`SELECT ?f ?status ?total ?n WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
+} ORDER BY DESC(?total) ?f`;
+  return limit ? `${q} LIMIT ${Math.trunc(limit)}` : q;
+}
+
+/** Recipients of a funder ranked by total of one status (the funder's "largest recipients"). */
+export function topRecipientsOf(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
+  return sparql`SELECT ?r ?total ?n WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } ?x ${T(G.rollupFunder)} ?f ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupRecipient)} ?r ; ${T(G.paymentStatus)} ${T(status)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
+} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`;
+}
+
+/** Intersection, fast form: the distinct recipients of each funder set, joined on the recipient. */
+export function intersection(iris: GrantIris, a: readonly string[], b: readonly string[]): string {
+  return sparql`SELECT ?r WHERE {
+  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f1 { ${list(a)} } ?e1 ${T(G.funder)} ?f1 ; ${T(G.recipient)} ?r } } }
+  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f2 { ${list(b)} } ?e2 ${T(G.funder)} ?f2 ; ${T(G.recipient)} ?r } } }
+}`;
+}
+
+/** Pair totals for given funders and recipients (the amounts beside an intersection). */
+export function pairTotals(iris: GrantIris, funders: readonly string[], recipients: readonly string[]): string {
+  return sparql`SELECT ?f ?r ?status ?total ?n WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupFunder)} ?f ; ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
+}`;
+}
+
+export type RankSubject = 'funder' | 'recipient' | 'state';
+
+/** Graph-wide ranking from rollups: largest funders, recipients or recipient states by total of one status. */
+export function ranking(iris: GrantIris, subject: RankSubject, status: string, limit: number, order: 'desc' | 'asc' = 'desc'): string {
+  const cls = subject === 'funder' ? G.FunderRollup : subject === 'recipient' ? G.RecipientRollup : G.StateRollup;
+  const key = subject === 'funder' ? G.rollupFunder : subject === 'recipient' ? G.rollupRecipient : G.rollupState;
+  const q = sparql`SELECT ?o ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { ?x ${T(RDF.type)} ${T(cls)} ; ${T(key)} ?o ; ${T(G.paymentStatus)} ${T(status)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+} ORDER BY DESC(?total) ?o LIMIT ${Math.trunc(limit)}`;
+  return order === 'asc' ? q.replace('ORDER BY DESC(?total)', 'ORDER BY ASC(?total)') : q;
+}
+
+/** Totals of grants to recipients in some states, optionally from some funders only. */
+export function stateTotals(iris: GrantIris, states: readonly string[], funders?: readonly string[]): string {
+  const st = states.map((s) => lit(s.toUpperCase()));
+  if (funders && funders.length > 0) {
+    return sparql`SELECT ?f ?st ?status ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } VALUES ?st { ${st} } ?x ${T(RDF.type)} ${T(G.FunderStateRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.rollupState)} ?st ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+}`;
+  }
+  return sparql`SELECT ?st ?status ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?st { ${st} } ?x ${T(RDF.type)} ${T(G.StateRollup)} ; ${T(G.rollupState)} ?st ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+}`;
+}
+
+/**
+ * Edges by cause: recipient NTEE code starting with one of `nteeGroups`, or — where the recipient
+ * has no NTEE code — purpose text matching `purposePattern` (an XPath regex over lower-case text).
+ */
+export function causeEdges(iris: GrantIris, nteeGroups: readonly string[], purposePattern: string, funders: readonly string[] = []): string {
+  const groups = nteeGroups.length ? nteeGroups.map((g) => lit(g.toUpperCase())) : [lit('-')];
+  const pattern = sparql`SELECT * WHERE {
+    ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
+       ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
+    OPTIONAL { ?e ${T(G.purpose)} ?purpose }
+    OPTIONAL { ?r ${T(G.nteeCode)} ?ntee }
+  }`;
+  const filter = sparql`SELECT * WHERE { VALUES ?group { ${groups} } FILTER((BOUND(?ntee) && STRSTARTS(?ntee, ?group)) || (!BOUND(?ntee) && BOUND(?purpose) && REGEX(LCASE(?purpose), ${lit(purposePattern)}))) }`;
+  const body = (q: string) => q.slice(q.indexOf('{') + 1, q.lastIndexOf('}'));
+  // the funders, when given, are bound first (VALUES), so the engine starts from their edges
+  const byFunder = funders.length ? sparql`SELECT * WHERE { VALUES ?f { ${list(funders)} } }` : '';
+  return checked(`SELECT DISTINCT ?e ?f ?r ?amount ?status ?year ?purpose ?ntee ?filing ?record WHERE {
+  GRAPH ${iriRef(iris.graph)} { ${byFunder ? body(byFunder) : ''} ${body(pattern)} }
+  ${body(filter)}
+}`);
+}
+
+/**
+ * Everything the graph says about some organizations, as (subject, property, value) rows; the
+ * caller keeps the properties it reads. One pattern, bound by VALUES: OPTIONAL blocks with an
+ * unbound subject would make some engines enumerate every organization first.
+ */
+export function orgDetails(iris: GrantIris, orgs: readonly string[]): string {
+  return sparql`SELECT ?o ?p ?v WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?o { ${list(orgs)} } ?o ?p ?v }
+}`;
+}
+
+/** Organizations whose name key equals one of `keys`, in a role (funder or recipient, read from the rollups). */
+export function orgsByNameKey(iris: GrantIris, keys: readonly string[], role: 'funder' | 'recipient'): string {
+  return sparql`SELECT DISTINCT ?o WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?key { ${keys.map((k) => lit(k))} } ?o ${T(G.nameKey)} ?key }
+  GRAPH ${T(iris.rollups)} { ?x ${T(role === 'funder' ? G.rollupFunder : G.rollupRecipient)} ?o ; ${T(RDF.type)} ${T(role === 'funder' ? G.FunderRollup : G.RecipientRollup)} }
+}`;
+}
+
+/** Organizations whose name key holds every word (whole words), in a role. */
+export function orgsByWords(iris: GrantIris, words: readonly string[], role: 'funder' | 'recipient', limit = 50): string {
+  if (words.length === 0) throw new Error('orgsByWords needs at least one word');
+  const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+  const roleCls = role === 'funder' ? G.FunderRollup : G.RecipientRollup;
+  const roleKey = role === 'funder' ? G.rollupFunder : G.rollupRecipient;
+  // fixed parts written here, one escaped literal per word between them
+  const parts = [
+    `SELECT DISTINCT ?o WHERE {\n  GRAPH ${iriRef(iris.rollups)} { ?x a <${roleCls}> ; <${roleKey}> ?o }\n  GRAPH ${iriRef(iris.graph)} { ?o <${G.nameKey}> ?key }\n  FILTER(CONTAINS(?key, `,
+    ...words.map(() => ') && REGEX(?key, '),
+    `))\n} LIMIT ${Math.trunc(limit)}`,
+  ];
+  return tagged(parts, [lit(words[0]!), ...words.map((w) => lit(`(^| )${esc(w)}( |$)`))]);
+}
+
+/** Organizations in the graph with one of these EINs, in a role. */
+export function orgsByEin(iris: GrantIris, orgIris: readonly string[], role: 'funder' | 'recipient'): string {
+  return sparql`SELECT DISTINCT ?o WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?o { ${list(orgIris)} } ?x ${T(role === 'funder' ? G.rollupFunder : G.rollupRecipient)} ?o ; ${T(RDF.type)} ${T(role === 'funder' ? G.FunderRollup : G.RecipientRollup)} }
+}`;
+}
+
+/** The filings the graph holds, with the documents they came from: the graph's coverage. */
+export function coverage(iris: GrantIris): string {
+  return sparql`SELECT ?filing ?funder ?year ?form ?doc ?edges WHERE {
+  GRAPH ${T(iris.graph)} { ?filing ${T(RDF.type)} ${T(G.Filing)} ; ${T(G.funder)} ?funder ; ${T(G.taxYear)} ?year ; ${T(G.form)} ?form ; ${T(PROV.wasDerivedFrom)} ?doc ; ${T(G.edgeCount)} ?edges }
+}`;
+}
+
+export function graphFlags(iris: GrantIris): string {
+  return sparql`SELECT ?complete ?release ?synthetic WHERE {
+  GRAPH ${T(iris.graph)} { OPTIONAL { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } OPTIONAL { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } OPTIONAL { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
+}`;
+}
+
+/** Documents by IRI: title, hash, upstream. */
+export function docDetails(iris: GrantIris, docs: readonly string[]): string {
+  return sparql`SELECT ?d ?title ?sha ?kind ?upstream ?at WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?d { ${list(docs)} } ?d <http://purl.org/dc/terms/title> ?title ; ${T(G.sha256)} ?sha ; ${T(G.sourceKind)} ?kind . OPTIONAL { ?d ${T(PROV.hadPrimarySource)} ?upstream } OPTIONAL { ?d ${T(PROV.atLocation)} ?at } }
+}`;
+}
+
+/** When a document was ingested (its prov:generatedAtTime). */
+export function docIngestTime(iris: GrantIris, doc: string): string {
+  return sparql`SELECT ?t WHERE { GRAPH ${T(iris.graph)} { ${T(doc)} ${T(PROV.generatedAtTime)} ?t } } LIMIT 1`;
+}
+
+/**
+ * The slow forms of the same questions, for the benchmark only: they scan and group edges where
+ * the fast forms read rollups, and intersect with one basic graph pattern.
+ */
+export const naive = {
+  reverse(iris: GrantIris, recipient: string): string {
+    return sparql`SELECT ?f ?status (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { GRAPH ${T(iris.graph)} { ?e ${T(G.recipient)} ${T(recipient)} ; ${T(G.funder)} ?f ; ${T(G.amount)} ?a ; ${T(G.paymentStatus)} ?status } } GROUP BY ?f ?status ORDER BY DESC(?total)`;
+  },
+  intersection(iris: GrantIris, a: string, b: string): string {
+    return sparql`SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { ?e1 ${T(G.funder)} ${T(a)} ; ${T(G.recipient)} ?r . ?e2 ${T(G.recipient)} ?r ; ${T(G.funder)} ${T(b)} } }`;
+  },
+  topFunders(iris: GrantIris, limit: number): string {
+    return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?e ${T(G.funder)} ?f ; ${T(G.amount)} ?a ; ${T(G.paymentStatus)} ${T(G.Paid)} } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;
+  },
+};

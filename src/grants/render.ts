@@ -1,0 +1,102 @@
+/**
+ * Grant results and disclosures → English, in one place. Every number written here is a field of
+ * the typed result (an amount, a count from a rollup or a list), so a grader can tie each figure
+ * back to a row; nothing here computes a new total across payment statuses.
+ */
+import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantResult, OrgRef, Total, TotalRow } from './traverse.ts';
+
+export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const names = (orgs: readonly OrgRef[]) => [...new Set(orgs.map((o) => o.name))].join(' / ');
+const orgLabel = (o: OrgRef) => `${o.name}${o.ein ? ` (EIN ${o.ein.slice(0, 2)}-${o.ein.slice(2)})` : ''}${o.state ? `, ${o.state}` : ''}`;
+const years = (ys: readonly number[]) => (ys.length === 0 ? '' : ys.length === 1 ? `tax year ${ys[0]}` : `tax years ${ys[0]}–${ys[ys.length - 1]}`);
+
+export function renderDisclosure(d: Disclosure): string {
+  switch (d.code) {
+    case 'match_method':
+      return d.method === 'ein'
+        ? `"${d.asked}" matched the ${d.role}'s EIN${d.einSource === 'registry' ? ' from the identity registry' : d.einSource === 'question' ? ' given in the question' : ''} (key match)`
+        : d.method === 'name_exact'
+          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match)`
+          : `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by the words of its name only (no EIN; weakest match — check the name)`;
+    case 'name_keyed_added': return `${plural(d.orgs, 'recipient record')} filed without an EIN but under exactly the name "${d.asked}" ${d.orgs === 1 ? 'is' : 'are'} included (name match)`;
+    case 'partial_coverage': return `among the ${plural(d.funders, 'funder')} whose filings the graph holds (${plural(d.filings, 'filing')}, ${years(d.taxYears)}); grants reported in other filings are not counted`;
+    case 'approved_not_paid': return `${usd(d.amount)} in ${plural(d.grants, 'grant')} approved for future payment is reported separately: it was not paid in the year and is not in any paid total`;
+    case 'recipients_keyed': return 'recipients are the same organization when the filers gave the same EIN, or, without an EIN, the same name and state';
+    case 'cause_method': return `"${d.cause}" read as NTEE ${d.groups.join('; ')}: ${plural(d.byNtee, 'grant')} selected by the recipient's NTEE code (IRS Business Master File), ${plural(d.byPurpose, 'grant')} by purpose text naming ${d.words.slice(0, 6).join(', ')}${d.words.length > 6 ? ', …' : ''} (recipients with no NTEE code in the graph)`;
+    case 'state_as_filed': return 'states are the recipient addresses as filed';
+    case 'rows_shown': return `${plural(d.shown, 'row')} shown of ${d.total.toLocaleString('en-US')}`;
+    case 'synthetic_graph': return 'SYNTHETIC benchmark graph: no figure here is a real grant';
+    case 'tax_year_filter': return `only grants reported for tax year ${d.taxYear}`;
+  }
+}
+
+export function renderFailure(f: GrantFailure): string {
+  switch (f.code) {
+    case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
+    case 'not_in_graph': return `no ${f.role} named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'})`;
+    case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
+    case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
+    case 'no_grants': return `the graph holds no ${f.what}`;
+  }
+}
+
+function totalLine(label: string, t: Total): string {
+  return `${label}: ${usd(t.amount)} in ${plural(t.grants, 'grant')}${t.counterparts !== undefined ? ` (${plural(t.counterparts, 'counterpart')})` : ''}`;
+}
+
+const edgeLine = (e: EdgeRow) => `${usd(e.amount)} → ${orgLabel(e.recipient)}${e.purpose ? ` — ${e.purpose}` : ''} (tax year ${e.taxYear}${e.status === 'approved_future' ? ', approved for future payment' : ''})`;
+const totalRowLine = (r: TotalRow) => `${usd(r.amount)} from ${orgLabel(r.org)} (${plural(r.grants, 'grant')}${r.status === 'approved_future' ? ', approved for future payment' : ''})`;
+
+/** Plain text of a result: a headline, up to `top` rows, then the disclosures. */
+export function renderResult(r: GrantResult, top = 10): string {
+  const out: string[] = [];
+  switch (r.kind) {
+    case 'forward': {
+      out.push(`${names(r.funder)} reported ${plural(r.totals.paid.grants, 'grant')} paid, totalling ${usd(r.totals.paid.amount)}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
+      if (r.totals.approvedFuture.grants > 0) out.push(`Separately, ${plural(r.totals.approvedFuture.grants, 'grant')} totalling ${usd(r.totals.approvedFuture.amount)} approved for future payment (not paid).`);
+      out.push(...r.edges.slice(0, top).map((e) => `- ${edgeLine(e)}`));
+      break;
+    }
+    case 'reverse': {
+      const paid = r.funders.filter((f) => f.status === 'paid');
+      out.push(`${names(r.recipient)} received ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'paid grant')} from ${plural(paid.length, 'funder')}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
+      out.push(...paid.slice(0, top).map((f) => `- ${totalRowLine(f)}`));
+      const fut = r.funders.filter((f) => f.status === 'approved_future');
+      if (fut.length) out.push(`Approved for future payment (not paid): ${fut.slice(0, top).map(totalRowLine).join('; ')}.`);
+      break;
+    }
+    case 'intersection': {
+      out.push(`${names(r.funders[0])} and ${names(r.funders[1])} both made grants to ${plural(r.recipients.length, 'organization')}.`);
+      out.push(...r.recipients.slice(0, top).map((x) => `- ${orgLabel(x.recipient)}: ${usd(x.amounts[0].paid.amount)} paid by the first, ${usd(x.amounts[1].paid.amount)} paid by the second${x.amounts[0].approvedFuture.grants + x.amounts[1].approvedFuture.grants > 0 ? ' (plus amounts approved for future payment, listed separately in the data)' : ''}`));
+      break;
+    }
+    case 'ranking': {
+      if (r.subject === 'state') {
+        out.push('Recipient states by grants paid:');
+        out.push(...(r.stateRows ?? []).map((s, i) => `${i + 1}. ${s.state}: ${usd(s.amount)} (${plural(s.grants, 'grant')} to ${plural(s.counterparts, 'organization')})`));
+      } else {
+        out.push(r.subject === 'recipient_of' ? `Largest recipients of ${names(r.of ?? [])} by grants paid:` : `Largest ${r.subject === 'funder' ? 'funders' : 'recipients'} by grants paid:`);
+        out.push(...r.rows.map((x, i) => `${i + 1}. ${orgLabel(x.org)}: ${usd(x.amount)} (${plural(x.grants, 'grant')})`));
+      }
+      break;
+    }
+    case 'geographic': {
+      out.push(`${r.funder ? `${names(r.funder)} paid` : 'Grants paid to organizations in'} ${r.funder ? `${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')} to organizations in ${r.state}` : `${r.state}: ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}`}.`);
+      if (r.totals.approvedFuture.grants > 0) out.push(`Separately, ${usd(r.totals.approvedFuture.amount)} approved for future payment (not paid).`);
+      break;
+    }
+    case 'cause': {
+      out.push(`${r.funder ? `${names(r.funder)} paid` : 'Grants paid for'} ${r.funder ? `${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')} for ${r.cause.cause}` : `${r.cause.cause}: ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}`}.`);
+      out.push(...r.edges.filter((e) => e.status === 'paid').slice(0, top).map((e) => `- ${edgeLine(e)} [by ${e.causeBy === 'ntee' ? 'NTEE code' : 'purpose text'}]`));
+      break;
+    }
+  }
+  const notes = r.disclosures.map(renderDisclosure);
+  if (notes.length) out.push('', ...notes.map((n) => `Note: ${n}.`));
+  return out.join('\n');
+}
+
+export function coverageLine(c: Coverage): string {
+  return `${plural(c.filings, 'filing')} from ${plural(c.funders, 'funder')} (${years(c.taxYears)}), ${plural(c.documents.length, 'source document')}; coverage ${c.complete ? `declared complete${c.release ? ` (${c.release})` : ''}` : 'partial: the filings ingested'}${c.synthetic ? '; SYNTHETIC' : ''}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * A name in a grant question → organizations of the grant graph, in the role the direction needs
+ * (the funder of a forward question, the recipient of a reverse one).
+ *
+ * Order, and the method each step discloses:
+ * 1. `ein` — an EIN given in the question, or an EIN the identity registry holds for the name
+ *    (exact or prefix name match only), that the graph holds in that role;
+ *    recipients the filers named without an EIN but with exactly that name are added as `name_exact`;
+ * 2. `name_exact` — organizations whose normalized name equals the name's;
+ * 3. `name_words` — organizations whose name holds every distinctive word of the name (a funder's
+ *    filed name may omit words like Foundation or Fund; a recipient's may not).
+ * Several organizations at one step that are not the same one (different EINs; the same name in
+ * different states) are candidates, returned as an ambiguity for the caller to ask or disclose.
+ * Never: picks among candidates silently, or widens to words when an EIN or exact name matched.
+ */
+import { normaliseName, nameWords, type IdentityRegistry } from '../resolve/registry.ts';
+import { canonical } from '../resolve/identifiers.ts';
+import { orgLocal } from './model.ts';
+import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords } from './queries.ts';
+import type { GrantStore } from './store.ts';
+import { G, SDO, type GrantIris } from './vocab.ts';
+
+export type MatchMethod = 'ein' | 'name_exact' | 'name_words';
+export type Role = 'funder' | 'recipient';
+
+export interface OrgHit { iri: string; ein: string | null; names: string[]; city: string | null; state: string | null; ntee: string | null; method: MatchMethod }
+
+export type OrgResolution =
+  | { status: 'found'; asked: string; role: Role; orgs: OrgHit[]; method: MatchMethod; einSource?: 'question' | 'registry' }
+  | { status: 'ambiguous'; asked: string; role: Role; candidates: OrgHit[] }
+  | { status: 'not_found'; asked: string; role: Role };
+
+/** Words that say what kind of organization, not which one. */
+const GENERIC = new Set(['foundation', 'foundations', 'fund', 'trust', 'charitable', 'of', 'and', 'for', 'org', 'organization', 'organizations']);
+
+export async function orgDetailsOf(store: GrantStore, iris: GrantIris, orgIris: readonly string[], method: MatchMethod): Promise<OrgHit[]> {
+  if (orgIris.length === 0) return [];
+  const by = new Map<string, OrgHit>();
+  for (const r of await store.select(orgDetails(iris, orgIris))) {
+    const o = r.o!.value;
+    const h = by.get(o) ?? { iri: o, ein: null, names: [], city: null, state: null, ntee: null, method };
+    const p = r.p!.value;
+    const v = r.v!.value;
+    if (p === SDO.name) { if (!h.names.includes(v)) h.names.push(v); }
+    else if (p === SDO.taxID) h.ein ??= v;
+    else if (p === SDO.addressLocality) h.city ??= v;
+    else if (p === SDO.addressRegion) h.state ??= v;
+    else if (p === G.nteeCode) h.ntee ??= v;
+    by.set(o, h);
+  }
+  return orgIris.map((o) => by.get(o) ?? { iri: o, ein: null, names: [], city: null, state: null, ntee: null, method }).map((h) => ({ ...h, names: h.names.sort() }));
+}
+
+/** Whether the hits are one organization: at most one EIN, and name-keyed hits in one state. */
+function oneOrganization(hits: readonly OrgHit[]): boolean {
+  const eins = new Set(hits.map((h) => h.ein).filter(Boolean));
+  const states = new Set(hits.filter((h) => !h.ein).map((h) => h.state ?? ''));
+  if (eins.size > 1) return false;
+  if (states.size > 1) return false;
+  if (eins.size === 1 && states.size === 1) {
+    const einState = hits.find((h) => h.ein)?.state ?? '';
+    return [...states][0] === einState || [...states][0] === '';
+  }
+  return true;
+}
+
+export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+  const asked = name.trim();
+  const key = normaliseName(asked);
+  const exactNameKeyed = async (): Promise<OrgHit[]> => {
+    const rows = await store.select(orgsByNameKey(iris, [key], role), signal);
+    return orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'name_exact');
+  };
+  // 1. EINs: in the question, or from the registry for this name
+  const given = canonical('ein', asked);
+  let einSource: 'question' | 'registry' | undefined = given ? 'question' : undefined;
+  let eins = given ? [given] : [];
+  if (!given && registry) {
+    const bundles = await registry.lookup(asked, {}, signal).catch(() => []);
+    eins = [...new Set(bundles.filter((b) => b.match !== 'words').flatMap((b) => b.identifiers.ein ?? []))];
+    einSource = 'registry';
+  }
+  if (eins.length > 0) {
+    const rows = await store.select(orgsByEin(iris, eins.map((e) => iris.org(orgLocal({ kind: 'ein', ein: e }))), role), signal);
+    if (rows.length > 0) {
+      const byEin = await orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'ein');
+      if (byEin.length > 1) return { status: 'ambiguous', asked, role, candidates: byEin };
+      const named = given ? [] : (await exactNameKeyed()).filter((h) => !h.ein && (h.state === null || byEin[0]!.state === null || h.state === byEin[0]!.state));
+      return { status: 'found', asked, role, orgs: [...byEin, ...named], method: 'ein', ...(einSource ? { einSource } : {}) };
+    }
+    if (given) return { status: 'not_found', asked, role };
+  }
+  // 2. the exact normalized name
+  const exact = await exactNameKeyed();
+  if (exact.length > 0) {
+    return oneOrganization(exact) ? { status: 'found', asked, role, orgs: exact, method: 'name_exact' } : { status: 'ambiguous', asked, role, candidates: exact };
+  }
+  // 3. every distinctive word. Only a filer's name may drop the words that say what kind of
+  // organization it is (its return says "THE FRED A & BARBARA M ERB FAMILY" for the Erb Family
+  // Foundation); a recipient must carry every word ("Ford Foundation" is not "THE HENRY FORD").
+  const all = nameWords(asked);
+  const words = role === 'funder' ? all.filter((w) => !GENERIC.has(w)) : all.filter((w) => w !== 'of' && w !== 'and' && w !== 'for');
+  if (words.length === 0) return { status: 'not_found', asked, role };
+  const rows = await store.select(orgsByWords(iris, words, role), signal);
+  const hits = await orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'name_words');
+  if (hits.length === 0) return { status: 'not_found', asked, role };
+  if (hits.length === 1 || oneOrganization(hits)) return { status: 'found', asked, role, orgs: hits, method: 'name_words' };
+  return { status: 'ambiguous', asked, role, candidates: hits.slice(0, 5) };
+}

@@ -1,0 +1,55 @@
+/**
+ * Rollups, materialized at ingest so graph-wide questions read totals instead of scanning edges:
+ * per funder, per recipient, per funder–recipient pair, per recipient state, and per funder and
+ * recipient state — each for one payment status, so paid and approved-for-future amounts are never
+ * in one sum. The rollup graph is cleared and rebuilt from the edge graph in the store itself
+ * (SPARQL 1.1 Update with aggregate sub-queries), so rebuilding twice gives the same triples and the
+ * same text runs on the embedded store and on an endpoint.
+ *
+ * Rollup IRIs extend their organization's IRI (`…/org/ein-381211227/as-funder/Paid`), so they are
+ * stable across rebuilds.
+ */
+import sparqljs from 'sparqljs';
+import { iriRef } from '../rdf/store.ts';
+import type { GrantStore } from './store.ts';
+import { G, SDO, type GrantIris } from './vocab.ts';
+
+const status = 'STRAFTER(STR(?s), "#")';
+
+/** The SPARQL Update requests that rebuild the rollup graph, in order. */
+export function rollupUpdates(iris: GrantIris): string[] {
+  // every IRI here is Assay's own (minted from the configured base); iriRef refuses any that could not be one
+  iriRef(iris.graph); iriRef(iris.rollups);
+  const edges = `GRAPH <${iris.graph}> { ?e <${G.funder}> ?f ; <${G.recipient}> ?r ; <${G.amount}> ?a ; <${G.paymentStatus}> ?s }`;
+  // one state per recipient: the lowest as filed, so an organization is never counted in two states
+  const stateOf = `{ SELECT ?r (MIN(?st0) AS ?st) WHERE { GRAPH <${iris.graph}> { ?r <${SDO.addressRegion}> ?st0 } } GROUP BY ?r }`;
+  const types = (cls: string) => `a <${cls}>, <${G.Rollup}>`;
+  return [
+    `CLEAR SILENT GRAPH <${iris.rollups}>`,
+    `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.FunderRollup)} ; <${G.rollupFunder}> ?f ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
+WHERE { { SELECT ?f ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} } GROUP BY ?f ?s }
+  BIND(IRI(CONCAT(STR(?f), "/as-funder/", ${status})) AS ?node) }`,
+    `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.RecipientRollup)} ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
+WHERE { { SELECT ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?f) AS ?k) WHERE { ${edges} } GROUP BY ?r ?s }
+  BIND(IRI(CONCAT(STR(?r), "/as-recipient/", ${status})) AS ?node) }`,
+    `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.PairRollup)} ; <${G.rollupFunder}> ?f ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n } }
+WHERE { { SELECT ?f ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { ${edges} } GROUP BY ?f ?r ?s }
+  BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", ${status})) AS ?node) }`,
+    `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.StateRollup)} ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
+WHERE { { SELECT ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?st ?s }
+  BIND(IRI(CONCAT("${iris.rollup('state/')}", ENCODE_FOR_URI(?st), "/", ${status})) AS ?node) }`,
+    `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.FunderStateRollup)} ; <${G.rollupFunder}> ?f ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
+WHERE { { SELECT ?f ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?f ?st ?s }
+  BIND(IRI(CONCAT(STR(?f), "/in-state/", ENCODE_FOR_URI(?st), "/", ${status})) AS ?node) }`,
+  ].map(checked);
+}
+
+/** Parses the text with sparqljs: a malformed update fails here, not at the endpoint. */
+function checked(text: string): string {
+  new sparqljs.Parser().parse(text);
+  return text;
+}
+
+export async function rebuildRollups(store: GrantStore, iris: GrantIris): Promise<void> {
+  for (const u of rollupUpdates(iris)) await store.update(u);
+}

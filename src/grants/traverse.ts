@@ -1,0 +1,295 @@
+/**
+ * A grant question, typed → a typed grant result: rows with the evidence each stands on (edge,
+ * filing, source document and record), the graph's coverage, and disclosures as codes with
+ * parameters. Wording happens once, in render.ts.
+ *
+ * Decides: the mechanism from the direction (queries.ts), which organizations a name denotes
+ * (resolve.ts), and what must be disclosed — the match method, partial coverage for every reverse
+ * and graph-wide answer, approved-for-future amounts beside (never inside) paid totals, the cause
+ * method. Never: sums paid and approved amounts, or states a graph-wide figure without its coverage.
+ */
+import type { IdentityRegistry } from '../resolve/registry.ts';
+import { causeMatch, type CauseMatch } from './cause.ts';
+import * as Q from './queries.ts';
+import { orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
+import { num, type GrantStore } from './store.ts';
+import type { PaymentStatus } from './types.ts';
+import { G, type GrantIris } from './vocab.ts';
+
+export type GrantQuestion =
+  | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
+  | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number }
+  | { direction: 'intersection'; funders: [string, string] }
+  | { direction: 'top_recipients_of'; funder: string; limit: number }
+  | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc' }
+  | { direction: 'geographic'; state: string; funder?: string }
+  | { direction: 'cause'; cause: string; funder?: string };
+
+export interface Totals { paid: Total; approvedFuture: Total }
+export interface Total { amount: number; grants: number; counterparts?: number }
+
+export interface OrgRef { iri: string; name: string; ein: string | null; state: string | null }
+
+export interface EdgeRow {
+  edge: string; funder: OrgRef; recipient: OrgRef; amount: number; cash: number | null; nonCash: number | null;
+  status: PaymentStatus; taxYear: number; purpose: string | null; filing: string; record: string;
+  /** How a cause question selected the edge. */
+  causeBy?: 'ntee' | 'purpose';
+}
+
+export interface TotalRow { org: OrgRef; status: PaymentStatus; amount: number; grants: number; counterparts?: number }
+
+export interface Coverage {
+  complete: boolean;
+  synthetic: boolean;
+  funders: number;
+  filings: number;
+  taxYears: number[];
+  documents: string[];
+  release: string | null;
+}
+
+export type Disclosure =
+  | { code: 'match_method'; role: Role; asked: string; method: MatchMethod; orgs: number; einSource?: 'question' | 'registry' }
+  | { code: 'name_keyed_added'; asked: string; orgs: number }
+  | { code: 'partial_coverage'; funders: number; filings: number; taxYears: number[] }
+  | { code: 'approved_not_paid'; amount: number; grants: number }
+  | { code: 'recipients_keyed'; }
+  | { code: 'cause_method'; cause: string; groups: string[]; byNtee: number; byPurpose: number; words: string[] }
+  | { code: 'state_as_filed' }
+  | { code: 'rows_shown'; shown: number; total: number }
+  | { code: 'synthetic_graph' }
+  | { code: 'tax_year_filter'; taxYear: number };
+
+export type GrantFailure =
+  | { code: 'empty_graph' }
+  | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
+  | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[] }
+  | { code: 'unknown_cause'; cause: string }
+  | { code: 'no_grants'; what: string; coverage: Coverage };
+
+export type GrantResult =
+  | { kind: 'forward'; funder: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'reverse'; recipient: OrgRef[]; totals: Totals; funders: TotalRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
+  | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[] }
+  | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[] }
+  | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[] };
+
+export type GrantOutcome = { ok: true; result: GrantResult } | { ok: false; failure: GrantFailure };
+
+export interface TraverseContext { store: GrantStore; iris: GrantIris; registry?: IdentityRegistry; signal?: AbortSignal }
+
+const statusOf = (iri: string): PaymentStatus => (iri === G.Paid ? 'paid' : 'approved_future');
+const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state });
+const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { amount: 0, grants: 0 } });
+const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
+
+export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
+  const rows = await ctx.store.select(Q.coverage(ctx.iris), ctx.signal);
+  const flags = (await ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal))[0];
+  return {
+    complete: flags?.complete?.value === 'true' || flags?.complete?.value === '1',
+    synthetic: flags?.synthetic?.value === 'true' || flags?.synthetic?.value === '1',
+    funders: new Set(rows.map((r) => r.funder!.value)).size,
+    filings: rows.length,
+    taxYears: [...new Set(rows.map((r) => num(r.year)))].sort(),
+    documents: [...new Set(rows.map((r) => r.doc!.value))].sort(),
+    release: flags?.release?.value ?? null,
+  };
+}
+
+function coverageDisclosures(c: Coverage): Disclosure[] {
+  return [
+    ...(c.complete ? [] : [{ code: 'partial_coverage', funders: c.funders, filings: c.filings, taxYears: c.taxYears } as const]),
+    ...(c.synthetic ? [{ code: 'synthetic_graph' } as const] : []),
+  ];
+}
+
+function matchDisclosures(r: Extract<OrgResolution, { status: 'found' }>): Disclosure[] {
+  const named = r.orgs.filter((o) => o.method === 'name_exact' && r.method === 'ein').length;
+  return [
+    { code: 'match_method', role: r.role, asked: r.asked, method: r.method, orgs: r.orgs.length - named, ...(r.einSource && r.method === 'ein' ? { einSource: r.einSource } : {}) },
+    ...(named > 0 ? [{ code: 'name_keyed_added', asked: r.asked, orgs: named } as const] : []),
+  ];
+}
+
+function approvedDisclosure(t: Totals): Disclosure[] {
+  return t.approvedFuture.grants > 0 ? [{ code: 'approved_not_paid', amount: t.approvedFuture.amount, grants: t.approvedFuture.grants }] : [];
+}
+
+async function orgRefs(ctx: TraverseContext, iris: readonly string[]): Promise<Map<string, OrgRef>> {
+  const hits = await orgDetailsOf(ctx.store, ctx.iris, [...new Set(iris)], 'name_exact');
+  return new Map(hits.map((h) => [h.iri, ref(h)]));
+}
+
+type Found = Extract<OrgResolution, { status: 'found' }>;
+
+async function find(ctx: TraverseContext, name: string, role: Role, coverage: Coverage): Promise<Found | GrantFailure> {
+  const r = await resolveOrg(ctx.store, ctx.iris, name, role, ctx.registry, ctx.signal);
+  if (r.status === 'found') return r;
+  if (r.status === 'ambiguous') return { code: 'ambiguous_org', role, asked: r.asked, candidates: r.candidates.map(ref) };
+  return { code: 'not_in_graph', role, asked: r.asked, coverage };
+}
+
+const failed = (x: Found | GrantFailure): x is GrantFailure => 'code' in x;
+
+async function edgeRows(ctx: TraverseContext, rows: Awaited<ReturnType<GrantStore['select']>>): Promise<EdgeRow[]> {
+  const orgs = await orgRefs(ctx, rows.flatMap((r) => [r.f!.value, r.r!.value]));
+  return rows.map((r) => ({
+    edge: r.e!.value, funder: orgs.get(r.f!.value)!, recipient: orgs.get(r.r!.value)!, amount: num(r.amount),
+    cash: r.cash ? num(r.cash) : null, nonCash: r.noncash ? num(r.noncash) : null, status: statusOf(r.status!.value), taxYear: num(r.year),
+    purpose: r.purpose?.value ?? null, filing: r.filing!.value, record: r.record!.value,
+  })).sort((a, b) => b.amount - a.amount || a.recipient.name.localeCompare(b.recipient.name) || a.edge.localeCompare(b.edge));
+}
+
+function totalsOf(edges: readonly EdgeRow[]): Totals {
+  const t = zero();
+  for (const e of edges) { const s = slot(t, e.status); s.amount += e.amount; s.grants++; }
+  return t;
+}
+
+export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
+  const coverage = await readCoverage(ctx);
+  if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
+  const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
+  switch (q.direction) {
+    case 'forward': {
+      const f = await find(ctx, q.funder, 'funder', coverage);
+      if (failed(f)) return fail(f);
+      const fi = f.orgs.map((o) => o.iri);
+      const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, fi, q.taxYear), ctx.signal));
+      let totals: Totals;
+      if (q.taxYear === undefined) {
+        totals = zero();
+        for (const r of await ctx.store.select(Q.funderTotals(ctx.iris, fi), ctx.signal)) {
+          const s = slot(totals, statusOf(r.status!.value));
+          s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+        }
+      } else totals = totalsOf(edges);
+      if (edges.length === 0) return fail({ code: 'no_grants', what: `grants made by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+      return { ok: true, result: { kind: 'forward', funder: f.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'reverse': {
+      const r = await find(ctx, q.recipient, 'recipient', coverage);
+      if (failed(r)) return fail(r);
+      const ri = r.orgs.map((o) => o.iri);
+      const totals = zero();
+      let rows: TotalRow[];
+      if (q.taxYear === undefined) {
+        for (const t of await ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal)) {
+          const s = slot(totals, statusOf(t.status!.value)); s.amount += num(t.total); s.grants += num(t.n);
+        }
+        const raw = await ctx.store.select(Q.reverseFunders(ctx.iris, ri), ctx.signal);
+        // one funder may reach several nodes of the same recipient (EIN-keyed and name-keyed): one row per funder and status
+        const by = new Map<string, { f: string; status: PaymentStatus; amount: number; grants: number }>();
+        for (const x of raw) {
+          const k = `${x.f!.value}|${x.status!.value}`;
+          const v = by.get(k) ?? { f: x.f!.value, status: statusOf(x.status!.value), amount: 0, grants: 0 };
+          v.amount += num(x.total); v.grants += num(x.n); by.set(k, v);
+        }
+        const orgs = await orgRefs(ctx, [...by.values()].map((v) => v.f));
+        rows = [...by.values()].map((v) => ({ org: orgs.get(v.f)!, status: v.status, amount: v.amount, grants: v.grants }));
+      } else {
+        // a tax year is not a rollup key: read the edges of the recipient for that year
+        const edges = (await edgeRowsToRecipient(ctx, ri)).filter((e) => e.taxYear === q.taxYear);
+        const by = new Map<string, TotalRow>();
+        for (const e of edges) {
+          const s = slot(totals, e.status); s.amount += e.amount; s.grants++;
+          const k = `${e.funder.iri}|${e.status}`;
+          const v = by.get(k) ?? { org: e.funder, status: e.status, amount: 0, grants: 0 };
+          v.amount += e.amount; v.grants++; by.set(k, v);
+        }
+        rows = [...by.values()];
+      }
+      rows.sort((a, b) => Number(a.status !== 'paid') - Number(b.status !== 'paid') || b.amount - a.amount || a.org.name.localeCompare(b.org.name));
+      totals.paid.counterparts = new Set(rows.filter((x) => x.status === 'paid').map((x) => x.org.iri)).size;
+      totals.approvedFuture.counterparts = new Set(rows.filter((x) => x.status === 'approved_future').map((x) => x.org.iri)).size;
+      if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
+      return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'intersection': {
+      const a = await find(ctx, q.funders[0], 'funder', coverage);
+      if (failed(a)) return fail(a);
+      const b = await find(ctx, q.funders[1], 'funder', coverage);
+      if (failed(b)) return fail(b);
+      const ai = a.orgs.map((o) => o.iri);
+      const bi = b.orgs.map((o) => o.iri);
+      const common = (await ctx.store.select(Q.intersection(ctx.iris, ai, bi), ctx.signal)).map((r) => r.r!.value);
+      const amounts = new Map<string, [Totals, Totals]>(common.map((r) => [r, [zero(), zero()]]));
+      if (common.length > 0) {
+        for (const p of await ctx.store.select(Q.pairTotals(ctx.iris, [...ai, ...bi], common), ctx.signal)) {
+          const pair = amounts.get(p.r!.value)!;
+          const side = ai.includes(p.f!.value) ? 0 : 1;
+          const s = slot(pair[side], statusOf(p.status!.value)); s.amount += num(p.total); s.grants += num(p.n);
+        }
+      }
+      const orgs = await orgRefs(ctx, common);
+      const recipients = common.map((r) => ({ recipient: orgs.get(r)!, amounts: amounts.get(r)! }))
+        .sort((x, y) => (y.amounts[0].paid.amount + y.amounts[1].paid.amount) - (x.amounts[0].paid.amount + x.amounts[1].paid.amount) || x.recipient.name.localeCompare(y.recipient.name));
+      return { ok: true, result: { kind: 'intersection', funders: [a.orgs.map(ref), b.orgs.map(ref)], recipients, coverage, disclosures: [...matchDisclosures(a), ...matchDisclosures(b), { code: 'recipients_keyed' }, ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])] } };
+    }
+    case 'top_recipients_of': {
+      const f = await find(ctx, q.funder, 'funder', coverage);
+      if (failed(f)) return fail(f);
+      const raw = await ctx.store.select(Q.topRecipientsOf(ctx.iris, f.orgs.map((o) => o.iri), G.Paid, q.limit), ctx.signal);
+      const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
+      const rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
+      const totals = zero();
+      for (const r of await ctx.store.select(Q.funderTotals(ctx.iris, f.orgs.map((o) => o.iri)), ctx.signal)) {
+        const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+      }
+      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), { code: 'rows_shown', shown: rows.length, total: totals.paid.counterparts ?? rows.length }, { code: 'recipients_keyed' }] } };
+    }
+    case 'ranking': {
+      const raw = await ctx.store.select(Q.ranking(ctx.iris, q.subject, G.Paid, q.limit, q.order ?? 'desc'), ctx.signal);
+      if (q.subject === 'state') {
+        return { ok: true, result: { kind: 'ranking', subject: 'state', rows: [], stateRows: raw.map((r) => ({ state: r.o!.value, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) })), coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }] } };
+      }
+      const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
+      const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
+      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : [])] } };
+    }
+    case 'geographic': {
+      const state = q.state.toUpperCase();
+      const totals = zero();
+      let funder: Found | undefined;
+      if (q.funder) {
+        const f = await find(ctx, q.funder, 'funder', coverage);
+        if (failed(f)) return fail(f);
+        funder = f;
+      }
+      for (const r of await ctx.store.select(Q.stateTotals(ctx.iris, [state], funder?.orgs.map((o) => o.iri)), ctx.signal)) {
+        const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+      }
+      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }] } };
+    }
+    case 'cause': {
+      const cause = causeMatch(q.cause);
+      if (!cause) return fail({ code: 'unknown_cause', cause: q.cause });
+      let funder: Found | undefined;
+      if (q.funder) {
+        const f = await find(ctx, q.funder, 'funder', coverage);
+        if (failed(f)) return fail(f);
+        funder = f;
+      }
+      const raw = await ctx.store.select(Q.causeEdges(ctx.iris, cause.groups.map((g) => g.letter), cause.pattern, funder?.orgs.map((o) => o.iri)), ctx.signal);
+      const ntee = new Map(raw.map((r) => [r.e!.value, r.ntee ? 'ntee' as const : 'purpose' as const]));
+      const edges = (await edgeRows(ctx, raw)).map((e) => ({ ...e, causeBy: ntee.get(e.edge)! }));
+      const totals = totalsOf(edges);
+      return { ok: true, result: { kind: 'cause', cause, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, edges, coverage, disclosures: [
+        ...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)),
+        { code: 'cause_method', cause: q.cause, groups: cause.groups.map((g) => `${g.letter} ${g.label}`), byNtee: edges.filter((e) => e.causeBy === 'ntee').length, byPurpose: edges.filter((e) => e.causeBy === 'purpose').length, words: cause.words },
+        ...approvedDisclosure(totals),
+      ] } };
+    }
+  }
+}
+
+async function edgeRowsToRecipient(ctx: TraverseContext, recipients: readonly string[]): Promise<EdgeRow[]> {
+  // funders of the recipient first (pair rollups), then their edges: never a scan of the whole graph
+  const funders = [...new Set((await ctx.store.select(Q.reverseFunders(ctx.iris, recipients), ctx.signal)).map((r) => r.f!.value))];
+  if (funders.length === 0) return [];
+  const rows = await ctx.store.select(Q.forwardEdges(ctx.iris, funders), ctx.signal);
+  return edgeRows(ctx, rows.filter((r) => recipients.includes(r.r!.value)));
+}

@@ -1,0 +1,89 @@
+/**
+ * The grant graph's terms, each with the label and comment it is published with. Reused first:
+ * PROV-O (where an edge came from), schema.org (names, tax ids, addresses), Dublin Core. The
+ * `grants:` terms say what those do not: the edge itself, paid versus approved for future payment,
+ * and the rollups materialized at ingest. A typo in a term is a compile error here.
+ */
+import { ensureSlash } from '../rdf/vocab.ts';
+
+export const GRANTS_NS = 'https://w3id.org/assay/grants#';
+
+interface TermDoc { label: string; comment: string; kind: 'class' | 'property' | 'individual' }
+
+const DOCS = {
+  Grant: { kind: 'class', label: 'grant', comment: 'One grant as a filer reported it: a funder, a recipient, an amount, a tax year, paid or approved for future payment, derived from one filing record.' },
+  Filing: { kind: 'class', label: 'filing', comment: 'One funder\'s return for one tax year and form, as far as the graph holds it; the coverage of the graph is the set of these.' },
+  SourceDocument: { kind: 'class', label: 'source document', comment: 'A file an ingest read: an e-file return, a grants extract or a Business Master File extract, with its SHA-256.' },
+  Rollup: { kind: 'class', label: 'rollup', comment: 'Totals over grants materialized at ingest so graph-wide questions do not scan edges: per funder, recipient, funder-recipient pair, recipient state, or funder and recipient state; always for one payment status.' },
+  FunderRollup: { kind: 'class', label: 'funder rollup', comment: 'Totals of one funder\'s grants of one payment status.' },
+  RecipientRollup: { kind: 'class', label: 'recipient rollup', comment: 'Totals of one recipient\'s grants of one payment status.' },
+  PairRollup: { kind: 'class', label: 'funder-recipient rollup', comment: 'Totals of the grants of one payment status from one funder to one recipient.' },
+  StateRollup: { kind: 'class', label: 'state rollup', comment: 'Totals of grants of one payment status to recipients in one state or province as filed.' },
+  FunderStateRollup: { kind: 'class', label: 'funder-state rollup', comment: 'Totals of one funder\'s grants of one payment status to recipients in one state.' },
+  GrantGraph: { kind: 'class', label: 'grant graph', comment: 'The named graph of grant edges; says whether its coverage is declared complete and whether it is synthetic.' },
+  funder: { kind: 'property', label: 'funder', comment: 'The organization that made the grant (the filer).' },
+  recipient: { kind: 'property', label: 'recipient', comment: 'The organization the grant went to: keyed by the EIN the filer reported, or only by the name and state it wrote.' },
+  amount: { kind: 'property', label: 'amount', comment: 'The grant amount as filed in whole US dollars: cash plus non-cash where the form splits them.' },
+  cashAmount: { kind: 'property', label: 'cash amount', comment: 'The cash part of a grant, where the form reports it (Schedule I).' },
+  nonCashAmount: { kind: 'property', label: 'non-cash amount', comment: 'The non-cash part of a grant, where the form reports it (Schedule I).' },
+  paymentStatus: { kind: 'property', label: 'payment status', comment: 'grants:Paid or grants:ApprovedForFuturePayment. Amounts of different statuses are never summed together.' },
+  Paid: { kind: 'individual', label: 'paid', comment: 'Paid during the tax year (Schedule I; Form 990-PF Part XV line 3a).' },
+  ApprovedForFuturePayment: { kind: 'individual', label: 'approved for future payment', comment: 'Approved during the year for payment in a later year (Form 990-PF Part XV line 3b): not paid.' },
+  taxYear: { kind: 'property', label: 'tax year', comment: 'The tax year of the return that reports the grant.' },
+  purpose: { kind: 'property', label: 'purpose', comment: 'The purpose of the grant as the filer wrote it.' },
+  formPart: { kind: 'property', label: 'form part', comment: 'Which part of which form the grant was read from: schedule_i, pf_paid (990-PF line 3a) or pf_future (line 3b).' },
+  sourceRecord: { kind: 'property', label: 'source record', comment: 'Where in the source document the grant is: an RFC 7111 row fragment (row=N) or an element path.' },
+  nameKey: { kind: 'property', label: 'name key', comment: 'An organization name normalized for matching (lower case, punctuation and legal-form words dropped).' },
+  nteeCode: { kind: 'property', label: 'NTEE code', comment: 'The National Taxonomy of Exempt Entities code the IRS Business Master File gives the organization.' },
+  form: { kind: 'property', label: 'form', comment: 'The return form of a filing: 990, 990PF.' },
+  edgeCount: { kind: 'property', label: 'edge count', comment: 'How many grant edges the graph holds from a filing.' },
+  sha256: { kind: 'property', label: 'SHA-256', comment: 'SHA-256 of a source document\'s bytes, hex.' },
+  sourceKind: { kind: 'property', label: 'source kind', comment: 'efile_xml, grants_extract or bmf_extract.' },
+  rollupFunder: { kind: 'property', label: 'rollup funder', comment: 'The funder a rollup totals.' },
+  rollupRecipient: { kind: 'property', label: 'rollup recipient', comment: 'The recipient a rollup totals.' },
+  rollupState: { kind: 'property', label: 'rollup state', comment: 'The recipient state (as filed) a rollup totals.' },
+  totalAmount: { kind: 'property', label: 'total amount', comment: 'Sum of grants:amount over the rollup\'s grants (one payment status).' },
+  grantCount: { kind: 'property', label: 'grant count', comment: 'Number of grants the rollup totals.' },
+  counterpartCount: { kind: 'property', label: 'counterpart count', comment: 'Distinct recipients of a funder rollup, or distinct funders of a recipient rollup.' },
+  coverageComplete: { kind: 'property', label: 'coverage complete', comment: 'True only when an operator declared the ingest to be a complete bulk release; otherwise the graph holds only the filings listed as grants:Filing.' },
+  synthetic: { kind: 'property', label: 'synthetic', comment: 'True on a generated benchmark graph: no edge in it is a real grant.' },
+} as const satisfies Record<string, TermDoc>;
+
+export type GrantTerm = keyof typeof DOCS;
+export const G = Object.freeze(Object.fromEntries(Object.keys(DOCS).map((k) => [k, GRANTS_NS + k]))) as { readonly [K in GrantTerm]: string };
+export const GRANT_TERM_DOCS: Readonly<Record<GrantTerm, TermDoc>> = DOCS;
+
+/** schema.org terms the graph uses for organizations (schema.org names them; Assay does not). */
+export const SDO = {
+  Organization: 'https://schema.org/Organization',
+  name: 'https://schema.org/name',
+  taxID: 'https://schema.org/taxID',
+  addressLocality: 'https://schema.org/addressLocality',
+  addressRegion: 'https://schema.org/addressRegion',
+  addressCountry: 'https://schema.org/addressCountry',
+} as const;
+
+/** Where the graph's IRIs live under a base: graphs by role, documents, filings, organizations, edges, rollups. */
+export interface GrantIris {
+  graph: string;
+  rollups: string;
+  doc(docId: string): string;
+  filing(ein: string, taxYear: number, form: string): string;
+  org(local: string): string;
+  edge(hash: string): string;
+  rollup(path: string): string;
+}
+
+export function grantIris(base: string, opts: { synthetic?: boolean } = {}): GrantIris {
+  const b = ensureSlash(base);
+  const root = opts.synthetic ? `${b}synthetic-grants/` : `${b}grants/`;
+  return {
+    graph: `${b}graph/${opts.synthetic ? 'synthetic-grants' : 'grants'}`,
+    rollups: `${b}graph/${opts.synthetic ? 'synthetic-grants' : 'grants'}-rollups`,
+    doc: (id) => `${root}doc/${encodeURIComponent(id)}`,
+    filing: (ein, y, form) => `${root}filing/${ein}/${y}/${encodeURIComponent(form)}`,
+    org: (local) => `${root}org/${local}`,
+    edge: (hash) => `${root}edge/${hash}`,
+    rollup: (path) => `${root}rollup/${path}`,
+  };
+}

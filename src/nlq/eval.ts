@@ -1,0 +1,211 @@
+/**
+ * The execution-accuracy harness. Each case is a question and a gold query; the gold runs on the
+ * same graph at scoring time (no stored answers to drift). The candidate is graded by its answer
+ * set, not its text: order-independent multisets of rows (each row compared as the multiset of its
+ * values, so variable names and column order do not matter; numeric literals compare by value),
+ * F1 per case (empty-vs-empty scores 1), macro-F1 over the cases, exact match (F1 = 1), validity
+ * (the loop ended with a query that validated and ran) and repairs.
+ *
+ * Four cells: end-to-end (the generator writes the query) vs oracle (the gold is fed straight
+ * through validate → execute; the generator is not consulted) × grounded vs ungrounded.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { askGraph, DEFAULT_NLQ_CONFIG, type NlqConfig, type NlqDeps } from './loop.ts';
+import { termKey, type QueryResult, type Term } from './exec.ts';
+import { validateQuery } from './validate.ts';
+import { SparqlError } from './exec.ts';
+
+export interface EvalCase { id: string; question: string; gold: string }
+
+/** The first line of a case file may say which graph the cases are over and how to build it. */
+export interface CaseSetMeta {
+  /** The graph the gold queries are written against (its IRI). */
+  graph?: string;
+  /** An RDF file (relative to the case file) to load into that graph when no store is given. */
+  load?: string;
+  /** Build Assay's catalog graph as the app does (src/ard/sync.ts) under this base IRI. */
+  catalogBase?: string;
+  description?: string;
+}
+
+export interface CaseSet { meta: CaseSetMeta; cases: EvalCase[]; path: string }
+
+export async function loadCases(path: string): Promise<CaseSet> {
+  const text = await readFile(path, 'utf8');
+  const cases: EvalCase[] = [];
+  let meta: CaseSetMeta = {};
+  const problems: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(line) as Record<string, unknown>;
+    } catch (e) {
+      problems.push(`line ${i + 1}: not JSON (${(e as Error).message})`);
+      return;
+    }
+    if (o.meta && typeof o.meta === 'object') {
+      meta = o.meta as CaseSetMeta;
+      if (meta.load) meta.load = resolve(dirname(path), meta.load);
+      return;
+    }
+    const gold = (o.gold ?? o.sparql) as unknown;
+    if (typeof o.question !== 'string' || typeof gold !== 'string') {
+      problems.push(`line ${i + 1}: a case needs "question" and "gold" (or "sparql") strings`);
+      return;
+    }
+    cases.push({ id: typeof o.id === 'string' ? o.id : `case-${cases.length + 1}`, question: o.question, gold });
+  });
+  if (problems.length > 0) throw new Error(`${path} has ${problems.length} bad line${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
+  if (cases.length === 0) throw new Error(`${path} holds no cases: each line is {"id", "question", "gold"}`);
+  return { meta, cases, path };
+}
+
+// ——— answer sets and F1 ———
+
+const NUMERIC = /#(integer|decimal|float|double|int|long|short|byte|nonNegativeInteger|positiveInteger|unsignedInt|unsignedLong)$/;
+
+function valueKey(t: Term | undefined): string {
+  if (t && t.type === 'literal' && t.datatype && NUMERIC.test(t.datatype) && Number.isFinite(Number(t.value))) return `n:${Number(t.value)}`;
+  return termKey(t);
+}
+
+/** The answer set: one key per row (the sorted multiset of its values); ASK is one row, its boolean. */
+export function answerSet(r: QueryResult): string[] {
+  if (r.kind === 'ask') return [`ask:${r.value}`];
+  return r.rows.map((row) => r.vars.map((v) => valueKey(row[v])).filter((k) => k !== '').sort().join('\u0001'));
+}
+
+export interface F1 { precision: number; recall: number; f1: number; intersection: number; predicted: number; gold: number }
+
+export function f1(predicted: readonly string[], gold: readonly string[]): F1 {
+  if (predicted.length === 0 && gold.length === 0) return { precision: 1, recall: 1, f1: 1, intersection: 0, predicted: 0, gold: 0 };
+  const counts = new Map<string, number>();
+  for (const g of gold) counts.set(g, (counts.get(g) ?? 0) + 1);
+  let inter = 0;
+  for (const p of predicted) {
+    const n = counts.get(p) ?? 0;
+    if (n > 0) { inter++; counts.set(p, n - 1); }
+  }
+  const precision = predicted.length === 0 ? 0 : inter / predicted.length;
+  const recall = gold.length === 0 ? 0 : inter / gold.length;
+  const score = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1: score, intersection: inter, predicted: predicted.length, gold: gold.length };
+}
+
+// ——— cells ———
+
+export type Mode = 'end-to-end' | 'oracle';
+
+export interface CaseScore {
+  id: string;
+  question: string;
+  f1: F1;
+  valid: boolean;
+  repairs: number;
+  sparql: string | null;
+  /** Why the loop produced no rows (typed code), when it did not. */
+  failure: string | null;
+}
+
+export interface CellReport {
+  mode: Mode;
+  grounded: boolean;
+  generator: string;
+  cases: CaseScore[];
+  macroF1: number;
+  exactMatch: number;
+  validity: number;
+  repairs: number;
+}
+
+export interface GoldFailure { id: string; message: string }
+
+export interface EvalReport { graph: string | null; cases: number; cells: CellReport[]; goldFailures: GoldFailure[] }
+
+/** Run the gold queries once (they are the same for every cell). */
+async function goldSets(cases: readonly EvalCase[], graph: string | undefined, deps: NlqDeps, config: NlqConfig): Promise<{ sets: Map<string, string[]>; failures: GoldFailure[] }> {
+  const sets = new Map<string, string[]>();
+  const failures: GoldFailure[] = [];
+  for (const c of cases) {
+    const checked = validateQuery(c.gold, { allowPropertyPaths: true });
+    if (!checked.ok) { failures.push({ id: c.id, message: `gold query is invalid: ${JSON.stringify(checked.issues)}` }); continue; }
+    try {
+      const r = await deps.runner.query(checked.sparql, graph, { timeoutMs: Math.max(config.timeoutMs, 30_000), maxRows: 1_000_000, limitName: 'eval gold' });
+      sets.set(c.id, answerSet(r));
+    } catch (e) {
+      if (!(e instanceof SparqlError)) throw e;
+      failures.push({ id: c.id, message: `gold query failed: ${e.message}` });
+    }
+  }
+  return { sets, failures };
+}
+
+export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<string, string[]>, graph: string | undefined, deps: NlqDeps, config: NlqConfig, mode: Mode, grounded: boolean, onCase?: (s: CaseScore) => void): Promise<CellReport> {
+  const scores: CaseScore[] = [];
+  const cfg: NlqConfig = { ...config, ground: grounded, cite: false };
+  for (const c of cases) {
+    const g = gold.get(c.id);
+    if (!g) continue;
+    let s: CaseScore;
+    if (mode === 'oracle') {
+      const grounding = grounded && cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
+      const checked = validateQuery(c.gold, { ...(grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths });
+      if (!checked.ok) s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: 0, sparql: c.gold, failure: checked.issues.map((i) => i.code).join(',') };
+      else {
+        try {
+          const r = await deps.runner.query(checked.sparql, graph, { timeoutMs: cfg.timeoutMs, maxRows: cfg.maxRows });
+          const truncated = r.kind === 'select' && r.truncated;
+          s = { id: c.id, question: c.question, f1: f1(truncated ? [] : answerSet(r), g), valid: !truncated, repairs: 0, sparql: checked.sparql, failure: truncated ? 'row-budget' : null };
+        } catch (e) {
+          if (!(e instanceof SparqlError)) throw e;
+          s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: 0, sparql: checked.sparql, failure: e.code };
+        }
+      }
+    } else {
+      const out = await askGraph(c.question, graph, deps, cfg);
+      if (out.status === 'answered') s = { id: c.id, question: c.question, f1: f1(answerSet(out.result), g), valid: true, repairs: out.repairs, sparql: out.sparql, failure: null };
+      else {
+        const code = out.reason.code === 'beyond' ? `beyond:${out.reason.beyond.code}` : out.reason.code === 'exhausted' ? `exhausted:${out.reason.last.kind}` : out.reason.code;
+        s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: out.repairs, sparql: out.transcript.at(-1)?.sparql ?? null, failure: code };
+      }
+    }
+    scores.push(s);
+    onCase?.(s);
+  }
+  const n = scores.length || 1;
+  return {
+    mode, grounded, generator: mode === 'oracle' ? 'gold' : deps.generator.id, cases: scores,
+    macroF1: scores.reduce((a, s) => a + s.f1.f1, 0) / n,
+    exactMatch: scores.filter((s) => s.f1.f1 === 1).length / n,
+    validity: scores.filter((s) => s.valid).length / n,
+    repairs: scores.reduce((a, s) => a + s.repairs, 0),
+  };
+}
+
+/** All four cells. `depsFor(grounded)` gives the generator for each end-to-end cell (a replay fixture may differ per cell). */
+export async function runEval(set: CaseSet, graph: string | undefined, depsFor: (grounded: boolean) => NlqDeps, config: NlqConfig = DEFAULT_NLQ_CONFIG, onCase?: (cell: string, s: CaseScore) => void): Promise<EvalReport> {
+  const base = depsFor(true);
+  const { sets, failures } = await goldSets(set.cases, graph, base, config);
+  const cells: CellReport[] = [];
+  for (const mode of ['end-to-end', 'oracle'] as const) {
+    for (const grounded of [true, false]) {
+      const deps = mode === 'oracle' ? base : depsFor(grounded);
+      cells.push(await runCell(set.cases, sets, graph, deps, config, mode, grounded, (s) => onCase?.(`${mode} ${grounded ? 'grounded' : 'ungrounded'}`, s)));
+    }
+  }
+  return { graph: graph ?? null, cases: set.cases.length, cells, goldFailures: failures };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function reportTable(r: EvalReport): string {
+  const lines = ['cell                     generator        n   macro-F1   exact   valid  repairs'];
+  for (const c of r.cells) {
+    const name = `${c.mode} ${c.grounded ? 'grounded' : 'ungrounded'}`;
+    lines.push(`${name.padEnd(24)} ${c.generator.slice(0, 15).padEnd(15)} ${String(c.cases.length).padStart(3)}   ${c.macroF1.toFixed(3).padStart(8)}  ${pct(c.exactMatch).padStart(6)}  ${pct(c.validity).padStart(6)}  ${String(c.repairs).padStart(7)}`);
+  }
+  if (r.goldFailures.length > 0) lines.push(`gold queries that did not run (cases left out): ${r.goldFailures.map((f) => `${f.id} (${f.message})`).join('; ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,526 @@
+/**
+ * The offline generator: SPARQL for the question forms it recognises, with no model, grounded in
+ * whatever graph is loaded (its labels, classes, predicates and the introspection join hints).
+ *
+ * Forms (checked in this order):
+ * - yes/no (ASK): "Is E a C?", "Is/Does E … E2?", "Is the P of E greater than N?", "Is E's P X?"
+ * - counts: "How many C [related to E | with P above N | whose P is X]?", "How many P does E have?"
+ * - superlatives (ORDER BY … LIMIT): "Which C has the highest P?", "the N largest C", and by count:
+ *   "Which C has the most C2?"
+ * - simple filters: "Which C have P greater than N?", "Which C have X P?" (a word of a text value)
+ * - entities of a class related to a named entity: "Which C appear in E?"
+ * - a property of a named entity: "What is the P of E?", "Who directed E?"
+ * - the members of a class: "List all C."
+ * Anything else is answered with a typed reason (beyond it), never a guess: an ambiguous name is
+ * reported with its candidates, a missing relation or join is named.
+ *
+ * Projection follows the question: the entities asked for (?x), the value asked for (?v), a count
+ * (?count), or a boolean. Queries are built as syntax trees (sparql-build.ts).
+ */
+import type { ClassProfile, Introspection, PredicateProfile } from '../../../introspect/index.ts';
+import type { Grounding } from '../grounding.ts';
+import { RDF_TYPE } from '../grounding.ts';
+import type { LinkedClass, LinkedEntity, LinkedRelation, Linking } from '../link.ts';
+import { ask, bgp, containsText, countAs, filter, iri, num, op, select, subquery, toText, triple, union, v } from '../sparql-build.ts';
+import { isStopword, numbers, stem, type Token } from '../text.ts';
+import type { BeyondReason, Generation, GenerateRequest, SparqlGenerator } from './types.ts';
+import type { Pattern, Query } from 'sparqljs';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const NUMERIC = new Set(['integer', 'decimal', 'float', 'double', 'int', 'long', 'short', 'byte', 'nonNegativeInteger', 'positiveInteger', 'negativeInteger', 'nonPositiveInteger', 'unsignedInt', 'unsignedLong', 'unsignedShort', 'gYear'].map((t) => XSD + t));
+const TEMPORAL = new Set(['date', 'dateTime', 'gYear', 'gYearMonth', 'time'].map((t) => XSD + t));
+const TEXTUAL = new Set([XSD + 'string', 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString']);
+
+const ASK_WORDS = new Set(['is', 'are', 'was', 'were', 'does', 'do', 'did', 'has', 'have', 'had', 'can', 'could']);
+const DESC_WORDS = new Set(['highest', 'largest', 'biggest', 'greatest', 'maximum', 'max', 'tallest', 'longest', 'heaviest', 'fastest', 'widest', 'deepest', 'most', 'top', 'richest', 'costliest', 'priciest', 'populous']);
+const ASC_WORDS = new Set(['lowest', 'smallest', 'least', 'fewest', 'minimum', 'min', 'shortest', 'lightest', 'cheapest', 'slowest', 'narrowest', 'shallowest', 'bottom']);
+const EARLY_WORDS = new Set(['earliest', 'oldest', 'first']);
+const LATE_WORDS = new Set(['latest', 'newest', 'recent', 'last', 'youngest']);
+/** Words that never carry the value a text filter looks for. */
+const LIGHT_WORDS = new Set(['many', 'number', 'count', 'total', 'exist', 'exists', 'there', 'appear', 'appears', 'known', 'called', 'named',
+  'use', 'uses', 'used', 'using', 'make', 'makes', 'made', 'get', 'gets', 'take', 'takes', 'go', 'goes', 'come', 'comes', 'belong', 'belongs',
+  'graph', 'dataset', 'catalog', 'catalogue', 'database', 'data', 'describe', 'describes', 'hold', 'holds', 'contain', 'contains', 'include', 'includes']);
+const AGGREGATE_WORDS = new Set(['average', 'mean', 'sum', 'median', 'percentage', 'percent', 'proportion', 'ratio', 'difference', 'combined', 'altogether']);
+const EQ = ['equal to', 'equals', 'exactly', 'of', 'is', 'with', '='];
+const GT = ['more than', 'greater than', 'larger than', 'bigger than', 'higher than', 'taller than', 'longer than', 'heavier than', 'over', 'above', 'exceeds', 'exceeding', 'exceed', 'after', 'beyond'];
+const GE = ['at least', 'no less than', 'or more'];
+const LT = ['less than', 'fewer than', 'smaller than', 'lower than', 'shorter than', 'lighter than', 'under', 'below', 'before', 'cheaper than'];
+const LE = ['at most', 'no more than', 'or less', 'or fewer', 'up to'];
+
+interface Ctx {
+  ix: Introspection;
+  g: Grounding;
+  l: Linking;
+  toks: Token[];
+  norms: string[];
+  notes: string[];
+}
+
+export function offlineGenerator(): SparqlGenerator {
+  return {
+    id: 'offline',
+    async generate(req: GenerateRequest): Promise<Generation> {
+      if (req.round > 0) return { kind: 'beyond', reason: { code: 'cannot-repair' } };
+      if (!req.grounding || !req.linking) return { kind: 'beyond', reason: { code: 'not-grounded' } };
+      return generateOffline(req.grounding, req.linking);
+    },
+  };
+}
+
+export function generateOffline(g: Grounding, l: Linking): Generation {
+  const toks = l.tokens;
+  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
+  const r = plan(ctx);
+  if ('code' in r) return { kind: 'beyond', reason: r };
+  return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}) };
+}
+
+type Planned = Query | BeyondReason;
+
+function plan(c: Ctx): Planned {
+  const { l } = c;
+  if (l.verbatim) return { code: 'unrecognised-form' };
+  // An ambiguous mention that no class in the question settles is reported, not guessed.
+  const entities = [...l.entities];
+  for (const a of l.ambiguous) {
+    const fits = l.classes.length > 0 ? a.candidates.filter((cand) => l.classes.some((cl) => joinPredicates(c, cl.iri, cand.types).length > 0 || cand.types.includes(cl.iri))) : [];
+    if (fits.length === 1) {
+      entities.push({ mention: a.mention, start: a.start, end: a.end, ...fits[0]!, exact: false, score: 0.5 });
+      c.notes.push(`"${a.mention}" read as <${fits[0]!.iri}>: the only candidate related to the class asked about`);
+    } else {
+      return { code: 'ambiguous-entity', mention: a.mention, candidates: a.candidates };
+    }
+  }
+  entities.sort((a, b) => a.start - b.start);
+  // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
+  const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
+  if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
+  // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
+  const aggregate = c.norms.find((w) => AGGREGATE_WORDS.has(w));
+  if (aggregate) return { code: 'unrecognised-form' };
+  const first = c.norms[0] ?? '';
+  const isAsk = ASK_WORDS.has(first);
+  const isCount = has(c, 'how many') || has(c, 'number of') || has(c, 'count of') || first === 'count';
+  const sup = superlative(c);
+  const cmp = comparison(c);
+
+  const F = classes[0];
+  const negated = negation(c);
+  if (negated === 'unhandled' || (negated && (isAsk || sup))) return { code: 'unrecognised-form' };
+  if (F && negated) {
+    const rel = classRelation(c, F.iri, {}) ?? incomingRelation(c, F.iri);
+    if (!rel) return { code: 'no-relation', subject: F.iri, hint: 'negation' };
+    const inner = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('any')) : triple(v('any'), iri(rel.iri), v('x')));
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
+    return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
+  }
+  if (isAsk) return askForm(c, entities, classes, cmp);
+  if (isCount) return countForm(c, entities, classes, cmp);
+  if (sup) return superlativeForm(c, entities, classes, sup);
+  // "What <relation> …" asks for values of that relation, not for members of a class.
+  const asked = askedRelation(c);
+  if (F && asked) {
+    const rel = classRelation(c, F.iri, {});
+    if (!rel || rel.iri !== asked.iri) return { code: 'no-relation', subject: F.iri };
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+    return select({ variables: [v('v')], where, distinct: true });
+  }
+  if (F) {
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    const filtered = valueFilter(c, F.iri, cmp, where, 'x');
+    if (typeof filtered === 'object') return filtered;
+    if (!scoped && !filtered && entities.length === 0 && classes.length > 1) {
+      // "Which C have C2?" — members of C related to some C2.
+      const F2 = classes[1]!;
+      const joined = classJoin(c, F.iri, F2.iri, where);
+      if (typeof joined === 'object') return joined;
+    }
+    return select({ variables: [v('x')], where, distinct: true });
+  }
+  // No class: a property of a named entity.
+  const E = entities[0]!;
+  return propertyOf(c, E);
+}
+
+/** "no P", "without P", "lacking P": a negated relation (handled); other negations are beyond this generator. */
+function negation(c: Ctx): boolean | 'unhandled' {
+  for (let i = 0; i < c.norms.length; i++) {
+    const w = c.norms[i]!;
+    if (w === 'no' || w === 'without' || w === 'lacking' || w === 'lack') {
+      const near = new Set([i + 1, i + 2, i + 3]);
+      if (c.l.relations.some((r) => r.tokens.some((t) => near.has(t)))) return true;
+      return 'unhandled';
+    }
+    if (w === 'not' || w === 'never' || w === 'none' || w.endsWith("n't")) return 'unhandled';
+  }
+  return false;
+}
+
+/** The relation named right after the question word ("What language …", "Which color …"). */
+function askedRelation(c: Ctx): LinkedRelation | undefined {
+  const first = c.norms[0];
+  if (first !== 'what' && first !== 'which') return undefined;
+  const next = c.toks[1];
+  if (!next || c.l.consumed.has(next.i)) return undefined;
+  return c.l.relations.find((r) => r.tokens.includes(next.i) && r.score >= 1);
+}
+
+function incomingRelation(c: Ctx, cls: string): Directed | undefined {
+  const incoming = c.l.relations.filter((r) => c.ix.joinHints.hints.some((h) => h.predicate === r.iri && h.to === cls));
+  const inc = bestRelation(incoming, (r) => r.triples);
+  return inc ? { iri: inc.iri, forward: false, tokens: inc.tokens } : undefined;
+}
+
+function has(c: Ctx, phrase: string): boolean {
+  return ` ${c.norms.join(' ')} `.includes(` ${phrase} `);
+}
+
+// ——— yes/no ———
+
+function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], cmp: Comparison | undefined): Planned {
+  const E = entities[0];
+  if (!E) return { code: 'nothing-linked' };
+  const e = iri(E.iri);
+  if (entities.length >= 2) {
+    const E2 = entities[1]!;
+    const preds = linkPredicates(c, E.types, E2.types);
+    if (preds.length === 0) return { code: 'no-join', from: E.iri, to: E2.iri };
+    const groups: Pattern[][] = [];
+    for (const p of preds) groups.push([bgp(triple(p.forward ? e : iri(E2.iri), iri(p.iri), p.forward ? iri(E2.iri) : e))]);
+    return ask(groups.length === 1 ? groups[0]! : [union(...groups)]);
+  }
+  const rel = relationFor(c, E, { numeric: cmp !== undefined });
+  if (cmp && rel) {
+    return ask([bgp(triple(e, iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value)))]);
+  }
+  const C = classes[0];
+  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(triple(e, iri(RDF_TYPE), iri(C.iri)))]);
+  if (rel) {
+    const words = leftoverWords(c, rel);
+    if (words.length > 0 && isTextual(c, rel.iri)) {
+      return ask([bgp(triple(e, iri(rel.iri), v('v'))), ...words.map((w) => filter(containsText(v('v'), w)))]);
+    }
+    return ask([bgp(triple(e, iri(rel.iri), v('v')))]);
+  }
+  return { code: 'no-relation', subject: E.iri };
+}
+
+// ——— counts ———
+
+function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], cmp: Comparison | undefined): Planned {
+  const F = classes[0];
+  if (F) {
+    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    const filtered = valueFilter(c, F.iri, cmp, where, 'x');
+    if (typeof filtered === 'object') return filtered;
+    return select({ variables: [countAs(v('x'), 'count')], where });
+  }
+  const E = entities[0];
+  if (!E) return { code: 'nothing-linked' };
+  const rel = relationFor(c, E, {});
+  if (!rel) return { code: 'no-relation', subject: E.iri, hint: 'count' };
+  const p = profile(c, rel.iri);
+  if (p && isNumericProfile(p)) return propertyOf(c, E, rel);
+  const e = iri(E.iri);
+  const pattern = rel.forward ? triple(e, iri(rel.iri), v('x')) : triple(v('x'), iri(rel.iri), e);
+  return select({ variables: [countAs(v('x'), 'count')], where: [bgp(pattern)] });
+}
+
+// ——— superlatives ———
+
+interface Superlative { descending: boolean; limit: number; byCount: boolean; temporal?: 'early' | 'late'; word: number }
+
+function superlative(c: Ctx): Superlative | undefined {
+  for (let i = 0; i < c.norms.length; i++) {
+    const w = c.norms[i]!;
+    let descending: boolean | undefined;
+    let temporal: 'early' | 'late' | undefined;
+    if (DESC_WORDS.has(w)) descending = true;
+    else if (ASC_WORDS.has(w)) descending = false;
+    else if (EARLY_WORDS.has(w)) { descending = false; temporal = 'early'; } else if (LATE_WORDS.has(w)) { descending = true; temporal = 'late'; }
+    if (descending === undefined) continue;
+    if (w === 'most' && c.norms[i - 1] !== 'the' && c.norms[i - 1] !== 'has' && c.norms[i - 1] !== 'have' && c.norms[i - 1] !== 'with') {
+      // "most" as "most of the …" is not a superlative; "the most", "has the most" are.
+      if (c.norms[i - 1] !== undefined && !['which', 'who', 'what'].includes(c.norms[i - 1]!)) continue;
+    }
+    if (w === 'first' || w === 'last') {
+      // "the first N" is a superlative only next to a temporal predicate; leave to the relation check.
+    }
+    let limit = 1;
+    const counts = numbers(c.toks);
+    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined);
+    if (n !== undefined && n > 0 && n <= 1000) limit = n;
+    const byCount = (w === 'most' || w === 'fewest' || w === 'least') && !isAdjectiveNext(c, i);
+    return { descending, limit, byCount, word: i, ...(temporal ? { temporal } : {}) };
+  }
+  return undefined;
+}
+
+/** "the most populous" — "most" followed by an adjective-like word that names a relation. */
+function isAdjectiveNext(c: Ctx, i: number): boolean {
+  const next = c.toks[i + 1];
+  if (!next) return false;
+  return c.l.relations.some((r) => r.tokens.includes(next.i)) && !c.l.classes.some((cl) => cl.start === next.i);
+}
+
+function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], sup: Superlative): Planned {
+  const F = classes[0];
+  const focus = F?.iri;
+  const where: Pattern[] = focus ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(focus)))] : [];
+  if (F) {
+    const scoped = scope(c, F, entities.filter((e) => !(focus && e.types.includes(focus))), where);
+    if (typeof scoped === 'object') return scoped;
+  }
+  if (sup.byCount) {
+    // By count: a second class joined to the first, or an object-valued relation of the first.
+    let pattern: Pattern | undefined;
+    const F2 = classes[1];
+    if (focus && F2) {
+      const preds = joinPredicatesBetween(c, focus, F2.iri);
+      const p = pickRelated(c, preds);
+      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), triple(v('o'), iri(RDF_TYPE), iri(F2.iri)));
+    }
+    if (!pattern) {
+      const rel = focus ? classRelation(c, focus, { objects: true }) : c.l.relations[0] ? { iri: c.l.relations[0].iri, forward: true } : undefined;
+      if (rel) pattern = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('o')) : triple(v('o'), iri(rel.iri), v('x')));
+    }
+    if (!pattern) return { code: 'no-relation', subject: focus ?? '', hint: 'most' };
+    const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [...where, pattern], group: [v('x')] });
+    return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
+  }
+  const rel = focus ? classRelation(c, focus, { numeric: true, temporal: sup.temporal !== undefined }) : globalRelation(c, { numeric: true });
+  if (!rel) {
+    const named = c.l.relations[0];
+    if (named) return { code: 'not-numeric', predicate: named.iri };
+    return { code: 'no-relation', subject: focus ?? '', hint: 'superlative' };
+  }
+  where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+  return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
+}
+
+// ——— filters ———
+
+interface Comparison { op: '>' | '>=' | '<' | '<=' | '='; value: number; start: number }
+
+function comparison(c: Ctx): Comparison | undefined {
+  const nums = numbers(c.toks).filter((n) => !c.l.consumed.has(n.start));
+  for (const n of nums) {
+    const before = c.norms.slice(Math.max(0, n.start - 3), n.start).join(' ');
+    const after = c.norms.slice(n.end, n.end + 2).join(' ');
+    const endsWith = (list: string[]) => list.some((p) => before === p || before.endsWith(` ${p}`));
+    if (endsWith(GE) || /^or more/.test(after)) return { op: '>=', value: n.value, start: n.start };
+    if (endsWith(LE) || /^or (less|fewer)/.test(after)) return { op: '<=', value: n.value, start: n.start };
+    if (endsWith(GT)) return { op: '>', value: n.value, start: n.start };
+    if (endsWith(LT)) return { op: '<', value: n.value, start: n.start };
+    if (endsWith(EQ) || c.l.relations.some((r) => r.tokens.includes(n.start - 1))) return { op: '=', value: n.value, start: n.start };
+  }
+  return undefined;
+}
+
+/** Add a value filter on a relation of `cls` to `where` (numeric comparison or a word of a text value). */
+function valueFilter(c: Ctx, cls: string, cmp: Comparison | undefined, where: Pattern[], subject: string): Query | BeyondReason | boolean {
+  if (cmp) {
+    const rel = classRelation(c, cls, { numeric: true });
+    if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: cls, hint: 'filter' };
+    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value))));
+    return true;
+  }
+  const rel = classRelation(c, cls, { textual: true });
+  if (!rel) return false;
+  const words = leftoverWords(c, rel);
+  if (words.length === 0) return false;
+  where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), ...words.map((w) => filter(containsText(v('v'), w))));
+  return true;
+}
+
+/** Content words not taken by a mention, a relation or a number: the value a text filter looks for. */
+function leftoverWords(c: Ctx, rel: { tokens?: readonly number[] }): string[] {
+  const used = new Set<number>([...c.l.consumed, ...(rel.tokens ?? [])]);
+  for (const r of c.l.relations) for (const t of r.tokens) used.add(t);
+  const out: string[] = [];
+  for (const t of c.toks) {
+    if (used.has(t.i) || isStopword(t.norm) || /^\d/.test(t.norm)) continue;
+    if (DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm)) continue;
+    if (LIGHT_WORDS.has(t.norm)) continue;
+    out.push(t.raw);
+  }
+  return out;
+}
+
+// ——— relations and joins ———
+
+function profile(c: Ctx, p: string): PredicateProfile | undefined {
+  return c.ix.predicates.find((x) => x.iri === p);
+}
+
+function classProfile(c: Ctx, cls: string): ClassProfile | undefined {
+  return c.ix.classes.find((x) => x.iri === cls);
+}
+
+function topDatatype(p: PredicateProfile): string | undefined {
+  return p.rangeDatatypes[0]?.iri;
+}
+
+function isNumericProfile(p: PredicateProfile): boolean {
+  const d = topDatatype(p);
+  return d !== undefined && (NUMERIC.has(d) || TEMPORAL.has(d)) && p.kinds.literal >= p.kinds.iri;
+}
+
+function isTextual(c: Ctx, p: string): boolean {
+  const prof = profile(c, p);
+  const d = prof && topDatatype(prof);
+  return d !== undefined && TEXTUAL.has(d);
+}
+
+interface Directed { iri: string; forward: boolean; tokens?: readonly number[] }
+
+/** The linked relation best fitting a class's own predicates (outgoing), by score, then use. */
+function classRelation(c: Ctx, cls: string, want: { numeric?: boolean; temporal?: boolean; textual?: boolean; objects?: boolean }): Directed | undefined {
+  const cp = classProfile(c, cls);
+  const own = new Map((cp?.predicates ?? []).map((p) => [p.predicate, p.subjects]));
+  const candidates = c.l.relations.filter((r) => own.has(r.iri) && r.iri !== RDF_TYPE).filter((r) => {
+    const p = profile(c, r.iri);
+    if (!p) return false;
+    if (want.numeric) return isNumericProfile(p) && (!want.temporal || TEMPORAL.has(topDatatype(p) ?? ''));
+    if (want.textual) return isTextual(c, r.iri);
+    if (want.objects) return p.kinds.iri + p.kinds.bnode > 0;
+    return true;
+  });
+  const best = bestRelation(candidates, (r) => own.get(r.iri) ?? 0);
+  if (best) return { iri: best.iri, forward: true, tokens: best.tokens };
+  if (want.objects) {
+    // Incoming: "the most X" where X points at the class (e.g. films of a character counted from the film side).
+    const incoming = c.l.relations.filter((r) => c.ix.joinHints.hints.some((h) => h.predicate === r.iri && h.to === cls));
+    const inc = bestRelation(incoming, (r) => r.triples);
+    if (inc) return { iri: inc.iri, forward: false, tokens: inc.tokens };
+  }
+  return undefined;
+}
+
+function globalRelation(c: Ctx, want: { numeric?: boolean }): Directed | undefined {
+  const candidates = c.l.relations.filter((r) => { const p = profile(c, r.iri); return p !== undefined && (!want.numeric || isNumericProfile(p)); });
+  const best = bestRelation(candidates, (r) => r.triples);
+  return best ? { iri: best.iri, forward: true, tokens: best.tokens } : undefined;
+}
+
+function bestRelation(list: LinkedRelation[], use: (r: LinkedRelation) => number): LinkedRelation | undefined {
+  return [...list].sort((a, b) => b.score - a.score || b.tokens.length - a.tokens.length || use(b) - use(a) || (a.iri < b.iri ? -1 : 1))[0];
+}
+
+/** A relation of a named entity: among the linked relations, one its classes use (outgoing) or point to it (incoming). */
+function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean }): (Directed & { iri: string }) | undefined {
+  const outgoing = new Map<string, number>();
+  for (const t of E.types) for (const p of classProfile(c, t)?.predicates ?? []) outgoing.set(p.predicate, Math.max(outgoing.get(p.predicate) ?? 0, p.subjects));
+  const incoming = new Set(c.ix.joinHints.hints.filter((h) => E.types.includes(h.to)).map((h) => h.predicate));
+  const ok = (r: LinkedRelation) => { const p = profile(c, r.iri); return !want.numeric || (p !== undefined && isNumericProfile(p)); };
+  const out = bestRelation(c.l.relations.filter((r) => (outgoing.has(r.iri) || E.types.length === 0) && ok(r) && r.iri !== RDF_TYPE), (r) => outgoing.get(r.iri) ?? r.triples);
+  const inc = want.numeric ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
+  if (out && (!inc || out.score >= inc.score)) return { iri: out.iri, forward: true, tokens: out.tokens };
+  if (inc) return { iri: inc.iri, forward: false, tokens: inc.tokens };
+  return undefined;
+}
+
+/** Predicates joining class `from` to any of `to` (forward: ?x p E) or back (reverse: E p ?x). */
+function joinPredicates(c: Ctx, from: string, to: readonly string[]): (Directed & { triples: number; specificity: number })[] {
+  // Each join carries the instance count of the entity's class it goes through: a join observed on
+  // the entity's most specific class says more about this entity than one on a broad super-class.
+  const size = (cls: string) => classProfile(c, cls)?.instances ?? Number.MAX_SAFE_INTEGER;
+  const best = new Map<string, Directed & { triples: number; specificity: number }>();
+  const keep = (key: string, d: Directed & { triples: number; specificity: number }) => {
+    const had = best.get(key);
+    if (!had || d.specificity < had.specificity) best.set(key, d);
+  };
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE) continue;
+    if (h.from === from && to.includes(h.to)) keep(`f${h.predicate}`, { iri: h.predicate, forward: true, triples: h.triples, specificity: size(h.to) });
+    if (to.includes(h.from) && h.to === from) keep(`r${h.predicate}`, { iri: h.predicate, forward: false, triples: h.triples, specificity: size(h.from) });
+  }
+  return [...best.values()];
+}
+
+function joinPredicatesBetween(c: Ctx, from: string, to: string): (Directed & { triples: number })[] {
+  const out: (Directed & { triples: number })[] = [];
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE) continue;
+    if (h.from === from && h.to === to) out.push({ iri: h.predicate, forward: true, triples: h.triples });
+    else if (h.from === to && h.to === from) out.push({ iri: h.predicate, forward: false, triples: h.triples });
+  }
+  return out;
+}
+
+/** Among join predicates, the one the question names (a linked relation), else the most used. */
+function pickRelated(c: Ctx, preds: (Directed & { triples?: number; specificity?: number })[]): Directed | undefined {
+  if (preds.length === 0) return undefined;
+  const named = preds.filter((p) => c.l.relations.some((r) => r.iri === p.iri));
+  if (named.length > 0) {
+    const rank = (p: Directed) => c.l.relations.findIndex((r) => r.iri === p.iri);
+    return [...named].sort((a, b) => rank(a) - rank(b) || Number(b.forward) - Number(a.forward))[0];
+  }
+  const best = [...preds].sort((a, b) => (a.specificity ?? 0) - (b.specificity ?? 0) || (b.triples ?? 0) - (a.triples ?? 0) || Number(b.forward) - Number(a.forward) || (a.iri < b.iri ? -1 : 1))[0]!;
+  if (preds.length > 1) c.notes.push(`joined through <${best.iri}>, the most used of ${preds.length} predicates linking the classes (the question names none of them)`);
+  return best;
+}
+
+/** Predicates linking two entities' classes, narrowed by the linked relations. */
+function linkPredicates(c: Ctx, fromTypes: readonly string[], toTypes: readonly string[]): Directed[] {
+  const all: (Directed & { triples: number })[] = [];
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE) continue;
+    if (fromTypes.includes(h.from) && toTypes.includes(h.to)) all.push({ iri: h.predicate, forward: true, triples: h.triples });
+    if (toTypes.includes(h.from) && fromTypes.includes(h.to)) all.push({ iri: h.predicate, forward: false, triples: h.triples });
+  }
+  const named = all.filter((p) => c.l.relations.some((r) => r.iri === p.iri));
+  const chosen = named.length > 0 ? named : all;
+  const seen = new Set<string>();
+  return chosen.filter((p) => { const k = `${p.forward}${p.iri}`; if (seen.has(k)) return false; seen.add(k); return true; });
+}
+
+/** Restrict ?x (of class F) to what is related to the named entities. Returns whether it added a constraint. */
+function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where: Pattern[]): BeyondReason | boolean {
+  let added = false;
+  for (const E of entities) {
+    if (E.types.includes(F.iri) && entities.length === 1 && c.l.classes.length === 1) {
+      // "Is E a C"-like mention inside a list question: the entity is itself of the class.
+      continue;
+    }
+    const e = iri(E.iri);
+    if (E.types.length === 0) {
+      where.push(union([bgp(triple(v('x'), v('p'), e))], [bgp(triple(e, v('p'), v('x')))]));
+      c.notes.push(`<${E.iri}> has no type in the graph: any predicate linking it to a ${F.label} counts`);
+      added = true;
+      continue;
+    }
+    const preds = joinPredicates(c, F.iri, E.types);
+    const p = pickRelated(c, preds);
+    if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
+    where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), e) : triple(e, iri(p.iri), v('x'))));
+    added = true;
+  }
+  return added;
+}
+
+function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondReason | boolean {
+  const p = pickRelated(c, joinPredicatesBetween(c, from, to));
+  if (!p) return false;
+  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(to))));
+  return true;
+}
+
+function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
+  const r = rel ?? relationFor(c, E, {});
+  if (!r) return { code: 'no-relation', subject: E.iri };
+  const e = iri(E.iri);
+  return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });
+}
+
+export { stem };

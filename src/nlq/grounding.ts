@@ -1,0 +1,104 @@
+/**
+ * Ground: what the loop knows about the target graph before it asks anything. Built once per
+ * graph (and rebuilt when the store changes), entirely in the worker pool:
+ * - the introspect/ mining of the graph (schema card, seed-scoped detail, join hints, VoID figures);
+ * - the store's own labels (rdfs:label, skos:prefLabel/altLabel, schema:name, dcterms:title,
+ *   dc:title, foaf:name) and every subject's types, for entity and class linking;
+ * - the exact dictionary of predicates and classes the graph uses, for the dictionary check
+ *   (the mined profile is capped; the dictionary is not).
+ *
+ * Contract: never runs a query on the main thread; never reads outside the target graph.
+ */
+import { seedCard, toCard, type Introspection } from '../../introspect/index.ts';
+import type { GraphRunner, Row } from './exec.ts';
+import { Linker, type LabelEntry } from './link.ts';
+
+export const LABEL_PREDICATES = [
+  'http://www.w3.org/2000/01/rdf-schema#label',
+  'http://www.w3.org/2004/02/skos/core#prefLabel',
+  'http://www.w3.org/2004/02/skos/core#altLabel',
+  'http://schema.org/name',
+  'https://schema.org/name',
+  'http://purl.org/dc/terms/title',
+  'http://purl.org/dc/elements/1.1/title',
+  'http://xmlns.com/foaf/0.1/name',
+] as const;
+
+export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+
+export interface VoidFigures { triples: number; entities: number; distinctSubjects: number; classes: number; properties: number }
+
+export interface Grounding {
+  /** The graph's IRI; undefined = the union of every graph. */
+  graph: string | undefined;
+  ix: Introspection;
+  dictionary: { predicates: ReadonlySet<string>; classes: ReadonlySet<string> };
+  /** Types of every typed subject. */
+  types: ReadonlyMap<string, readonly string[]>;
+  linker: Linker;
+  void: VoidFigures;
+  /** Milliseconds spent building (mining + labels + dictionary). */
+  buildMs: number;
+}
+
+export interface GroundOptions {
+  /** Limit for each grounding job (mining, labels), milliseconds. */
+  timeoutMs: number;
+  /** Most label rows read (a graph with more is linked on the first ones, and says so in `partialLabels`). */
+  maxLabelRows: number;
+}
+
+export const DEFAULT_GROUND_OPTIONS: GroundOptions = { timeoutMs: 120_000, maxLabelRows: 1_000_000 };
+
+const values = (iris: readonly string[]) => iris.map((i) => `<${i}>`).join(' ');
+
+export async function buildGrounding(runner: GraphRunner, graph: string | undefined, options: GroundOptions = DEFAULT_GROUND_OPTIONS): Promise<Grounding> {
+  const started = performance.now();
+  const limits = { timeoutMs: options.timeoutMs, maxRows: options.maxLabelRows, limitName: 'nlq.groundTimeoutMs' };
+  const ixP = runner.mine(graph, options.timeoutMs);
+  const labelsP = runner.query(`SELECT ?s ?p ?l WHERE { VALUES ?p { ${values(LABEL_PREDICATES)} } ?s ?p ?l FILTER(isLiteral(?l) && isIRI(?s)) }`, graph, limits);
+  const typesP = runner.query(`SELECT ?s ?t WHERE { ?s <${RDF_TYPE}> ?t FILTER(isIRI(?s) && isIRI(?t)) }`, graph, limits);
+  const predsP = runner.query('SELECT DISTINCT ?p WHERE { ?s ?p ?o }', graph, limits);
+  const [ix, labels, typeRows, preds] = await Promise.all([ixP, labelsP, typesP, predsP]);
+  const rows = (r: Awaited<typeof labelsP>): Row[] => (r.kind === 'select' ? r.rows : []);
+
+  const types = new Map<string, string[]>();
+  const classes = new Set<string>();
+  for (const row of rows(typeRows)) {
+    const s = row.s!.value; const t = row.t!.value;
+    classes.add(t);
+    const list = types.get(s);
+    if (list) list.push(t); else types.set(s, [t]);
+  }
+  const predicates = new Set<string>(rows(preds).map((r) => r.p!.value));
+  const entries: LabelEntry[] = rows(labels).map((r) => ({ iri: r.s!.value, label: r.l!.value, via: r.p!.value }));
+  const linker = Linker.build({ labels: entries, types, ix, classes, predicates });
+  return {
+    graph, ix, types, linker,
+    dictionary: { predicates, classes },
+    void: { triples: ix.triples, entities: ix.entities, distinctSubjects: ix.subjects, classes: ix.classCount, properties: ix.predicateCount },
+    buildMs: performance.now() - started,
+  };
+}
+
+/** The graph-wide schema card within a character budget. */
+export function schemaCard(g: Grounding, budget: number): string {
+  if (g.ix.triples === 0) return 'The graph is empty.';
+  return toCard(g.ix, Math.max(budget, 400));
+}
+
+/** Detail for the classes and predicates a question touches (seedCard filters the mined profile). */
+export function seedDetail(g: Grounding, seeds: readonly string[], budget: number): string | undefined {
+  const known = seeds.filter((s) => g.dictionary.classes.has(s) || g.dictionary.predicates.has(s));
+  if (known.length === 0) return undefined;
+  try {
+    return seedCard(g.ix, known, Math.max(budget, 400));
+  } catch {
+    return undefined;
+  }
+}
+
+export function voidLine(g: Grounding): string {
+  const v = g.void;
+  return `${v.triples} triples, ${v.entities} entities (IRI subjects), ${v.classes} classes, ${v.properties} properties`;
+}

@@ -1,0 +1,290 @@
+/**
+ * Entity, class and relation linking against the graph's own labels.
+ *
+ * Entities: the store's label literals (see grounding.ts) and the local names of typed subjects.
+ * 1. A verbatim full-label match first: when the whole question (case and whitespace normalised,
+ *    punctuation kept) IS a label, that entity is bound exactly.
+ * 2. Otherwise token n-grams, longest first: an n-gram equal to a whole label's tokens links that
+ *    label's subject; several subjects with that label are reported as ambiguous with their
+ *    candidates, never guessed.
+ * 3. Then partial matches for what is left: an n-gram found inside labels, scored by the share of
+ *    the label it covers; only the best-covered candidates count, and a tie is ambiguous.
+ * Classes: n-grams equal to a class's local name or label (plural-insensitive).
+ * Relations: predicates whose name words share stems with the question's remaining words
+ *    (plus a few generic English adjective→dimension words, e.g. "tall" → height).
+ *
+ * Deterministic; knows nothing about any particular graph.
+ */
+import type { Introspection } from '../../introspect/index.ts';
+import { isStopword, localName, nameWords, normaliseLabel, singular, stem, tokenKey, tokens, type Token } from './text.ts';
+
+export interface LabelEntry { iri: string; label: string; via: string }
+
+export interface Span { mention: string; start: number; end: number }
+export interface Candidate { iri: string; label: string; types: readonly string[] }
+export interface LinkedEntity extends Span, Candidate { exact: boolean; score: number }
+export interface AmbiguousMention extends Span { candidates: Candidate[] }
+export interface LinkedClass extends Span { iri: string; label: string; instances: number }
+export interface LinkedRelation { iri: string; label: string; score: number; triples: number; tokens: number[] }
+
+export interface Linking {
+  question: string;
+  tokens: Token[];
+  /** True when the whole question was one label. */
+  verbatim: boolean;
+  entities: LinkedEntity[];
+  ambiguous: AmbiguousMention[];
+  classes: LinkedClass[];
+  relations: LinkedRelation[];
+  /** Token indexes taken by entity, class or ambiguous mentions. */
+  consumed: ReadonlySet<number>;
+}
+
+/** Generic English words for dimensions, met in predicate names. */
+const DIMENSIONS: Record<string, string[]> = {
+  tall: ['height'], taller: ['height'], tallest: ['height'], short: ['height', 'length'], shortest: ['height', 'length'], shorter: ['height', 'length'],
+  high: ['height', 'elevation'], highest: ['height', 'elevation'],
+  heavy: ['mass', 'weight'], heavier: ['mass', 'weight'], heaviest: ['mass', 'weight'], weigh: ['mass', 'weight'], weighs: ['mass', 'weight'], light: ['mass', 'weight'], lightest: ['mass', 'weight'],
+  long: ['length', 'duration'], longer: ['length', 'duration'], longest: ['length', 'duration'],
+  populous: ['population'], people: ['population', 'resident'], inhabitants: ['population', 'resident'], live: ['resident', 'population'], lives: ['resident', 'population'], living: ['resident', 'population'],
+  old: ['age', 'birth'], oldest: ['age', 'birth'], youngest: ['age', 'birth'], born: ['birth'],
+  expensive: ['cost', 'price'], cheapest: ['cost', 'price'], cheap: ['cost', 'price'], costs: ['cost', 'price'],
+  fast: ['speed'], fastest: ['speed'], slowest: ['speed'], wide: ['width', 'diameter'], widest: ['width', 'diameter'],
+  released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'],
+  big: ['size', 'area', 'diameter'], biggest: ['size', 'area', 'diameter'], large: ['size', 'area', 'diameter'], largest: ['size', 'area', 'diameter'], small: ['size', 'area', 'diameter'], smallest: ['size', 'area', 'diameter'],
+};
+
+/** Words too generic to name a relation on their own. */
+const WEAK_RELATION_WORDS = new Set(['has', 'have', 'is', 'of', 'type', 'value', 'id', 'uri', 'iri', 'data', 'info', 'property', 'by', 'to', 'in', 'on']);
+
+interface LabelRec { iri: string; label: string; toks: string[] }
+
+const MAX_CANDIDATES = 8;
+const MAX_PARTIAL_DF = 300;
+const MIN_PARTIAL_SCORE = 0.25;
+
+export class Linker {
+  readonly #full = new Map<string, Set<string>>();
+  readonly #byTokens = new Map<string, Set<string>>();
+  /** Names made from IRI local names: consulted only when no label matches. */
+  readonly #byLocal = new Map<string, Set<string>>();
+  readonly #records: LabelRec[] = [];
+  readonly #inverted = new Map<string, number[]>();
+  readonly #labelOf = new Map<string, string>();
+  readonly #types: ReadonlyMap<string, readonly string[]>;
+  readonly #classKeys = new Map<string, { iri: string; label: string; instances: number }[]>();
+  readonly #preds: { iri: string; label: string; words: string[]; stems: Set<string>; triples: number }[] = [];
+  readonly #nameWordStems = new Set<string>();
+
+  private constructor(types: ReadonlyMap<string, readonly string[]>) {
+    this.#types = types;
+  }
+
+  static build(input: { labels: readonly LabelEntry[]; types: ReadonlyMap<string, readonly string[]>; ix: Introspection; classes: ReadonlySet<string>; predicates: ReadonlySet<string> }): Linker {
+    const l = new Linker(input.types);
+    const instances = new Map(input.ix.classes.map((c) => [c.iri, c.instances]));
+    const triples = new Map(input.ix.predicates.map((p) => [p.iri, p.triples]));
+    const schemaTerms = new Set([...input.classes, ...input.predicates]);
+    const termLabels = new Map<string, string[]>();
+    for (const e of input.labels) {
+      if (schemaTerms.has(e.iri)) termLabels.set(e.iri, [...(termLabels.get(e.iri) ?? []), e.label]);
+      else l.#addLabel(e.iri, e.label);
+    }
+    // Local names of typed subjects count as names too ("companyfacts", "Luke_Skywalker").
+    for (const [s, ts] of input.types) {
+      if (schemaTerms.has(s) || ts.length === 0) continue;
+      const name = localName(s);
+      if (!/[a-z]/i.test(name) || name.length < 3) continue;
+      const words = nameWords(name).join(' ');
+      for (const text of new Set([name, words])) {
+        const key = tokenKey(text);
+        if (key) add(l.#byLocal, key, s);
+        if (!l.#labelOf.has(s)) l.#labelOf.set(s, name);
+      }
+    }
+    for (const c of input.classes) {
+      const label = termLabels.get(c)?.[0] ?? nameWords(localName(c)).join(' ');
+      for (const text of [nameWords(localName(c)).join(' '), ...(termLabels.get(c) ?? [])]) {
+        const key = tokens(text).map((t) => singular(t.norm)).join(' ');
+        if (!key) continue;
+        const list = l.#classKeys.get(key) ?? [];
+        if (!list.some((x) => x.iri === c)) list.push({ iri: c, label, instances: instances.get(c) ?? 0 });
+        l.#classKeys.set(key, list);
+      }
+    }
+    for (const p of input.predicates) {
+      const words = new Set<string>(nameWords(localName(p)));
+      for (const text of termLabels.get(p) ?? []) for (const t of tokens(text)) words.add(t.norm);
+      const content = [...words].filter((w) => !WEAK_RELATION_WORDS.has(w) && !isStopword(w));
+      const ws = content.length > 0 ? content : [...words];
+      const stems = new Set(ws.map(stem));
+      for (const s of stems) l.#nameWordStems.add(s);
+      l.#preds.push({ iri: p, label: termLabels.get(p)?.[0] ?? nameWords(localName(p)).join(' '), words: ws, stems, triples: triples.get(p) ?? 0 });
+    }
+    return l;
+  }
+
+  #addLabel(iri: string, label: string): void {
+    if (!this.#labelOf.has(iri)) this.#labelOf.set(iri, label);
+    const full = normaliseLabel(label);
+    if (!full) return;
+    add(this.#full, full, iri);
+    const toks = tokens(label).map((t) => t.norm);
+    if (toks.length === 0) return;
+    add(this.#byTokens, toks.join(' '), iri);
+    const n = this.#records.push({ iri, label, toks }) - 1;
+    for (const t of new Set(toks)) {
+      if (isStopword(t)) continue;
+      const list = this.#inverted.get(t);
+      if (list) list.push(n); else this.#inverted.set(t, [n]);
+    }
+  }
+
+  labelOf(iri: string): string | undefined {
+    return this.#labelOf.get(iri);
+  }
+
+  typesOf(iri: string): readonly string[] {
+    return this.#types.get(iri) ?? [];
+  }
+
+  #candidate(iri: string): Candidate {
+    return { iri, label: this.#labelOf.get(iri) ?? localName(iri), types: this.typesOf(iri) };
+  }
+
+  link(question: string): Linking {
+    const toks = tokens(question);
+    const consumed = new Set<number>();
+    const out: Linking = { question, tokens: toks, verbatim: false, entities: [], ambiguous: [], classes: [], relations: [], consumed };
+    const whole = normaliseLabel(question.replace(/[?.!]+\s*$/, ''));
+    const verbatim = this.#full.get(whole);
+    if (verbatim && toks.length > 0) {
+      const span = { mention: question.trim(), start: 0, end: toks.length };
+      for (let i = 0; i < toks.length; i++) consumed.add(i);
+      if (verbatim.size === 1) out.entities.push({ ...span, ...this.#candidate([...verbatim][0]!), exact: true, score: 1 });
+      else out.ambiguous.push({ ...span, candidates: [...verbatim].slice(0, MAX_CANDIDATES).map((i) => this.#candidate(i)) });
+      out.verbatim = true;
+      return out;
+    }
+    const free = (s: number, e: number) => { for (let i = s; i < e; i++) if (consumed.has(i)) return false; return true; };
+    const take = (s: number, e: number) => { for (let i = s; i < e; i++) consumed.add(i); };
+    const mention = (s: number, e: number) => toks.slice(s, e).map((t) => t.raw).join(' ');
+    // Exact n-grams, longest first: classes, then labels.
+    for (let n = Math.min(10, toks.length); n >= 1; n--) {
+      for (let s = 0; s + n <= toks.length; s++) {
+        if (!free(s, s + n)) continue;
+        const span = toks.slice(s, s + n);
+        if (span.every((t) => isStopword(t.norm))) continue;
+        if (isStopword(span[0]!.norm) && n > 1 && !/^[A-Z]/.test(span[0]!.raw)) continue;
+        if (n <= 4) {
+          const ckey = span.map((t) => singular(t.norm)).join(' ');
+          const cls = this.#classKeys.get(ckey);
+          if (cls) {
+            const best = [...cls].sort((a, b) => b.instances - a.instances)[0]!;
+            out.classes.push({ mention: mention(s, s + n), start: s, end: s + n, iri: best.iri, label: best.label, instances: best.instances });
+            take(s, s + n);
+            continue;
+          }
+        }
+        const key = span.map((t) => t.norm).join(' ');
+        if (n === 1 && (key.length < 2 || /^\d+$/.test(key))) continue;
+        // A plural of a name ("Ewoks") names it too, when the plural itself is no name.
+        const plural = span.at(-1)!.norm;
+        const singularKey = plural.endsWith('s') ? [...span.slice(0, -1).map((t) => t.norm), singular(plural)].join(' ') : undefined;
+        const hit = this.#byTokens.get(key) ?? (singularKey ? this.#byTokens.get(singularKey) : undefined)
+          ?? this.#byLocal.get(key) ?? (singularKey ? this.#byLocal.get(singularKey) : undefined);
+        if (!hit) continue;
+        const m = { mention: mention(s, s + n), start: s, end: s + n };
+        if (hit.size === 1) out.entities.push({ ...m, ...this.#candidate([...hit][0]!), exact: true, score: 1 });
+        else out.ambiguous.push({ ...m, candidates: [...hit].slice(0, MAX_CANDIDATES).map((i) => this.#candidate(i)) });
+        take(s, s + n);
+      }
+    }
+    // Partial matches on what is left (content words only, not relation words).
+    for (let n = Math.min(4, toks.length); n >= 1; n--) {
+      for (let s = 0; s + n <= toks.length; s++) {
+        if (!free(s, s + n)) continue;
+        const span = toks.slice(s, s + n).map((t) => t.norm);
+        if (span.some((t) => isStopword(t)) || span.some((t) => /^\d+([.,]\d+)?$/.test(t))) continue;
+        if (n === 1 && (this.#nameWordStems.has(stem(span[0]!)) || DIMENSIONS[span[0]!])) continue;
+        // A partial match needs a name-like word (capitalised, or with digits or inner punctuation): "Census", not "hold".
+        if (!toks.slice(s, s + n).some((t) => /^[A-Z]|[0-9]|\w[-_.]\w/.test(t.raw))) continue;
+        const lists = span.map((t) => this.#inverted.get(t) ?? []);
+        const rarest = lists.reduce((a, b) => (a.length <= b.length ? a : b));
+        if (rarest.length === 0 || rarest.length > MAX_PARTIAL_DF) continue;
+        let best = 0;
+        const at = new Map<string, number>();
+        for (const r of rarest) {
+          const rec = this.#records[r]!;
+          if (!containsRun(rec.toks, span)) continue;
+          const score = n / rec.toks.length;
+          if (score > (at.get(rec.iri) ?? 0)) at.set(rec.iri, score);
+          if (score > best) best = score;
+        }
+        if (best < MIN_PARTIAL_SCORE) continue;
+        const top = [...at].filter(([, v]) => v === best).map(([k]) => k).sort();
+        const m = { mention: mention(s, s + n), start: s, end: s + n };
+        if (top.length === 1) out.entities.push({ ...m, ...this.#candidate(top[0]!), exact: false, score: best });
+        else out.ambiguous.push({ ...m, candidates: top.slice(0, MAX_CANDIDATES).map((i) => this.#candidate(i)) });
+        take(s, s + n);
+      }
+    }
+    out.relations = this.#relations(toks, consumed);
+    out.entities.sort((a, b) => a.start - b.start);
+    out.classes.sort((a, b) => a.start - b.start);
+    out.ambiguous.sort((a, b) => a.start - b.start);
+    return out;
+  }
+
+  #relations(toks: readonly Token[], consumed: ReadonlySet<number>): LinkedRelation[] {
+    // A word's own stem counts fully; a dimension it implies ("largest" → size, area, diameter) less,
+    // so "the largest population" is about population, not diameter.
+    const words: { i: number; stems: Map<string, number> }[] = [];
+    for (const t of toks) {
+      if (consumed.has(t.i) || isStopword(t.norm) || WEAK_RELATION_WORDS.has(t.norm)) continue;
+      const stems = new Map<string, number>();
+      for (const d of DIMENSIONS[t.norm] ?? []) stems.set(stem(d), 0.6);
+      stems.set(stem(t.norm), 1);
+      words.push({ i: t.i, stems });
+    }
+    const out: LinkedRelation[] = [];
+    for (const p of this.#preds) {
+      const matched = new Map<string, number>();
+      const at: number[] = [];
+      for (const w of words) {
+        let hit = false;
+        for (const [s, weight] of w.stems) if (p.stems.has(s)) { matched.set(s, Math.max(matched.get(s) ?? 0, weight)); hit = true; }
+        if (hit) at.push(w.i);
+      }
+      if (matched.size === 0) continue;
+      const sum = [...matched.values()].reduce((a, b) => a + b, 0);
+      out.push({ iri: p.iri, label: p.label, score: sum / p.stems.size, triples: p.triples, tokens: at });
+    }
+    return out.sort((a, b) => b.score - a.score || b.tokens.length - a.tokens.length || b.triples - a.triples || (a.iri < b.iri ? -1 : 1));
+  }
+}
+
+function add(map: Map<string, Set<string>>, key: string, iri: string): void {
+  const set = map.get(key);
+  if (set) set.add(iri); else map.set(key, new Set([iri]));
+}
+
+function containsRun(hay: readonly string[], needle: readonly string[]): boolean {
+  outer: for (let i = 0; i + needle.length <= hay.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** The linking as a prompt section (undefined when nothing linked). */
+export function linkingSection(l: Linking, short: (iri: string) => string = (i) => `<${i}>`): string | undefined {
+  const lines: string[] = [];
+  for (const e of l.entities) lines.push(`- "${e.mention}" → ${short(e.iri)} (label "${e.label}"${e.types.length ? `, a ${e.types.map(short).join(', ')}` : ''}${e.exact ? '' : ', partial match'})`);
+  for (const a of l.ambiguous) lines.push(`- "${a.mention}" is ambiguous: ${a.candidates.map((c) => `${short(c.iri)} "${c.label}"`).join('; ')}`);
+  for (const c of l.classes) lines.push(`- "${c.mention}" → class ${short(c.iri)} (${c.instances} instances)`);
+  for (const r of l.relations.slice(0, 5)) lines.push(`- relation candidate ${short(r.iri)} ("${r.label}", ${r.triples} triples)`);
+  return lines.length ? `Linked from the question:\n${lines.join('\n')}` : undefined;
+}
+
+export { tokenKey };

@@ -1,0 +1,33 @@
+/**
+ * Aggregates over a complete population: count of members, sum and mean of a measure. Computed in
+ * code from every usable member (never the first page of anything); the result carries its
+ * arithmetic as data (operation, n, the members' keys are the population's) so the answer can
+ * grade it `derived`. A source-native aggregate, where a publisher declares one, is read as a
+ * value instead and does not come through here.
+ */
+import type { PopulationRead } from '../types.ts';
+import { requireComplete, requireUsable, type Computed } from './common.ts';
+
+export type AggregateOp = 'count' | 'sum' | 'mean';
+
+export interface Aggregate {
+  op: AggregateOp;
+  value: number;
+  /** Members the value is computed over. */
+  n: number;
+  unit: string;
+  currency?: string;
+  /** For sum and mean: the total of the values (mean = sum / n). */
+  sum?: number;
+}
+
+export function aggregate(read: PopulationRead, op: AggregateOp): Computed<Aggregate> {
+  const refusal = requireComplete(read) ?? (op === 'count' ? null : requireUsable(read));
+  if (refusal) return { ok: false, refusal };
+  const n = read.usable.length;
+  if (op === 'count') return { ok: true, value: { op, value: n, n, unit: 'count' } };
+  const sum = read.usable.reduce((s, r) => s + r.value!, 0);
+  if (!Number.isSafeInteger(Math.round(sum)) && Math.abs(sum) > Number.MAX_SAFE_INTEGER) throw new Error(`sum of ${n} values exceeds exact double precision`);
+  const value = op === 'sum' ? sum : sum / n;
+  return { ok: true, value: { op, value, n, unit: read.measure.unit, ...(read.measure.currency ? { currency: read.measure.currency } : {}), sum } };
+}

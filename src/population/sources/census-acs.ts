@@ -1,0 +1,108 @@
+/**
+ * Census ACS populations: every state (the all-states table), every county (all counties, or the
+ * counties of one state), for one estimate variable and one survey vintage.
+ *
+ * Vintages follow the keyed reads (src/execute/binders/places.ts): a year named is that survey
+ * year — for states the 1-year estimate first, then the 5-year estimate ending that year; for
+ * counties the 5-year estimate, which publishes every county. The ACS 1-year county table is a
+ * partial population by design (only counties of 65,000 people or more) and is read only after
+ * the 5-year one, marked partial. "Latest" is the newest vintage the catalog declares.
+ *
+ * Request forms: a state table is asked as `group(<table>)` (estimate, margin of error and
+ * annotations of every state in one response, shared by every question on that table); county
+ * variables of the headline bundle (total population, white alone, median household income) are
+ * asked together so one all-counties response per vintage serves any of them and their
+ * correlations; other county variables alone. Within one state, the state's counties are asked
+ * first (a smaller response), then all counties filtered by state FIPS.
+ */
+import type { OperationResult, Observation } from '../../connectors/records.ts';
+import { ACS_NEWEST_VINTAGE, acsSurveyLabel } from '../../execute/binders/places.ts';
+import { FIFTY_STATES } from '../geo.ts';
+import type { PopulationFailure, PopulationRow } from '../types.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+
+const SOURCE = 'census-acs';
+const VARIABLE = /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/;
+/** Read together for every county, once per vintage (see the module note). */
+export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as const;
+
+export function acsVariableOf(measureKey: string): string | undefined {
+  const v = measureKey.slice(measureKey.lastIndexOf('/') + 1);
+  return VARIABLE.test(v) ? v : undefined;
+}
+
+function family(variable: string): '' | '/subject' | '/profile' | '/cprofile' {
+  if (/^S\d/.test(variable)) return '/subject';
+  if (/^DP/.test(variable)) return '/profile';
+  if (/^CP/.test(variable)) return '/cprofile';
+  return '';
+}
+
+const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
+
+function period(survey: 'acs1' | 'acs5', year: number) {
+  return { label: acsSurveyLabel(survey, year), start: `${survey === 'acs5' ? year - 4 : year}-01-01`, end: `${year}-12-31`, basis: 'survey' as const };
+}
+
+function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  const variable = acsVariableOf(ask.measureKey);
+  if (!variable) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+  if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
+  const year = ask.period.latest ? ACS_NEWEST_VINTAGE : ask.period.year!;
+  if (/^K2\d/.test(variable)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+  const fam = family(variable);
+  const out: PopulationBinding[] = [];
+  if (ask.grain === 'state') {
+    if (ask.scope.kind === 'state') return { code: 'scope_not_covered', asked: ask.scope.name, covers: 'states as members, not within a state', operation: `${SOURCE}/acs-all-states` };
+    for (const survey of ['acs1', 'acs5'] as const) {
+      if (survey === 'acs5' && year < 2009) continue;
+      const product = `${survey}${fam}`;
+      out.push({ source: SOURCE, operation: 'acs-all-states', grain: 'state', args: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, recordMeasure: recordMeasure(product, year, variable), period: period(survey, year) });
+    }
+  } else if (ask.grain === 'county') {
+    if (year < 2009) return { code: 'no_period', asked: String(year), operation: `${SOURCE}/acs-all-counties` };
+    const product = `acs5${fam}`;
+    const vars = (COUNTY_BUNDLE as readonly string[]).includes(variable) ? COUNTY_BUNDLE.join(',') : variable;
+    const rm = recordMeasure(product, year, variable);
+    if (ask.scope.kind === 'state') out.push({ source: SOURCE, operation: 'acs-county', grain: 'county', args: { year: String(year), product, variables: variable, state: ask.scope.fips, county: '*' }, recordMeasure: rm, period: period('acs5', year) });
+    out.push({ source: SOURCE, operation: 'acs-all-counties', grain: 'county', args: { year: String(year), product, variables: vars }, recordMeasure: rm, period: period('acs5', year) });
+    // the 1-year survey publishes only counties of 65,000+: a partial population, read last and said so
+    const one = `acs1${fam}`;
+    out.push({ source: SOURCE, operation: 'acs-all-counties', grain: 'county', args: { year: String(year), product: one, variables: variable }, recordMeasure: recordMeasure(one, year, variable), period: period('acs1', year), notes: [{ code: 'survey_threshold', survey: acsSurveyLabel('acs1', year), threshold: 65000 }] });
+  } else {
+    return { code: 'no_population_operation', grain: ask.grain, source: SOURCE };
+  }
+  return out;
+}
+
+function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
+  const obs = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === b.recordMeasure && r.geography?.level === b.grain);
+  const first = obs[0];
+  const out: PopulationRow[] = obs.map((o) => ({
+    key: o.geography!.fips!, keyType: 'fips', label: o.geography!.name ?? o.geography!.fips!,
+    value: o.value, status: o.status, ...(o.asPublished !== undefined ? { asPublished: o.asPublished } : {}),
+    ...(o.marginOfError !== undefined ? { marginOfError: o.marginOfError } : {}),
+    attributes: { stateFips: o.geography!.fips!.slice(0, 2), ...(o.attributes.estimateAnnotation !== undefined ? { estimateAnnotation: o.attributes.estimateAnnotation } : {}) },
+  }));
+  return { rows: out, declared: null, unit: first?.unit ?? 'count', ...(first?.currency ? { currency: first.currency } : {}), label: first?.label ?? b.recordMeasure.split('/')[1]!, notes: [] };
+}
+
+/** Every one of the 50 states and DC present (states), or a county row in each of them (counties). */
+function membership(rs: readonly PopulationRow[], b: PopulationBinding): MembershipCheck {
+  const areas = [...FIFTY_STATES.map((s) => s.fips), '11'];
+  if (b.grain === 'state') {
+    const have = new Set(rs.map((r) => r.key));
+    return { verified: areas.every((f) => have.has(f)), expected: 'the 50 states and DC' };
+  }
+  const states = new Set(rs.map((r) => r.key.slice(0, 2)));
+  if (b.args.state) return { verified: states.size === 1 && states.has(b.args.state) && rs.length > 0, expected: `the counties of state ${b.args.state}` };
+  return { verified: areas.every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
+}
+
+export const censusAcsPopulation: PopulationProvider = {
+  source: SOURCE,
+  operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county' },
+  bind,
+  rows,
+  membership,
+};

@@ -1,0 +1,176 @@
+/**
+ * A client for one SPARQL 1.1 store over the standard protocols: Query and Update (SPARQL 1.1
+ * Protocol, form-encoded POST) and the Graph Store HTTP Protocol (`?graph=IRI`).
+ *
+ * Contract
+ * - Every call has a deadline (`timeoutMs`, or the caller's signal) and fails with a
+ *   RemoteStoreError whose code says which kind of failure it was and whose message names the
+ *   method, the URL and what to do next. Credentials are never put in a message.
+ * - Credentials: Basic or Digest (RFC 7616), answered when the server challenges (401); a Digest
+ *   challenge is reused for later requests to the same origin with a counted nonce, and renewed
+ *   when the server rejects it.
+ * - A result the engine cut at its own row limit (Virtuoso's `X-SPARQL-MaxRows`) is an error,
+ *   never a silently short answer.
+ * The store backend (remote.ts) and the proxied endpoint (src/server/sparql/remote.ts) use it;
+ * the blocking reader runs the same class in a worker thread (blocking-http.ts).
+ */
+import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest-auth.ts';
+
+export interface RemoteEndpoints {
+  /** SPARQL 1.1 Query endpoint. */
+  queryUrl: string;
+  /** SPARQL 1.1 Update endpoint (often the query URL, or an authenticated twin of it). */
+  updateUrl: string;
+  /** Graph Store HTTP Protocol endpoint; loads fall back to INSERT DATA without one. */
+  graphStoreUrl?: string;
+  user?: string;
+  password?: string;
+  /** Deadline for one request, milliseconds. */
+  timeoutMs: number;
+}
+
+export type RemoteErrorCode = 'unreachable' | 'timeout' | 'unauthorized' | 'refused' | 'failed' | 'truncated';
+
+export class RemoteStoreError extends Error {
+  constructor(readonly code: RemoteErrorCode, message: string, readonly status?: number) {
+    super(message);
+    this.name = 'RemoteStoreError';
+  }
+}
+
+export interface HttpReply {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface QueryCall {
+  accept: string;
+  defaultGraphs?: readonly string[];
+  namedGraphs?: readonly string[];
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+type Fetch = typeof globalThis.fetch;
+
+export class SparqlHttp {
+  readonly endpoints: Readonly<RemoteEndpoints>;
+  readonly #fetch: Fetch;
+  /** Last Digest challenge per origin, with the number of times its nonce was used. */
+  readonly #digest = new Map<string, { challenge: DigestChallenge; nc: number }>();
+  readonly #basic = new Set<string>();
+
+  constructor(endpoints: RemoteEndpoints, fetchImpl?: Fetch) {
+    this.endpoints = Object.freeze({ ...endpoints });
+    // Looked up per call, so a fetch installed later (tests' loopback guard) is the one used.
+    this.#fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Run a query; the reply body is whatever the engine sent in the negotiated `accept` type. */
+  async query(text: string, call: QueryCall): Promise<HttpReply> {
+    const form = new URLSearchParams({ query: text });
+    for (const g of call.defaultGraphs ?? []) form.append('default-graph-uri', g);
+    for (const g of call.namedGraphs ?? []) form.append('named-graph-uri', g);
+    const reply = await this.#send('POST', this.endpoints.queryUrl, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: call.accept },
+      body: form.toString(),
+    }, call);
+    return reply;
+  }
+
+  async update(text: string, call: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    await this.#send('POST', this.endpoints.updateUrl, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: '*/*' },
+      body: new URLSearchParams({ update: text }).toString(),
+    }, call);
+  }
+
+  /** Graph Store Protocol: POST (add) or PUT (replace) RDF into one named graph. */
+  async graphStore(method: 'POST' | 'PUT', graph: string, body: string, contentType: string, call: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
+    const base = this.endpoints.graphStoreUrl;
+    if (!base) throw new Error('no Graph Store Protocol endpoint is configured (store.graphStoreUrl); this is a bug in the caller');
+    const url = new URL(base);
+    url.searchParams.set('graph', graph);
+    await this.#send(method, url.href, { headers: { 'content-type': contentType, accept: '*/*' }, body }, call);
+  }
+
+  async #send(method: string, url: string, init: { headers: Record<string, string>; body?: string }, call: { signal?: AbortSignal; timeoutMs?: number }): Promise<HttpReply> {
+    const timeoutMs = call.timeoutMs ?? this.endpoints.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const target = new URL(url);
+    const where = `${method} ${target.origin}${target.pathname}`;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...init.headers };
+      const auth = this.#authorization(method, target);
+      if (auth) headers.authorization = auth;
+      let res: Response;
+      try {
+        res = await this.#fetch(target, { method, headers, body: init.body, signal });
+      } catch (e) {
+        if (timeout.aborted) throw new RemoteStoreError('timeout', `${where} gave no answer within ${timeoutMs} ms (store.timeoutMs); the store is overloaded or the request is too heavy`);
+        if (call.signal?.aborted) throw call.signal.reason instanceof Error ? call.signal.reason : new Error(String(call.signal.reason));
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        throw new RemoteStoreError('unreachable', `${where} failed (${cause?.code ?? cause?.message ?? (e as Error).message}); is the store running at that address? Check --store / ASSAY_STORE_URL`);
+      }
+      if (res.status === 401 && attempt === 0 && this.#challenged(target, res.headers.get('www-authenticate'))) {
+        await res.body?.cancel();
+        continue;
+      }
+      let body: string;
+      try {
+        body = await res.text();
+      } catch (e) {
+        if (timeout.aborted) throw new RemoteStoreError('timeout', `${where} did not finish sending its answer within ${timeoutMs} ms (store.timeoutMs)`);
+        throw new RemoteStoreError('failed', `${where}: the answer was cut off (${(e as Error).message})`);
+      }
+      if (res.status === 401 || res.status === 403) {
+        const why = this.endpoints.user === undefined ? 'no credentials are configured' : `the credentials for user "${this.endpoints.user}" were not accepted`;
+        throw new RemoteStoreError('unauthorized', `${where} answered ${res.status}: ${why}; set ASSAY_STORE_USER and ASSAY_STORE_PASSWORD to an account allowed to ${method === 'POST' && init.body?.startsWith('update=') ? 'update' : 'use'} this store`, res.status);
+      }
+      if (!res.ok) {
+        const code: RemoteErrorCode = res.status >= 500 ? 'failed' : 'refused';
+        throw new RemoteStoreError(code, `${where} answered ${res.status} ${res.statusText}: ${excerpt(body)}`, res.status);
+      }
+      const maxRows = res.headers.get('x-sparql-maxrows');
+      if (maxRows !== null) {
+        throw new RemoteStoreError('truncated', `${where}: the store cut the result at its own row limit (${maxRows} rows, X-SPARQL-MaxRows); raise the engine's result limit (Virtuoso: [SPARQL] ResultSetMaxRows) above Assay's sparql.maxRows`);
+      }
+      return { status: res.status, contentType: (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(), body };
+    }
+  }
+
+  #authorization(method: string, target: URL): string | undefined {
+    const { user, password } = this.endpoints;
+    if (user === undefined || password === undefined) return undefined;
+    const d = this.#digest.get(target.origin);
+    if (d) {
+      d.nc++;
+      return digestAuthorization(d.challenge, { method, uri: target.pathname + target.search, user, password, nc: d.nc });
+    }
+    if (this.#basic.has(target.origin)) return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    return undefined;
+  }
+
+  /** Remember a challenge we can answer; true when a retry with credentials makes sense. */
+  #challenged(target: URL, header: string | null): boolean {
+    if (this.endpoints.user === undefined || this.endpoints.password === undefined) return false;
+    const digest = parseDigestChallenge(header);
+    if (digest) {
+      this.#digest.set(target.origin, { challenge: digest, nc: 0 });
+      return true;
+    }
+    if (header && /\bBasic\b/i.test(header) && !this.#basic.has(target.origin)) {
+      this.#basic.add(target.origin);
+      return true;
+    }
+    return false;
+  }
+}
+
+/** The start of an engine's error body, as one line (engines answer in HTML, text or JSON). */
+function excerpt(body: string): string {
+  const text = body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text || '(empty body)';
+}

@@ -1,0 +1,213 @@
+/**
+ * The main thread's side of the ask workers (worker.ts): questions run there, never on the
+ * event loop that serves /sparql and /health. The host owns nothing but routing:
+ * - each question goes to the ready worker with the fewest in flight, at most `concurrency`
+ *   per worker; up to `maxQueue` wait (for a slot, or for the workers to load), then 503;
+ * - writes a worker sends are applied to the durable store here (journaled, acknowledged) and
+ *   the acknowledgment sent back; every acknowledged write is forwarded to every worker;
+ * - progress events stream back per question; a client that disconnects aborts its question;
+ * - a worker that dies fails its questions (503) and is replaced.
+ * `ask(services, req, options)` stays the seam: the worker calls it unchanged.
+ */
+import { Worker } from 'node:worker_threads';
+import { RDF_FORMATS } from '../../rdf/store.ts';
+import { DurableStore } from '../../rdf/durable.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
+import type { StoreConfig } from '../../config.ts';
+import type { TurnRequest as AskRequest, TurnResult as AskResult } from '../../conversation/ask.ts';
+import type { FromAskWorker, ToAskWorker } from './worker.ts';
+
+// Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
+// TypeScript sources: through the bootstrap, which registers tsx in the new thread.
+const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url);
+
+export class AskBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AskBusyError';
+  }
+}
+
+interface Question {
+  id: number;
+  req: AskRequest;
+  onProgress?: (e: unknown) => void;
+  resolve: (r: AskResult) => void;
+  reject: (e: Error) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  dead: boolean;
+  inFlight: Map<number, Question>;
+}
+
+export interface AskHostOptions {
+  workers: number;
+  concurrency: number;
+  maxQueue: number;
+  baseIri: string;
+  /** With a remote store, each worker opens it itself (reads and writes go to the store directly). */
+  storeConfig?: StoreConfig;
+  onReplace?: (reason: string) => void;
+}
+
+export class AskHost {
+  readonly #store: AssayStore;
+  readonly #opts: AskHostOptions;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Question[] = [];
+  readonly #unsubscribe: () => void;
+  #nextId = 1;
+  #closed = false;
+
+  constructor(store: AssayStore, opts: AskHostOptions) {
+    this.#store = store;
+    this.#opts = opts;
+    for (let i = 0; i < opts.workers; i++) this.#slots.push(this.#spawn());
+    this.#unsubscribe = store.onWrite((op, seq) => {
+      for (const s of this.#slots) if (!s.dead) s.worker.postMessage({ type: 'follow', op, seq } satisfies ToAskWorker);
+    });
+  }
+
+  /** Every worker has loaded its replica and the ask services. */
+  get isReady(): boolean {
+    return !this.#closed && this.#slots.every((s) => s.ready);
+  }
+
+  /** Questions running or waiting. */
+  get load(): number {
+    return this.#queue.length + this.#slots.reduce((n, s) => n + s.inFlight.size, 0);
+  }
+
+  ask(req: AskRequest, how: { signal?: AbortSignal; onProgress?: (e: unknown) => void } = {}): Promise<AskResult> {
+    if (this.#closed) return Promise.reject(new AskBusyError('the gateway is shutting down'));
+    if (this.#slots.length === 0) return Promise.reject(new AskBusyError('this gateway answers no questions (limits.ask.workers = 0, ASSAY_ASK_WORKERS); use its SPARQL endpoint'));
+    if (this.#queue.length >= this.#opts.maxQueue) {
+      return Promise.reject(new AskBusyError(`${this.#queue.length} questions are already waiting (the limit is limits.ask.maxQueue = ${this.#opts.maxQueue})`));
+    }
+    return new Promise<AskResult>((resolve, reject) => {
+      const q: Question = { id: this.#nextId++, req, resolve, reject, ...(how.onProgress ? { onProgress: how.onProgress } : {}), ...(how.signal ? { signal: how.signal } : {}) };
+      if (how.signal) {
+        q.onAbort = () => {
+          const at = this.#queue.indexOf(q);
+          if (at !== -1) {
+            this.#queue.splice(at, 1);
+            reject(how.signal!.reason as Error);
+            return;
+          }
+          for (const s of this.#slots) if (s.inFlight.has(q.id)) s.worker.postMessage({ type: 'abort', id: q.id } satisfies ToAskWorker);
+        };
+        if (how.signal.aborted) {
+          reject(how.signal.reason as Error);
+          return;
+        }
+        how.signal.addEventListener('abort', q.onAbort, { once: true });
+      }
+      this.#queue.push(q);
+      this.#pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#unsubscribe();
+    for (const q of this.#queue.splice(0)) q.reject(new AskBusyError('the gateway is shutting down'));
+    await Promise.all(this.#slots.map((s) => {
+      s.dead = true;
+      for (const q of s.inFlight.values()) q.reject(new AskBusyError('the gateway is shutting down'));
+      s.inFlight.clear();
+      return s.worker.terminate();
+    }));
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.filter((s) => s.ready && !s.dead && s.inFlight.size < this.#opts.concurrency)
+        .sort((a, b) => a.inFlight.size - b.inFlight.size)[0];
+      if (!slot) return;
+      const q = this.#queue.shift()!;
+      slot.inFlight.set(q.id, q);
+      slot.worker.postMessage({ type: 'ask', id: q.id, req: q.req } satisfies ToAskWorker);
+    }
+  }
+
+  #finish(slot: Slot, id: number): Question | undefined {
+    const q = slot.inFlight.get(id);
+    if (!q) return undefined;
+    slot.inFlight.delete(id);
+    if (q.signal && q.onAbort) q.signal.removeEventListener('abort', q.onAbort);
+    this.#pump();
+    return q;
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(BOOTSTRAP);
+    worker.unref();
+    const slot: Slot = { worker, ready: false, dead: false, inFlight: new Map() };
+    worker.on('message', (m: FromAskWorker) => this.#onMessage(slot, m));
+    worker.on('error', (e) => this.#replace(slot, `ask worker error: ${e.message}`));
+    worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
+    const store = this.#store;
+    if (store instanceof DurableStore) {
+      const seed = store.dir ? { kind: 'dir' as const, dir: store.dir } : { kind: 'nquads' as const, nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
+      worker.postMessage({ type: 'init', seed, baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+    } else if (this.#opts.storeConfig) {
+      worker.postMessage({ type: 'init', remote: this.#opts.storeConfig, baseIri: this.#opts.baseIri } satisfies ToAskWorker);
+    } else {
+      throw new Error('an ask worker needs the embedded store or the remote store configuration');
+    }
+    return slot;
+  }
+
+  #onMessage(slot: Slot, m: FromAskWorker): void {
+    if (slot.dead) return;
+    switch (m.type) {
+      case 'ready':
+        slot.ready = true;
+        this.#pump();
+        return;
+      case 'failed':
+        this.#replace(slot, m.message);
+        return;
+      case 'progress':
+        slot.inFlight.get(m.id)?.onProgress?.(m.event);
+        return;
+      case 'result':
+        this.#finish(slot, m.id)?.resolve(m.result as AskResult);
+        return;
+      case 'error':
+        this.#finish(slot, m.id)?.reject(new Error(m.message));
+        return;
+      case 'write':
+        // The owner journals and acknowledges; the forwarded copy reaches the worker first.
+        this.#store.apply(m.op).then(
+          () => { if (!slot.dead) slot.worker.postMessage({ type: 'write-ack', wid: m.wid, seq: this.#store.seq } satisfies ToAskWorker); },
+          (e: Error) => { if (!slot.dead) slot.worker.postMessage({ type: 'write-failed', wid: m.wid, name: e.name, message: e.message } satisfies ToAskWorker); },
+        );
+        return;
+    }
+  }
+
+  #replace(slot: Slot, reason: string): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    slot.worker.removeAllListeners('exit');
+    void slot.worker.terminate();
+    for (const q of slot.inFlight.values()) q.reject(new AskBusyError(`the ask worker failed (${reason}); retry the question`));
+    slot.inFlight.clear();
+    if (this.#closed) return;
+    this.#opts.onReplace?.(reason);
+    const respawn = () => {
+      if (this.#closed) return;
+      const at = this.#slots.indexOf(slot);
+      if (at !== -1) this.#slots[at] = this.#spawn();
+    };
+    // A worker that never got ready is likely to fail again: do not spin.
+    if (slot.ready) respawn();
+    else setTimeout(respawn, 2000).unref();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * An ask worker: a worker_threads isolate that runs questions (`askTurn(services, req, options)`,
+ * which wraps the pipeline's seam `ask(services, req, options)` with conversation turns) off the
+ * event loop that serves /sparql and /health. Started by host.ts. With a remote store (config
+ * store.url) the worker opens that store itself instead of following the main thread's.
+ *
+ * Store: the worker holds a follower replica (DurableStore.follower). Reads (citations, resume
+ * state) see the replica; writes (run and evidence graphs) are sent to the main thread, which
+ * owns the data directory, journals them, acknowledges them, and forwards every acknowledged
+ * write to every replica in order, so a write the pipeline awaited is visible here before its
+ * `apply()` resolves.
+ *
+ * Messages in:  init {seed, baseIri, maxQuads} → ready | failed;  follow {op, seq};
+ *               ask {id, req};  abort {id};  write-ack {wid, seq};  write-failed {wid, name, message}
+ * Messages out: ready, failed, progress {id, event}, result {id, result}, error {id, message},
+ *               write {wid, op}
+ */
+import { parentPort } from 'node:worker_threads';
+import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
+import { DurableStore, type WriteOp } from '../../rdf/durable.ts';
+import { askTurn, type TurnRequest as AskRequest } from '../../conversation/ask.ts';
+import { loadAskServices, type AskServices } from '../../ask/services.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
+import { RemoteStore } from '../../rdf/remote.ts';
+import type { StoreConfig } from '../../config.ts';
+import { modelClientFromEnv } from '../../llm/index.ts';
+import type { Seed } from '../sparql/worker.ts';
+
+export type ToAskWorker =
+  | { type: 'init'; seed: Seed; baseIri: string; maxQuads: number }
+  | { type: 'init'; remote: StoreConfig; baseIri: string }
+  | { type: 'follow'; op: WriteOp; seq: number }
+  | { type: 'ask'; id: number; req: AskRequest }
+  | { type: 'abort'; id: number }
+  | { type: 'write-ack'; wid: number; seq: number }
+  | { type: 'write-failed'; wid: number; name: string; message: string };
+
+export type FromAskWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'progress'; id: number; event: unknown }
+  | { type: 'result'; id: number; result: unknown }
+  | { type: 'error'; id: number; message: string }
+  | { type: 'write'; wid: number; op: WriteOp };
+
+/** Plain data only crosses the thread boundary. */
+function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+function main(): void {
+  const port = parentPort;
+  if (!port) throw new Error('ask/worker.ts must run as a worker thread (see host.ts)');
+  const send = (m: FromAskWorker) => port.postMessage(m);
+  let store: DurableStore | undefined;
+  let remote: AssayStore | undefined;
+  let services: AskServices | undefined;
+  const held: { op: WriteOp; seq: number }[] = [];
+  const writes = new Map<number, { resolve: (seq: number) => void; reject: (e: Error) => void }>();
+  const running = new Map<number, AbortController>();
+  let nextWid = 1;
+
+  const init = async (m: Extract<ToAskWorker, { type: 'init' }>) => {
+    const model = await modelClientFromEnv();
+    if ('remote' in m) {
+      // A remote store is shared by every gateway: the worker reads and writes it directly.
+      remote = await RemoteStore.open(m.remote, { baseIri: m.baseIri });
+      services = await loadAskServices({ store: remote, baseIri: m.baseIri, ...(model ? { model } : {}) });
+      send({ type: 'ready' });
+      return;
+    }
+    let rdf: RdfStore;
+    let seq: number;
+    if (m.seed.kind === 'dir') {
+      ({ rdf, seq } = await DurableStore.readReplica(m.seed.dir));
+    } else {
+      rdf = new RdfStore();
+      if (m.seed.nquads.length > 0) rdf.load(m.seed.nquads, { format: RDF_FORMATS.nquads, lenient: true });
+      seq = m.seed.seq;
+    }
+    store = DurableStore.follower({
+      rdf, seq, maxQuads: m.maxQuads,
+      send: (op) => new Promise<number>((resolve, reject) => {
+        const wid = nextWid++;
+        writes.set(wid, { resolve, reject });
+        send({ type: 'write', wid, op });
+      }),
+    });
+    for (const w of held.splice(0)) store.follow(w.op, w.seq);
+    services = await loadAskServices({ store, baseIri: m.baseIri, ...(model ? { model } : {}) });
+    send({ type: 'ready' });
+  };
+
+  port.on('message', (m: ToAskWorker) => {
+    switch (m.type) {
+      case 'init':
+        init(m).catch((e: Error) => send({ type: 'failed', message: `the ask worker could not start: ${e.message}` }));
+        return;
+      case 'follow':
+        if (remote) return;
+        if (!store) held.push({ op: m.op, seq: m.seq });
+        else {
+          try {
+            store.follow(m.op, m.seq);
+          } catch (e) {
+            send({ type: 'failed', message: `the ask worker's replica could not apply an acknowledged ${m.op.kind}: ${(e as Error).message}` });
+          }
+        }
+        return;
+      case 'write-ack':
+        writes.get(m.wid)?.resolve(m.seq);
+        writes.delete(m.wid);
+        return;
+      case 'write-failed': {
+        const e = new Error(m.message);
+        e.name = m.name;
+        writes.get(m.wid)?.reject(e);
+        writes.delete(m.wid);
+        return;
+      }
+      case 'abort':
+        running.get(m.id)?.abort(new Error('the client disconnected'));
+        return;
+      case 'ask': {
+        const s = services;
+        if (!s) {
+          send({ type: 'error', id: m.id, message: 'the ask worker is not ready yet' });
+          return;
+        }
+        const c = new AbortController();
+        running.set(m.id, c);
+        askTurn(s, m.req, { signal: c.signal, onProgress: (event) => send({ type: 'progress', id: m.id, event: plain(event) }) })
+          .then((result) => send({ type: 'result', id: m.id, result: plain(result) }), (e: Error) => send({ type: 'error', id: m.id, message: e.message ?? String(e) }))
+          .finally(() => running.delete(m.id));
+        return;
+      }
+    }
+  });
+}
+
+main();

@@ -1,0 +1,91 @@
+// End-to-end grant questions on the offline default: the offline interpreter, the catalog's
+// grant-graph source, the embedded store holding the ingested extract, figures graded and cited.
+// Every expected value is computed here from the extract file itself.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import { ingest, readIngestFile } from '../../src/grants/ingest.ts';
+import { embeddedGrantStore } from '../../src/grants/store.ts';
+import { grantIris } from '../../src/grants/vocab.ts';
+import { testServices } from '../ask/services.ts';
+import { EXTRACT, extractRows, norm, paid, sum } from './helpers.ts';
+
+const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
+
+describe('grant questions end to end (offline default)', () => {
+  const rows = extractRows();
+  const funders = new Set(rows.map((r) => r.foundation_ein)).size;
+  let services: AskServices;
+  beforeAll(async () => {
+    services = await testServices();
+    await ingest(embeddedGrantStore(services.store), [await readIngestFile(EXTRACT)], { iris: grantIris(services.baseIri), registry: services.registry });
+  }, 240_000);
+
+  it('forward: "What grants did the Erb Family Foundation make?" — count and total paid, graded verified', async () => {
+    const erb = rows.filter((r) => r.foundation_ein === '20-5966333');
+    const r = await ask(services, { question: 'What grants did the Erb Family Foundation make?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.text).toContain(`${usd(sum(erb.filter(paid)))} in ${erb.filter(paid).length} paid grants`);
+    const total = r.figures.find((f) => f.value === sum(erb.filter(paid)));
+    expect(total?.grade).toBe('verified');
+    expect(r.figures.filter((f) => f.grade === 'unverified')).toEqual([]);
+    expect(r.text).toContain(`${usd(sum(erb.filter((x) => x.grant_bucket === '3b')))} in ${erb.filter((x) => x.grant_bucket === '3b').length} grants approved for future payment (not paid)`);
+    expect(r.citations.length).toBeGreaterThan(0);
+    expect(r.qualification!.disclosures.join(' ')).toMatch(/by the words of its name only/);
+  });
+
+  it('reverse: "Who funds Freshwater Future?" — each funder with its amount, the coverage disclosed', async () => {
+    const to = rows.filter((x) => norm(x.grantee_name) === 'freshwater future' && paid(x));
+    const r = await ask(services, { question: 'Who funds Freshwater Future?' });
+    expect(r.status, r.text).toBe('answered');
+    for (const x of to) expect(r.text).toContain(`${usd(Number(x.grant_amount))} from ${x.foundation_name}`);
+    expect(r.text).toContain(`received ${usd(sum(to))} in ${to.length} paid grants (${new Set(to.map((x) => x.foundation_ein)).size} funders)`);
+    expect(r.qualification!.disclosures).toContainEqual(expect.stringContaining(`among the ${funders} funders whose filings the graph holds`));
+    expect(r.figures.filter((f) => f.grade === 'unverified')).toEqual([]);
+  });
+
+  it('intersection: "Which organizations do both the Toledo and the Rochester community foundations fund?"', async () => {
+    const r = await ask(services, { question: 'Which organizations do both the Toledo and the Rochester community foundations fund?' });
+    expect(r.status, r.text).toBe('answered');
+    const nd = (ein: string) => sum(rows.filter((x) => x.foundation_ein === ein && x.grantee_ein === '35-0868188' && paid(x)));
+    expect(r.text).toContain(`UNIVERSITY OF NOTRE DAME, IN: ${usd(nd('23-7284004'))} and ${usd(nd('23-7250641'))}`);
+  });
+
+  it('ranking: "Who are the largest funders?" — from the rollups, with its coverage disclosed', async () => {
+    const by = new Map<string, [string, number]>();
+    for (const x of rows.filter(paid)) by.set(x.foundation_ein, [x.foundation_name, (by.get(x.foundation_ein)?.[1] ?? 0) + Number(x.grant_amount)]);
+    const [name, amount] = [...by.values()].sort((a, b) => b[1] - a[1])[0]!;
+    const r = await ask(services, { question: 'Who are the largest funders?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.text).toContain(`1. ${name}: ${usd(amount)}`);
+    expect(r.qualification!.disclosures).toContainEqual(expect.stringContaining(`among the ${funders} funders whose filings the graph holds`));
+  });
+
+  it('geographic: "How much did the Brookby Foundation give to organizations in Michigan?"', async () => {
+    const mi = rows.filter((x) => x.foundation_ein === '38-3202330' && x.grantee_state.toUpperCase() === 'MI' && paid(x));
+    const r = await ask(services, { question: 'How much did the Brookby Foundation give to organizations in Michigan?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.text).toContain(`${usd(sum(mi))} in ${mi.length} paid grants`);
+  });
+
+  it('direction-ambiguous: "Ford Foundation grants" is refused with the coverage (not held); a held name is asked or disclosed', async () => {
+    const ford = await ask(services, { question: 'Ford Foundation grants' });
+    expect(ford.status).toBe('refused');
+    expect(ford.refusal!.reason).toMatch(new RegExp(`among the ${funders} funders whose filings the grant graph holds`));
+    // a community foundation both makes and receives grants in the extract (to its own funds): "made or received" is a real question
+    const cf = 'Rochester Area Community Foundation';
+    const made = rows.filter((x) => x.foundation_ein === '23-7250641' && paid(x));
+    const got = rows.filter((x) => x.grantee_ein === '23-7250641' && paid(x));
+    expect(got.length).toBeGreaterThan(0);
+    const asked = await ask(services, { question: `${cf} grants`, on_ambiguity: 'ask' });
+    expect(asked.status, asked.text).toBe('needs_clarification');
+    expect(asked.clarification!.options.map((o) => o.value)).toEqual([sum(made), sum(got)]);
+    const resumed = await ask(services, { resume: { run: asked.run_id, option: 2 } });
+    expect(resumed.status, resumed.text).toBe('answered');
+    expect(resumed.text).toContain(`received ${usd(sum(got))}`);
+    const told = await ask(services, { question: `${cf} grants` });
+    expect(told.status).toBe('answered');
+    expect(told.text).toContain(`${usd(sum(made))} in ${made.length} paid grants`);
+    expect(told.qualification!.disclosures.join(' ')).toMatch(/read as the grants .* made; it also received/);
+  });
+});

@@ -1,0 +1,77 @@
+// Ingest: the graph holds every edge once, a second ingest of the same files changes nothing, a
+// filing is held from one document only, a bad file writes nothing, rollups match the edges, and
+// EINs link to the identity registry.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ingest, readIngestFile } from '../../src/grants/ingest.ts';
+import { G } from '../../src/grants/vocab.ts';
+import { openOfflineRegistry } from '../../src/resolve/registry.ts';
+import { OWL } from '../../src/rdf/vocab.ts';
+import { EXTRACT, NO_GRANTS, PF, SCHED_I, extractRows, ingestedStore, paid, sum } from './helpers.ts';
+
+describe('grants ingest', async () => {
+  const registry = await openOfflineRegistry();
+  let g: Awaited<ReturnType<typeof ingestedStore>>;
+  beforeAll(async () => { g = await ingestedStore([EXTRACT, SCHED_I, PF, NO_GRANTS], registry); });
+  const rows = extractRows();
+
+  it('holds every edge of every document, with one filing per funder, tax year and form', () => {
+    expect(g.report.failed).toEqual([]);
+    expect(g.report.docs.map((d) => [d.kind, d.outcome, d.edges])).toEqual([['grants_extract', 'added', rows.length], ['efile_xml', 'added', 4], ['efile_xml', 'added', 4], ['efile_xml', 'added', 0]]);
+    expect(g.report.graph.edges).toBe(rows.length + 8);
+    expect(g.report.graph.funders).toBe(new Set(rows.map((r) => r.foundation_ein)).size + 3);
+  });
+
+  it('a second ingest of the same files changes nothing (idempotent)', async () => {
+    const before = g.durable.rdf.size;
+    const again = await ingest(g.store, await Promise.all([EXTRACT, SCHED_I, PF, NO_GRANTS].map(readIngestFile)), { iris: g.iris, registry });
+    expect(again.docs.map((d) => d.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(g.durable.rdf.size).toBe(before);
+    expect(again.graph).toEqual(g.report.graph);
+  });
+
+  it('materializes funder rollups equal to the sums of the edges, paid and approved-for-future apart', () => {
+    const mott = rows.filter((r) => r.foundation_ein === '38-1211227');
+    const rollups = g.durable.rdf.select(`SELECT ?s ?t ?n WHERE { GRAPH <${g.iris.rollups}> { ?x a <${G.FunderRollup}> ; <${G.rollupFunder}> <${g.iris.org('ein-381211227')}> ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?n } }`);
+    const by = new Map(rollups.map((b) => [b.get('s')!.value, [Number(b.get('t')!.value), Number(b.get('n')!.value)]]));
+    expect(by.get(G.Paid)).toEqual([sum(mott.filter(paid)), mott.filter(paid).length]);
+    const future = mott.filter((r) => r.grant_bucket === '3b');
+    if (future.length) expect(by.get(G.ApprovedForFuturePayment)).toEqual([sum(future), future.length]);
+    else expect(by.has(G.ApprovedForFuturePayment)).toBe(false);
+  });
+
+  it('links an organization to the identity registry when the registry holds its EIN', () => {
+    const links = g.durable.rdf.select(`SELECT ?o ?same WHERE { GRAPH <${g.iris.graph}> { ?o <${OWL.sameAs}> ?same } }`);
+    expect(links.map((b) => b.get('o')!.value)).toContain(g.iris.org('ein-521384139')); // National Fish and Wildlife Foundation
+    expect(g.report.reconciled.linked).toBe(links.length);
+  });
+
+  it('holds a filing from one document only: a second copy is skipped with the reason, or replaces with --replace', async () => {
+    const h = await ingestedStore([EXTRACT]);
+    const copy = { fileName: 'copy.csv', text: `${readFileSync(EXTRACT, 'utf8')}\n` }; // other bytes, same filings
+    const skipped = await ingest(h.store, [copy], { iris: h.iris });
+    expect(skipped.docs[0]).toMatchObject({ outcome: 'skipped', edges: 0 });
+    expect(skipped.docs[0]!.heldElsewhere).toHaveLength(h.report.docs[0]!.filings);
+    expect(skipped.graph.edges).toBe(rows.length);
+    const replaced = await ingest(h.store, [copy], { iris: h.iris, replace: true });
+    expect(replaced.docs[0]).toMatchObject({ outcome: 'replaced', edges: rows.length });
+    expect(replaced.graph.edges).toBe(rows.length);
+  });
+
+  it('a file that is not a filing writes nothing, and the others still go in', async () => {
+    const h = await ingestedStore([]);
+    const r = await ingest(h.store, [{ fileName: 'broken.xml', text: '<Return><ReturnHeader>' }, await readIngestFile(PF)], { iris: h.iris });
+    expect(r.failed).toMatchObject([{ file: 'broken.xml' }]);
+    expect(r.failed[0]!.message).toMatch(/not well-formed XML/);
+    expect(r.graph.edges).toBe(4);
+  });
+
+  it('records PROV-O from each edge to its filing and from the filing to the source document', () => {
+    const [b] = g.durable.rdf.select(`PREFIX prov: <http://www.w3.org/ns/prov#> SELECT ?rec ?doc ?sha ?up WHERE { GRAPH <${g.iris.graph}> {
+      ?e <${G.funder}> <${g.iris.org('ein-741894581')}> ; <${G.sourceRecord}> ?rec ; prov:wasDerivedFrom ?filing . ?filing prov:wasDerivedFrom ?doc . ?doc <${G.sha256}> ?sha ; prov:hadPrimarySource ?up } } ORDER BY ?rec LIMIT 1`);
+    expect(b!.get('rec')!.value).toBe('IRS990ScheduleI/RecipientTable[1]');
+    expect(b!.get('doc')!.value).toBe(g.iris.doc('202403589349300950'));
+    expect(b!.get('up')!.value).toBe('https://s3.amazonaws.com/irs-form-990/202403589349300950_public.xml');
+    expect(b!.get('sha')!.value).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

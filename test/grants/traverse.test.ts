@@ -1,0 +1,104 @@
+// Grant questions by direction over the ingested extract, every expected value computed here from
+// the CSV itself (csv-parse, not Assay's parser).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { traverse, type GrantOutcome, type GrantQuestion, type GrantResult } from '../../src/grants/traverse.ts';
+import { renderResult } from '../../src/grants/render.ts';
+import { openOfflineRegistry } from '../../src/resolve/registry.ts';
+import { EXTRACT, extractRows, ingestedStore, norm, paid, sum, type Row } from './helpers.ts';
+
+const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
+/** The same organization: the same EIN, or, without one, the same name (legal-form words aside) and state. */
+const recipientKey = (r: Row) => r.grantee_ein ? `ein:${r.grantee_ein.replace('-', '')}` : `name:${norm(r.grantee_name.replace(/&/g, ' and ')).split(' ').filter((w) => !LEGAL.has(w)).join(' ')}|${r.grantee_state.toUpperCase()}`;
+
+describe('grant questions by direction', async () => {
+  const rows = extractRows();
+  const registry = await openOfflineRegistry();
+  let ctx: Parameters<typeof traverse>[0];
+  beforeAll(async () => { const g = await ingestedStore([EXTRACT]); ctx = { store: g.store, iris: g.iris, registry }; });
+  const ok = async (q: GrantQuestion): Promise<GrantResult> => {
+    const r: GrantOutcome = await traverse(ctx, q);
+    if (!r.ok) throw new Error(`expected an answer, got ${JSON.stringify(r.failure)}`);
+    return r.result;
+  };
+  const funders = new Set(rows.map((r) => r.foundation_ein)).size;
+
+  it('forward: the grants the Erb Family Foundation made, paid and approved-for-future apart', async () => {
+    const erb = rows.filter((r) => r.foundation_ein === '20-5966333');
+    const r = await ok({ direction: 'forward', funder: 'Erb Family Foundation' });
+    if (r.kind !== 'forward') throw new Error(r.kind);
+    expect(r.totals.paid).toMatchObject({ amount: sum(erb.filter(paid)), grants: erb.filter(paid).length });
+    expect(r.totals.approvedFuture).toMatchObject({ amount: sum(erb.filter((x) => x.grant_bucket === '3b')), grants: erb.filter((x) => x.grant_bucket === '3b').length });
+    expect(r.edges).toHaveLength(erb.length);
+    expect(r.disclosures).toContainEqual(expect.objectContaining({ code: 'match_method', method: 'name_words' }));
+    expect(r.disclosures).toContainEqual(expect.objectContaining({ code: 'approved_not_paid' }));
+    // every edge cites its filing and its row in the extract
+    expect(r.edges.every((e) => /^row=\d+$/.test(e.record) && e.filing.includes('/filing/205966333/2023/'))).toBe(true);
+  });
+
+  it('reverse: who funds Freshwater Future, with amounts, the name match and the coverage disclosed', async () => {
+    const to = rows.filter((r) => norm(r.grantee_name) === 'freshwater future' && paid(r));
+    const expected = new Map<string, number>();
+    for (const x of to) expected.set(x.foundation_ein.replace('-', ''), (expected.get(x.foundation_ein.replace('-', '')) ?? 0) + Number(x.grant_amount));
+    const r = await ok({ direction: 'reverse', recipient: 'Freshwater Future' });
+    if (r.kind !== 'reverse') throw new Error(r.kind);
+    expect(new Map(r.funders.filter((f) => f.status === 'paid').map((f) => [f.org.ein!, f.amount]))).toEqual(expected);
+    expect(r.totals.paid.amount).toBe(sum(to));
+    expect(r.disclosures).toContainEqual(expect.objectContaining({ code: 'match_method', method: 'name_exact' }));
+    expect(r.disclosures).toContainEqual({ code: 'partial_coverage', funders, filings: expect.any(Number), taxYears: [2023, 2024] });
+    expect(renderResult(r)).toContain(`among the ${funders} funders whose filings the graph holds`);
+  });
+
+  it('intersection: whom the Toledo and the Rochester community foundations both fund (EIN, or name and state)', async () => {
+    const of = (ein: string) => new Set(rows.filter((r) => r.foundation_ein === ein).map(recipientKey));
+    const toledo = of('23-7284004');
+    const both = [...of('23-7250641')].filter((k) => toledo.has(k));
+    const r = await ok({ direction: 'intersection', funders: ['Toledo Community Foundation', 'Rochester Area Community Foundation'] });
+    if (r.kind !== 'intersection') throw new Error(r.kind);
+    expect(r.recipients).toHaveLength(both.length);
+    expect(new Set(r.recipients.map((x) => (x.recipient.ein ? `ein:${x.recipient.ein}` : 'name')))).toEqual(new Set(both.map((k) => (k.startsWith('ein:') ? k : 'name'))));
+    const nd = r.recipients.find((x) => x.recipient.ein === '350868188')!; // University of Notre Dame
+    const amount = (ein: string) => sum(rows.filter((x) => x.foundation_ein === ein && x.grantee_ein === '35-0868188' && paid(x)));
+    expect([nd.amounts[0].paid.amount, nd.amounts[1].paid.amount]).toEqual([amount('23-7284004'), amount('23-7250641')]);
+  });
+
+  it('ranking: the largest funders by grants paid, from the rollups, over the coverage it says', async () => {
+    const totals = new Map<string, number>();
+    for (const x of rows.filter(paid)) totals.set(x.foundation_ein.replace('-', ''), (totals.get(x.foundation_ein.replace('-', '')) ?? 0) + Number(x.grant_amount));
+    const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    const r = await ok({ direction: 'ranking', subject: 'funder', limit: 5 });
+    if (r.kind !== 'ranking') throw new Error(r.kind);
+    expect(r.rows.map((x) => [x.org.ein, x.amount])).toEqual(top);
+    expect(r.disclosures).toContainEqual(expect.objectContaining({ code: 'partial_coverage', funders }));
+  });
+
+  it('ranking of one funder\'s recipients: the largest recipients of the National Fish and Wildlife Foundation', async () => {
+    const nfwf = rows.filter((x) => x.foundation_ein === '52-1384139' && paid(x));
+    const by = new Map<string, number>();
+    for (const x of nfwf) by.set(recipientKey(x), (by.get(recipientKey(x)) ?? 0) + Number(x.grant_amount));
+    const top = [...by.values()].sort((a, b) => b - a).slice(0, 3);
+    const r = await ok({ direction: 'top_recipients_of', funder: 'National Fish and Wildlife Foundation', limit: 3 });
+    if (r.kind !== 'ranking') throw new Error(r.kind);
+    expect(r.rows.map((x) => x.amount)).toEqual(top);
+    expect(r.disclosures).toContainEqual(expect.objectContaining({ code: 'match_method', method: 'ein', einSource: 'registry' }));
+  });
+
+  it('geographic: how much the Brookby Foundation gave to organizations in Michigan', async () => {
+    const mi = rows.filter((x) => x.foundation_ein === '38-3202330' && x.grantee_state.toUpperCase() === 'MI');
+    const r = await ok({ direction: 'geographic', state: 'MI', funder: 'Brookby Foundation' });
+    if (r.kind !== 'geographic') throw new Error(r.kind);
+    expect(r.totals.paid).toMatchObject({ amount: sum(mi.filter(paid)), grants: mi.filter(paid).length });
+  });
+
+  it('cause: funding for education, each grant saying whether the NTEE code or the purpose text selected it', async () => {
+    const r = await ok({ direction: 'cause', cause: 'education', funder: 'Mott Foundation' });
+    if (r.kind !== 'cause') throw new Error(r.kind);
+    expect(r.edges.length).toBeGreaterThan(0);
+    expect(r.edges.every((e) => e.causeBy === 'purpose' && /educat|school|scholarship|tuition|college|universit|literacy|student|learning/i.test(e.purpose ?? ''))).toBe(true);
+    expect(r.totals.paid.amount).toBe(r.edges.filter((e) => e.status === 'paid').reduce((s, e) => s + e.amount, 0));
+  });
+
+  it('a funder whose filings the graph does not hold is not found, with the coverage, not an empty answer', async () => {
+    const r = await traverse(ctx, { direction: 'forward', funder: 'Ford Foundation' });
+    expect(r).toMatchObject({ ok: false, failure: { code: 'not_in_graph', role: 'funder', coverage: { funders, complete: false } } });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Fault 8: liveness is not readiness. A real `assay serve` over a store large enough that its
+ * query workers take a while to load: /health answers 200 as soon as it listens, /ready answers
+ * 503 with Retry-After (saying what it waits for) until the workers and catalog are ready, and
+ * "ready" is printed only when a query can run: from then on a cheap query gets 200, not busy.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { DurableStore } from '../../src/rdf/durable.ts';
+import { sleep, sparqlGet, startServe, tempDir, type Gateway } from './helpers/gateway.ts';
+
+describe('readiness (real process)', () => {
+  let gw: Gateway | undefined;
+  afterAll(async () => gw?.stop());
+
+  it('answers /health at once, /ready 503 with Retry-After until ready, and prints "ready" only when queries run', async () => {
+    const dir = await tempDir();
+    const store = await DurableStore.open(dir);
+    const lines = Array.from({ length: 150_000 }, (_, i) => `<http://x/s${i}> <http://x/p${i % 13}> "value ${i}" .`).join('\n');
+    await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://x/bulk', data: lines });
+    await store.compact();
+    await store.close();
+
+    gw = await startServe(dir);
+    const seen: { health: number[]; ready: { status: number; retryAfter: string | null; waiting?: string[] }[] } = { health: [], ready: [] };
+    let printedReady = false;
+    void gw.ready.then(() => { printedReady = true; });
+    for (let i = 0; i < 600 && !printedReady; i++) {
+      const h = await fetch(`${gw.url}/health`);
+      seen.health.push(h.status);
+      const r = await fetch(`${gw.url}/ready`);
+      const body = await r.json() as { waiting?: string[] };
+      if (!printedReady) seen.ready.push({ status: r.status, retryAfter: r.headers.get('retry-after'), ...(body.waiting ? { waiting: body.waiting } : {}) });
+      await sleep(50);
+    }
+    await gw.ready;
+    expect(seen.health.every((s) => s === 200)).toBe(true);
+    const notReady = seen.ready.filter((r) => r.status === 503);
+    expect(notReady.length).toBeGreaterThan(0);
+    expect(notReady.every((r) => r.retryAfter !== null && r.waiting && r.waiting.length > 0)).toBe(true);
+    expect(notReady[0]!.waiting).toContain('sparql-workers');
+    // Ready means ready: the first query after the line is answered, not 503 busy.
+    const q = await sparqlGet(gw.url, 'ASK { GRAPH <http://x/bulk> { <http://x/s7> ?p ?o } }');
+    expect(q.status, q.body).toBe(200);
+    expect((await fetch(`${gw.url}/ready`)).status).toBe(200);
+    console.log(`[readiness] /ready answered 503 ${notReady.length}× (waiting for ${[...new Set(notReady.flatMap((r) => r.waiting ?? []))].join(', ')}) before "ready"`);
+  }, 120_000);
+});

@@ -1,10 +1,43 @@
 /**
  * Assay's configuration: one schema-validated, frozen object with defaults.
- * Built from (in increasing priority) defaults, environment variables and CLI flags.
+ * Built from (in increasing priority) defaults, environment variables and CLI flags. This is the
+ * one place that reads the environment; everything else takes this object (or a part of it).
+ *
+ * Environment variables, by section:
+ *   server   PORT, ASSAY_HOST, ASSAY_BASE_IRI, ASSAY_DATA_DIR
+ *   sparql   ASSAY_SPARQL_TIMEOUT_MS, ASSAY_SPARQL_MAX_ROWS, ASSAY_UPDATE_TOKEN, ASSAY_SPARQL_WORKERS,
+ *            ASSAY_SPARQL_REMOTE_HOSTS (comma-separated), ASSAY_VOID_TIMEOUT_MS
+ *   catalog  ASSAY_CATALOG_DIR (default: the bundled ard-okf/), ASSAY_CASSETTE_DIR (default: the
+ *            bundled fixtures/publishers/)
+ *   publishers
+ *            ASSAY_USER_AGENT            User-Agent with a contact e-mail (SEC requires one)
+ *            ASSAY_PUBLISHER_URLS        JSON map {"<source>": "<base URL>"}: every request of that
+ *                                        publisher goes to that origin instead, path and query kept
+ *                                        (a local fake publisher, a mirror, a proxy)
+ *            ASSAY_PUBLISHER_URL_<SOURCE> one publisher's base URL; <SOURCE> is the source id in upper
+ *                                        case with - as _ (ASSAY_PUBLISHER_URL_SEC_EDGAR); wins over the map
+ *            <credential names>          each publisher's API key, under the variable its descriptor
+ *                                        names (CENSUS_API_KEY, DATA_GOV_API_KEY, SOCRATA_APP_TOKEN)
+ *   models   ASSAY_LLM_URL, ASSAY_LLM_KEY, ASSAY_LLM_MODEL, ASSAY_LLM_MODEL_CLASSIFY / _RERANK /
+ *            _SYNTHESISE, ASSAY_LLM_TIMEOUT_MS, ASSAY_LLM_REPLAY, ASSAY_LLM_RECORD, ASSAY_EMBED_MODEL,
+ *            ASSAY_EMBED_URL, ASSAY_EMBED_KEY, ASSAY_EMBED_CACHE (read as given; src/llm/config.ts
+ *            interprets them from `modelEnv(config)`)
  */
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
+export const BUNDLED_CATALOG_DIR = fileURLToPath(new URL('../ard-okf', import.meta.url));
+export const BUNDLED_CASSETTE_DIR = fileURLToPath(new URL('../fixtures/publishers', import.meta.url));
+
+/** The model and embedding variables, kept as given (their meaning is src/llm/config.ts's). */
+export const MODEL_ENV = [
+  'ASSAY_LLM_URL', 'ASSAY_LLM_KEY', 'ASSAY_LLM_MODEL', 'ASSAY_LLM_MODEL_CLASSIFY', 'ASSAY_LLM_MODEL_RERANK', 'ASSAY_LLM_MODEL_SYNTHESISE',
+  'ASSAY_LLM_TIMEOUT_MS', 'ASSAY_LLM_REPLAY', 'ASSAY_LLM_RECORD', 'ASSAY_EMBED_MODEL', 'ASSAY_EMBED_URL', 'ASSAY_EMBED_KEY', 'ASSAY_EMBED_CACHE',
+] as const;
+
+const baseUrl = z.string().url().refine((u) => /^https?:\/\//.test(u), 'a publisher base URL is http(s)://host[:port][/path]');
 // ── Store backend (issue 15: the store scales out to any SPARQL 1.1 endpoint) ──────────────────
 // Unset `url`: the embedded oxigraph store in dataDir (the default). Set: every graph lives in that
 // SPARQL 1.1 store, reached over the Query, Update and Graph Store protocols (src/rdf/remote.ts).
@@ -190,6 +223,20 @@ export const ConfigSchema = z.object({
     /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
     voidTimeoutMs: z.number().int().positive(),
   }),
+  /** Directory of the OKF descriptors (one JSON per publisher, plus generated/). */
+  catalogDir: z.string().min(1),
+  /** Directory of the publisher cassettes (the offline snapshot). */
+  cassetteDir: z.string().min(1),
+  publishers: z.object({
+    /** User-Agent for publishers that require one (must name a contact e-mail address). */
+    userAgent: z.string().optional(),
+    /** source id → base URL standing in for the publisher's own origin (path and query kept). */
+    baseUrls: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a source id is lower case with hyphens'), baseUrl),
+    /** Credential variable name → secret, for the names the catalog's descriptors declare. */
+    credentials: z.record(z.string(), z.string()),
+  }),
+  /** Model and embedding variables as given (see MODEL_ENV); unset ones are absent. */
+  model: z.partialRecord(z.enum(MODEL_ENV), z.string()),
   store: StoreConfigSchema,
   /** Operator limits against faults and abuse (see the block below). */
   limits: LimitsSchema,
@@ -203,6 +250,11 @@ export type ConfigInput = {
   host?: string;
   port?: number;
   sparql?: Partial<Config['sparql']>;
+  catalogDir?: string;
+  cassetteDir?: string;
+  /** Overrides (and adds to) the publisher base URLs from the environment. */
+  publisherUrls?: Record<string, string>;
+  userAgent?: string;
   store?: Partial<StoreConfig>;
   limits?: LimitsInput;
 };
@@ -233,11 +285,63 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
+/**
+ * Publisher base URLs from the environment: the JSON map first, then one variable per publisher.
+ * A map that is not a JSON object of strings is a configuration error naming the variable.
+ */
+export function publisherUrlsFromEnv(env: NodeJS.ProcessEnv): { urls: Record<string, string>; problems: string[] } {
+  const urls: Record<string, string> = {};
+  const problems: string[] = [];
+  const map = env.ASSAY_PUBLISHER_URLS?.trim();
+  if (map) {
+    try {
+      const parsed = JSON.parse(map) as unknown;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) throw new Error('not an object of strings');
+      Object.assign(urls, parsed);
+    } catch (e) {
+      problems.push(`  ASSAY_PUBLISHER_URLS: must be a JSON object {"<source>": "<base URL>"} (${(e as Error).message})`);
+    }
+  }
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^ASSAY_PUBLISHER_URL_([A-Z0-9_]+)$/.exec(name);
+    if (m && value?.trim()) urls[m[1]!.toLowerCase().replace(/_/g, '-')] = value.trim();
+  }
+  return { urls, problems };
+}
+
+/**
+ * The credential variable names a catalog's descriptors declare (`credentials.env` of a service or
+ * an access path), read from the JSON alone; an unreadable catalog gives none (the catalog loader
+ * reports why, with a fix).
+ */
+export function credentialNames(catalogDir: string): string[] {
+  const names = new Set<string>();
+  let files: string[] = [];
+  try { files = readdirSync(catalogDir).filter((f) => f.endsWith('.json')); } catch { return []; }
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) { x.forEach(walk); return; }
+    if (!x || typeof x !== 'object') return;
+    const c = (x as { credentials?: { env?: unknown } }).credentials;
+    if (c && typeof c.env === 'string') names.add(c.env);
+    Object.values(x).forEach(walk);
+  };
+  for (const f of files) {
+    try { walk(JSON.parse(readFileSync(join(catalogDir, f), 'utf8'))); } catch { /* reported by the catalog loader */ }
+  }
+  return [...names].sort();
+}
+
+/** The model variables as an environment-shaped object, for src/llm/config.ts's readers. */
+export function modelEnv(config: Config): NodeJS.ProcessEnv {
+  return { ...config.model, ASSAY_DATA_DIR: config.dataDir };
+}
+
 /** Read configuration from the environment (ASSAY_*, PORT) and explicit overrides. */
 export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const port = input.port ?? (env.PORT !== undefined && env.PORT !== '' ? Number(env.PORT) : DEFAULTS.port);
   const host = input.host ?? env.ASSAY_HOST ?? DEFAULTS.host;
   const baseIri = input.baseIri ?? env.ASSAY_BASE_IRI ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  const urls = publisherUrlsFromEnv(env);
   const raw = {
     dataDir: resolve(input.dataDir ?? env.ASSAY_DATA_DIR ?? DEFAULTS.dataDir),
     baseIri,
@@ -253,12 +357,24 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_VOID_TIMEOUT_MS ? { voidTimeoutMs: Number(env.ASSAY_VOID_TIMEOUT_MS) } : {}),
       ...input.sparql,
     },
+    catalogDir: resolve(input.catalogDir ?? (env.ASSAY_CATALOG_DIR?.trim() || BUNDLED_CATALOG_DIR)),
+    cassetteDir: resolve(input.cassetteDir ?? (env.ASSAY_CASSETTE_DIR?.trim() || BUNDLED_CASSETTE_DIR)),
+    publishers: {
+      ...((input.userAgent ?? env.ASSAY_USER_AGENT) ? { userAgent: input.userAgent ?? env.ASSAY_USER_AGENT } : {}),
+      baseUrls: { ...urls.urls, ...input.publisherUrls },
+      credentials: {} as Record<string, string>,
+    },
+    model: Object.fromEntries(MODEL_ENV.filter((n) => env[n] !== undefined && env[n] !== '').map((n) => [n, env[n]!])),
     store: storeConfig(input.store, env),
     limits: limitsFrom(env, input.limits),
   };
+  for (const name of credentialNames(raw.catalogDir)) {
+    const v = env[name]?.trim();
+    if (v) raw.publishers.credentials[name] = v;
+  }
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+  if (!parsed.success || urls.problems.length > 0) {
+    const problems = [...urls.problems, ...(parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`))].join('\n');
     throw new Error(`invalid configuration:\n${problems}\nFix the flag or environment variable named above.`);
   }
   return deepFreeze(parsed.data);

@@ -8,6 +8,8 @@ import { ask } from './run.ts';
 import type { AskServices } from './services.ts';
 
 export const KEYED_SHAPES = ['point', 'status', 'entity_list', 'comparison', 'timeseries'];
+/** Population shapes (src/population), asked end to end as well. */
+export const POPULATION_SHAPES = ['ranking', 'aggregate', 'filtered_subset', 'ratio', 'correlation', 'topical'];
 
 export interface AskOutcome {
   id: string;
@@ -32,7 +34,7 @@ export interface AskMetrics {
 
 export async function askMetrics(services: AskServices, corpus: CorpusRecord[], onEach?: (o: AskOutcome) => void): Promise<AskMetrics> {
   const outcomes: AskOutcome[] = [];
-  for (const r of corpus.filter((x) => KEYED_SHAPES.includes(x.shape))) {
+  for (const r of corpus.filter((x) => KEYED_SHAPES.includes(x.shape) || POPULATION_SHAPES.includes(x.shape))) {
     const t0 = performance.now();
     const res = await ask(services, { question: r.question });
     const o: AskOutcome = {

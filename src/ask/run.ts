@@ -4,15 +4,17 @@
  * The orchestrator only sequences typed steps; each lives in its own module:
  *   understand (understand/, or resume.ts) → entity ambiguity (known before fetching) → measure
  *   readings (ambiguity.ts, settled on fetched values) → plan (plan-step.ts) → the shape's executor
- *   (execute/shapes/, on the one search engine) → cross-checks (execute/corroborate.ts) → evidence
+ *   (execute/shapes/, on the one search engine; a population shape answers with a table,
+ *   population/ask.ts) → cross-checks (execute/corroborate.ts) → evidence
  *   (state.ts: PROV-O, SHACL-checked) → the answer (answer/assemble.ts: fact sheet, draft, grades,
  *   citations, qualification) → the run graph. Refusals are typed decisions worded once
  *   (answer/wording.ts). Every decision is emitted as a progress event.
  */
 import { randomBytes } from 'node:crypto';
 import { answerRecords, answerValues } from '../answer/assemble.ts';
-import type { RefusalDecision } from '../answer/wording.ts';
+import { renderNote, type RefusalDecision } from '../answer/wording.ts';
 import { runIris } from '../evidence/iris.ts';
+import type { AdmittedEvidence } from '../evidence/types.ts';
 import { queryContext } from '../execute/context.ts';
 import { crossCheck } from '../execute/corroborate.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
@@ -22,6 +24,7 @@ import { fromCaller, periodLabel, understand, type Intent, type Understanding } 
 import { readingsFor, settleReadings } from './ambiguity.ts';
 import { clarifyEntity } from './clarify.ts';
 import { answerGrantGraph } from './grants.ts';
+import { answerPopulation } from '../population/ask.ts';
 import { planFor, type Bound } from './plan-step.ts';
 import { resumed } from './resume.ts';
 import type { AskServices } from './services.ts';
@@ -108,6 +111,10 @@ async function outcome(s: RunState, intent: Intent, planned: Planned, out: Shape
     }
     case 'evidence': {
       const items = s.number(out.items);
+      // population shapes: a result table, graded the same way (src/population/ask.ts)
+      if (out.answer === 'population' && out.population) {
+        return answerPopulation(s, items as AdmittedEvidence[], out.population, [...notes, ...out.notes].map(renderNote));
+      }
       if (out.answer === 'records') {
         await s.writeEvidence(items);
         return answerRecords(s, items, out.total ?? items.length, [...notes, ...out.notes]);

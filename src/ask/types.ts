@@ -8,6 +8,7 @@ import type { ProgressEvent } from '../execute/progress.ts';
 import type { CorroborationRef, Grade } from '../answer/figures.ts';
 import type { CrossCheckOut } from '../answer/corroboration.ts';
 import type { Citation } from '../answer/citations.ts';
+import type { ResultTable } from '../population/table.ts';
 
 export type OnAmbiguity = 'answer' | 'all' | 'ask';
 
@@ -98,6 +99,10 @@ export interface AskResult {
   interpreter: string | null;
   plan: { verdict: string; reason: string } | null;
   attempts: AttemptOut[];
+  /** Population answers (ranking, subset, correlation, topical …): columns with units, rows whose cells cite evidence, derived figures. */
+  table?: ResultTable;
+  /** Population answers: how complete each population read was (rows declared, read, members, usable, exclusions, verdict). */
+  populations?: Array<{ attempt: string; operation: string; grain: string; scope: string; period: string; declared: number | null; read: number; members: number; usable: number; excluded: Array<{ code: string; count: number; detail?: string }>; verdict: string }>;
   /** Independent cross-checks of the admitted evidence (README, "Asking questions"). */
   cross_checks?: CrossCheckOut[];
   resumed_from?: string;

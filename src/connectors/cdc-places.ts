@@ -15,6 +15,7 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type Observation, type OperationResult } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { ownMeasure, type KeyedBinder } from './binding.ts';
 
 const SOURCE = 'cdc-places';
 
@@ -88,9 +89,27 @@ async function get(decl: OperationDecl, args: Readonly<Record<string, string>>, 
   return ctx.http.request(request, policy, ctx);
 }
 
+/** A release whose records carry the BRFSS year they model: read whole for the county; crude prevalence is the headline value. */
+const KEYED: Readonly<Record<string, KeyedBinder>> = {
+  'county-measure': {
+    entityType: 'county',
+    bind({ measureKey, key }) {
+      if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-measure takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
+      const measure = ownMeasure(measureKey, SOURCE);
+      const m = /^measureid\/([A-Z0-9]+)$/.exec(measure);
+      if (!m) return { error: `${measureKey} names no PLACES measure id (the planned candidate is the operation itself)` };
+      // the age-adjusted row answers another question
+      return [{ fetchArgs: { county_fips: key.value, measure: m[1]! }, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES crude prevalence' }];
+    },
+  },
+};
+
 export const cdcPlaces: Connector = {
   source: SOURCE,
   buildRequest: buildPlacesRequest,
+  keyedBinders: KEYED,
+  // CDC's missing-data marker
+  sentinels: new Set([-999]),
   operations: {
     'county-measure': {
       params: [{ name: 'county_fips', description: '5-digit county FIPS', required: true, example: '06059' }, { name: 'measure', description: 'PLACES measure id', required: true, example: 'ARTHRITIS' }],

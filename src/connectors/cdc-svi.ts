@@ -19,6 +19,8 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type Observation, type OperationResult, type Period } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { ownMeasure, type KeyedBinder } from './binding.ts';
+import { CENSUS_SENTINEL_VALUES } from './census-acs.ts';
 
 const SOURCE = 'cdc-svi';
 export const SVI_VINTAGE = 'SVI 2018';
@@ -101,9 +103,25 @@ async function download(decl: OperationDecl, args: Readonly<Record<string, strin
   return { raw, rows: rowsOf(raw) };
 }
 
+/** SVI 2018 holds one vintage (ACS 2014–2018 republished): read whole for the county; the period check decides. */
+const KEYED: Readonly<Record<string, KeyedBinder>> = {
+  'county-poverty': {
+    entityType: 'county',
+    bind({ measureKey, key }) {
+      if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-poverty takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
+      const measure = ownMeasure(measureKey, SOURCE);
+      if (!/^svi2018\/[A-Z_]+$/.test(measure)) return { error: `${measureKey} is not an SVI 2018 column` };
+      return [{ fetchArgs: { county_fips: key.value }, measure, reading: `CDC/ATSDR ${SVI_VINTAGE} (${SVI_SURVEY})` }];
+    },
+  },
+};
+
 export const cdcSvi: Connector = {
   source: SOURCE,
   buildRequest: buildSviRequest,
+  keyedBinders: KEYED,
+  // SVI republishes ACS estimates, so the Census jam values can reach it too
+  sentinels: new Set([MISSING, ...CENSUS_SENTINEL_VALUES]),
   operations: {
     'county-poverty-all': {
       params: [],

@@ -22,6 +22,7 @@ import { fillUrl } from './declarations.ts';
 import { pointer, type EntityRecord, type Geography, type Observation, type OperationResult, type Period, type ValueStatus } from './records.ts';
 import { decimal, policyFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { ownMeasure, type KeyedBinder, type KeyedBinding } from './binding.ts';
 
 const SOURCE = 'census-acs';
 
@@ -197,9 +198,107 @@ function dataOperation(kind: 'state' | 'county' | 'place' | 'all-states' | 'all-
   };
 }
 
+/** The Census Bureau's jam values (the keys of SENTINELS): never a number. */
+export const CENSUS_SENTINEL_VALUES: ReadonlySet<number> = new Set(SENTINELS.keys());
+
+/** The newest ACS vintage the descriptors declare ("latest" reads it), from the validated catalog. */
+export function newestAcsVintage(descriptors: { newestDeclaredYear(source: string): number | undefined }): number {
+  const y = descriptors.newestDeclaredYear(SOURCE);
+  if (y === undefined) throw new Error(`the ${SOURCE} descriptor declares no dataset temporal end, so the newest ACS vintage ("latest") is unknown: add temporal.end to the ${SOURCE} dataset`);
+  return y;
+}
+
+/**
+ * Keyed reads of ACS estimates by FIPS code (states, counties, places). A year the question names
+ * is the survey year asked: for a state, the 1-year estimate of that year first, then the 5-year
+ * estimate ending that year (each disclosed by its label); for a county or place, the 5-year
+ * estimate (the only survey that publishes every county and place). "Latest" is the newest vintage
+ * the validated descriptors declare (`newestAcsVintage`); a vintage that cannot be fetched is a
+ * refusal naming it, never an older year in its place. A state's value is read from the all-states
+ * table (one request for every state, with margins and annotations); a county's or place's from the
+ * variable for every county (place) of its state. The record is still found by its FIPS code.
+ */
+type AcsLevel = 'state' | 'county' | 'place';
+const FIPS_LENGTH: Record<AcsLevel, number> = { state: 2, county: 5, place: 7 };
+
+/** `acs5-2009/B19013_001E` → the variable; the group is the variables file the catalog read it from, not a vintage to fetch. */
+function acsVariable(measureKey: string): string | undefined {
+  const m = ownMeasure(measureKey, SOURCE);
+  const v = m.includes('/') ? m.slice(m.lastIndexOf('/') + 1) : m;
+  return /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/.test(v) ? v : undefined;
+}
+
+/** Which ACS product family publishes a variable: subject tables (S…), data profiles (DP…), comparison profiles (CP…), else detailed tables. */
+function productFamily(variable: string): '' | '/subject' | '/profile' | '/cprofile' {
+  if (/^S\d/.test(variable)) return '/subject';
+  if (/^DP/.test(variable)) return '/profile';
+  if (/^CP/.test(variable)) return '/cprofile';
+  return '';
+}
+
+/** "Median household income … (median household income …)": the catalog appends the table concept, often the label again. */
+function dropRepeatedConcept(t: string): string {
+  if (!t.endsWith(')')) return t;
+  let depth = 0;
+  let open = -1;
+  for (let k = t.length - 1; k >= 0; k--) {
+    if (t[k] === ')') depth++;
+    else if (t[k] === '(' && --depth === 0) { open = k; break; }
+  }
+  const head = open > 0 ? t.slice(0, open).trimEnd() : '';
+  return head && head.toLowerCase() === t.slice(open + 1, -1).toLowerCase() ? head : t;
+}
+
+export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
+  return survey === 'acs5' ? `ACS 5-year ${year - 4}–${year}` : `ACS 1-year ${year}`;
+}
+
+/** The record measure this connector writes for a product and year (`acs1-subject-2018/S1701_C03_001E`). */
+const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
+
+function acsBinder(level: AcsLevel): KeyedBinder {
+  return {
+    entityType: level,
+    bind({ measureKey, key, period, declared }) {
+      if (key.keyType !== 'fips' || key.value.length !== FIPS_LENGTH[level]) return { error: `acs-${level} takes a ${FIPS_LENGTH[level]}-digit ${level} FIPS code, not ${key.keyType} ${key.value}` };
+      const variable = acsVariable(measureKey);
+      if (!variable) return { error: `${measureKey} is not an ACS estimate variable` };
+      if (!period.latest && period.year === null) return { error: 'the question names no survey year' };
+      if (period.latest && !declared) return { error: 'the newest ACS vintage comes from the catalog, and none was given to the binder' };
+      const year = period.latest ? newestAcsVintage(declared!) : period.year!;
+      if (year < 2005) return { error: `the ACS began in 2005; there is no ${year} estimate` };
+      const fam = productFamily(variable);
+      // supplemental estimates (K2… tables) are a 1-year product of their own, for geographies of 65,000+
+      const supplemental = /^K2\d/.test(variable);
+      const surveys: Array<'acs1' | 'acs5' | 'acsse'> = supplemental ? ['acsse'] : level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
+      const out: KeyedBinding[] = [];
+      for (const survey of surveys) {
+        if (survey === 'acs5' && year < 2009) continue; // the first 5-year estimates are 2005–2009
+        if (survey === 'acsse' && year < 2014) continue; // the supplemental estimates began with 2014
+        const product = survey === 'acsse' ? survey : `${survey}${fam}`;
+        const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey, year);
+        // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
+        const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
+        if (level === 'state') {
+          out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        } else if (level === 'county') {
+          out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        } else {
+          out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+        }
+      }
+      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${year}` };
+    },
+  };
+}
+
+const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };
+
 export const censusAcs: Connector = {
   source: SOURCE,
   buildRequest: buildCensusRequest,
+  keyedBinders: KEYED,
+  sentinels: CENSUS_SENTINEL_VALUES,
   operations: {
     'acs-state': dataOperation('state'),
     'acs-county': dataOperation('county'),

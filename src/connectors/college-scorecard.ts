@@ -11,6 +11,7 @@ import type { RawResponse } from '../http/client.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type RequestBuilder } from './types.ts';
+import { ownMeasure, type KeyedBinder } from './binding.ts';
 
 const SOURCE = 'college-scorecard';
 
@@ -77,9 +78,27 @@ function listOp(kind: 'search' | 'ranked') {
   };
 }
 
+/**
+ * A `latest.*` field is the newest value the Scorecard has for that field (its year varies by field
+ * and is not stated): it answers "latest" questions only; a named year ends as no data.
+ */
+const KEYED: Readonly<Record<string, KeyedBinder>> = {
+  school: {
+    entityType: 'school',
+    bind({ measureKey, key }) {
+      if (key.keyType !== 'ipeds_unitid') return { error: `school takes an IPEDS UNITID, not a ${key.keyType}` };
+      // catalog `latest/cost.tuition.in_state` is the Scorecard dot path `latest.cost.tuition.in_state`
+      const field = ownMeasure(measureKey, SOURCE).replace('/', '.');
+      if (!/^[a-z0-9_]+(\.[a-z0-9_]+)+$/.test(field)) return { error: `${measureKey} is not a Scorecard field path` };
+      return [{ fetchArgs: { unitid: key.value, fields: field }, measure: field, ...(field.startsWith('latest.') ? { reading: 'the Scorecard\'s latest value for the field (its year varies by field)' } : {}) }];
+    },
+  },
+};
+
 export const collegeScorecard: Connector = {
   source: SOURCE,
   buildRequest: buildScorecardRequest,
+  keyedBinders: KEYED,
   operations: {
     school: {
       params: [{ name: 'unitid', description: 'IPEDS UNITID', required: true, example: '130794' }, { name: 'fields', description: 'comma-separated dot paths (default: headline fields)', required: false }],

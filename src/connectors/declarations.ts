@@ -3,14 +3,11 @@
  * body template, accepted key types, pagination, rate limit, credential rule, User-Agent rule.
  *
  * `OperationDecl` is the subset of the catalog's `AccessPath` (src/ard/catalog.ts) the connectors
- * use, so a loaded `Catalog` can be passed straight in. `readDeclarations` reads the hand-written
- * descriptors (ard-okf/<publisher>.json) directly, without the generated measure lists or the SHACL
- * layer: a connector run must not pay for validating 37 MB of measures. Structural validity of those
- * files is src/ard's job (and its tests).
+ * use, so a loaded `Catalog` can be passed straight in. `readDeclarations` is the validated loader
+ * of catalog.ts (hand-written descriptors only, without the generated measure lists or the SHACL
+ * layer: a connector run must not pay for validating 37 MB of measures).
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { AccessPathData, Credentials, RateLimit, ServiceDecl } from '../ard/extension-schema.ts';
+import type { AccessPathData, Credentials, RateLimit } from '../ard/extension-schema.ts';
 
 export interface OperationDecl {
   publisherId: string;
@@ -31,32 +28,13 @@ export function declarationsFrom(ops: readonly OperationDecl[]): Declarations {
   return { operation: (s, o) => byKey.get(`${s}/${o}`), all: () => [...ops] };
 }
 
-interface Manifest { entries: Array<{ type: string; data?: Record<string, unknown> }> }
-
-/** Reads every `<dir>/*.json` descriptor (not generated/). */
-export async function readDeclarations(dir = 'ard-okf'): Promise<Declarations> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
-  const ops: OperationDecl[] = [];
-  for (const f of files) {
-    const m = JSON.parse(await readFile(join(dir, f), 'utf8')) as Manifest;
-    const source = m.entries.find((e) => e.type === 'application/vnd.assay.source+json')?.data as { publisher: { id: string }; services: ServiceDecl[] } | undefined;
-    if (!source) continue;
-    const services = new Map(source.services.map((s) => [s.id, s]));
-    for (const e of m.entries) {
-      if (e.type !== 'application/vnd.assay.access-path+json' || !e.data) continue;
-      const data = e.data as unknown as AccessPathData;
-      const svc = services.get(data.service);
-      ops.push({
-        publisherId: source.publisher.id,
-        id: data.operationId,
-        data,
-        rateLimit: data.rateLimit ?? svc?.rateLimit,
-        credentials: data.credentials ?? svc?.credentials ?? { mode: 'none' },
-        userAgentRequired: svc?.userAgentRequired ?? false,
-      });
-    }
-  }
-  return declarationsFrom(ops);
+/**
+ * Reads and validates every `<dir>/*.json` descriptor (not generated/) through the one loader
+ * (catalog.ts), so a declaration a connector runs was checked by the same schemas as the catalog.
+ */
+export async function readDeclarations(dir = 'ard-okf', options: { baseUrls?: Readonly<Record<string, string>> } = {}): Promise<Declarations> {
+  const { loadDescriptors } = await import('./catalog.ts');
+  return (await loadDescriptors(dir, options)).declarations;
 }
 
 /** Fills an RFC 6570 level-1 URL template; every placeholder must have a value. */

@@ -14,6 +14,7 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, type RecordBinder, type RecordHints } from './binding.ts';
 
 const SOURCE = 'irs-eo-bmf';
 
@@ -116,9 +117,37 @@ function result(operation: string, records: OperationResult['records'], raw: Raw
   return { source: SOURCE, operation, records, responses: [pointer(raw)], complete, notes };
 }
 
+/**
+ * The BMF is published one extract per state, so a keyed read by EIN needs the state: the one the
+ * question places the entity in; else the one the identity registry places it in (said in a note);
+ * else unbound — never guessed, never a scan of every extract.
+ */
+function extractState(h: RecordHints): { state: string; note?: string } | { error: string } {
+  if (h.state) return { state: h.state };
+  if (h.registryState) {
+    return { state: h.registryState.code, note: `the question names no state; the identity registry places the organization in ${h.registryState.label} (located in, wdt:P131), so the IRS EO BMF extract for ${h.registryState.label} (eo_${h.registryState.code}) is read` };
+  }
+  return { error: 'the IRS EO BMF is published one extract per state; the question names no state and the identity registry places the organization in none, so the extract to read is unknown (name the state, e.g. "in DC")' };
+}
+
+/** The whole state extract: the record is still found by its EIN (examined by key), never by name. */
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  'eo-bmf-state': { takes: ['ein'], bind(k, h) {
+    if (k.keyType !== 'ein') return needsKey('eo-bmf-state', 'EIN', k.keyType);
+    const s = extractState(h);
+    return 'error' in s ? s : { fetchArgs: { state: s.state }, ...(s.note ? { note: s.note } : {}) };
+  } },
+  'eo-bmf-ein-lookup': { takes: ['ein'], bind(k, h) {
+    if (k.keyType !== 'ein') return needsKey('eo-bmf-ein-lookup', 'EIN', k.keyType);
+    const s = extractState(h);
+    return 'error' in s ? s : { fetchArgs: { state: s.state, ein: k.value }, ...(s.note ? { note: s.note } : {}) };
+  } },
+};
+
 export const irsEoBmf: Connector = {
   source: SOURCE,
   buildRequest: buildBmfRequest,
+  recordBinders: RECORDS,
   statusFields: { 'eo-bmf-ein-lookup': ['subsection', 'foundation', 'status'], 'eo-bmf-state': ['subsection', 'foundation', 'status'] },
   operations: {
     'eo-bmf-state': {

@@ -12,6 +12,7 @@ import { readPages } from './paging.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, type RecordBinder } from './binding.ts';
 
 const SOURCE = 'nih-reporter';
 const PAGE = 500;
@@ -90,8 +91,19 @@ function op(required: string[]) {
   };
 }
 
+/** Pages a project list may take (the connector states when more were left). */
+export const LIST_PAGES = 10;
+
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  'projects-by-organization': { takes: ['name'], bind: (k, h) => k.keyType === 'name'
+    ? { fetchArgs: { org: k.value, ...(h.year !== undefined ? { fiscal_year: String(h.year) } : {}), pages: String(LIST_PAGES) } }
+    : needsKey('projects-by-organization', 'name', k.keyType) },
+};
+
 export const nihReporter: Connector = {
   source: SOURCE,
   buildRequest: buildNihRequest,
+  recordBinders: RECORDS,
+  listKinds: { 'projects-by-organization': 'project' },
   operations: { 'projects-by-organization': op(['org']), 'projects-search': op(['text']) },
 };

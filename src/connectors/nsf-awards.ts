@@ -11,6 +11,7 @@ import { readPages } from './paging.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, type RecordBinder } from './binding.ts';
 
 const SOURCE = 'nsf-awards';
 const PAGE = 25;
@@ -79,9 +80,19 @@ function list(required: string[]) {
   };
 }
 
+/** Pages an award list may take (the connector states when more were left). */
+export const LIST_PAGES = 40;
+
+/** The name is matched textually by the publisher; the records are then kept by that name. */
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  'awards-by-awardee': { takes: ['name'], bind: (k) => k.keyType === 'name' ? { fetchArgs: { awardee: k.value, pages: String(LIST_PAGES) } } : needsKey('awards-by-awardee', 'name', k.keyType) },
+};
+
 export const nsfAwardsConnector: Connector = {
   source: SOURCE,
   buildRequest: buildNsfRequest,
+  recordBinders: RECORDS,
+  listKinds: { 'awards-by-awardee': 'award' },
   operations: {
     'awards-by-awardee': list(['awardee']),
     'awards-search': list(['keyword']),

@@ -14,6 +14,7 @@ import { monthEnd } from './irs-eo-bmf.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, ownMeasure, type KeyedBinder, type RecordBinder } from './binding.ts';
 
 const SOURCE = 'propublica-nonprofits';
 const FORM: Readonly<Record<number, string>> = { 0: '990', 1: '990-EZ', 2: '990-PF' };
@@ -46,9 +47,32 @@ async function get(decl: OperationDecl, args: Readonly<Record<string, string>>, 
 interface Org { ein: number; name: string; city?: string; state?: string; zipcode?: string; subsection_code?: number; foundation_code?: number; exempt_organization_status_code?: number; ntee_code?: string | null; ruling_date?: string; deductibility_code?: number }
 interface Filing { tax_prd: number; tax_prd_yr: number; formtype: number; pdf_url: string | null; [k: string]: unknown }
 
+/**
+ * An organization response holds every filing with data: the period check picks the tax year asked
+ * (the filing's tax_prd_yr, its period end disclosed) or, for "latest", the newest filing it holds.
+ */
+const KEYED: Readonly<Record<string, KeyedBinder>> = {
+  organization: {
+    entityType: 'organization',
+    bind({ measureKey, key }) {
+      if (key.keyType !== 'ein') return { error: `organization takes an EIN, not a ${key.keyType}` };
+      const measure = ownMeasure(measureKey, SOURCE);
+      if (!/^filing\/[a-z_]+$/.test(measure)) return { error: `${measureKey} is not a ProPublica filing field` };
+      return [{ fetchArgs: { ein: key.value }, measure }];
+    },
+  },
+};
+
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  organization: { takes: ['ein'], bind: (k) => k.keyType === 'ein' ? { fetchArgs: { ein: k.value } } : needsKey('organization', 'EIN', k.keyType) },
+};
+
 export const propublica: Connector = {
   source: SOURCE,
   buildRequest: buildProPublicaRequest,
+  keyedBinders: KEYED,
+  recordBinders: RECORDS,
+  listKinds: { organization: 'return' },
   // the organization record carries the BMF codes (subsection_code, foundation_code, exempt_organization_status_code), keyed by EIN alone
   statusFields: { organization: ['subsection', 'foundation', 'status'] },
   operations: {

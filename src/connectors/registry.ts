@@ -16,6 +16,7 @@ import { propublica } from './propublica.ts';
 import { secEdgar } from './sec-edgar.ts';
 import { treasury } from './treasury.ts';
 import type { Connector, ConnectorContext, StatusField } from './types.ts';
+import type { CrossCheckBinder, KeyedBinder, RecordBinder } from './binding.ts';
 import { withPopulationOperations } from './population/index.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
@@ -32,6 +33,48 @@ export function operationsCarrying(field: StatusField, registry: ReadonlyMap<str
     for (const [op, fields] of Object.entries(c.statusFields ?? {})) if (fields.includes(field)) out.push(`${c.source}/${op}`);
   }
   return out;
+}
+
+/** The jam values of a source's connector (never numbers), empty when it declares none. */
+export function sentinelsOf(source: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): ReadonlySet<number> {
+  return registry.get(source)?.sentinels ?? new Set();
+}
+
+/** The record kind an operation lists (`filing`, `return`, `award`, `project`), or undefined when it lists none. */
+export function listKindOf(source: string, operationId: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): string | undefined {
+  return registry.get(source)?.listKinds?.[operationId];
+}
+
+/** Every listing operation (`source/operationId` → record kind), from the connectors. */
+export function listKinds(registry: ReadonlyMap<string, Connector> = connectorRegistry()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of registry.values()) for (const [op, kind] of Object.entries(c.listKinds ?? {})) out[`${c.source}/${op}`] = kind;
+  return out;
+}
+
+const split = (operationKey: string): [string, string] => { const i = operationKey.indexOf('/'); return [operationKey.slice(0, i), operationKey.slice(i + 1)]; };
+
+/** The keyed-read binder of `source/operationId`, from its connector. */
+export function keyedBinderOf(operationKey: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): KeyedBinder | undefined {
+  const [s, op] = split(operationKey);
+  return registry.get(s)?.keyedBinders?.[op];
+}
+
+/** The record-read binder of `source/operationId`, from its connector. */
+export function recordBinderOf(operationKey: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): RecordBinder | undefined {
+  const [s, op] = split(operationKey);
+  return registry.get(s)?.recordBinders?.[op];
+}
+
+/** The cross-check binder of `source/operationId`, from its connector. */
+export function crossCheckBinderOf(operationKey: string, registry: ReadonlyMap<string, Connector> = connectorRegistry()): CrossCheckBinder | undefined {
+  const [s, op] = split(operationKey);
+  return registry.get(s)?.crossCheckBinders?.[op];
+}
+
+/** Every operation with a binder of a kind, as `source/operationId`, in registry order. */
+export function boundOperations(kind: 'keyedBinders' | 'recordBinders' | 'crossCheckBinders', registry: ReadonlyMap<string, Connector> = connectorRegistry()): string[] {
+  return [...registry.values()].flatMap((c) => Object.keys(c[kind] ?? {}).map((op) => `${c.source}/${op}`));
 }
 
 export async function runOperation(registry: ReadonlyMap<string, Connector>, source: string, operation: string, args: Readonly<Record<string, string>>, ctx: ConnectorContext): Promise<OperationResult> {

@@ -20,6 +20,7 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult, type Scalar, type UnreadPage } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, ownMeasure, type CrossCheckBinder, type KeyedBinder, type RecordBinder } from './binding.ts';
 
 const SOURCE = 'sec-edgar';
 
@@ -157,9 +158,64 @@ export function filerCategoryParts(category: string): string[] {
   return category.split(/<br\s*\/?>/i).map((p) => p.trim().toLowerCase()).filter(Boolean);
 }
 
+/** Keyed reads: companyfacts holds every period of every concept (the period is chosen among its records); companyconcept one concept. */
+const KEYED: Readonly<Record<string, KeyedBinder>> = {
+  companyfacts: { bind: ({ measureKey, key }) => key.keyType === 'cik'
+    ? [{ fetchArgs: { cik: key.value }, measure: ownMeasure(measureKey, SOURCE) }]
+    : { error: `companyfacts takes a CIK, not a ${key.keyType}` } },
+  companyconcept: { bind: ({ measureKey, key }) => {
+    const [taxonomy, tag] = ownMeasure(measureKey, SOURCE).split('/');
+    if (key.keyType !== 'cik' || !taxonomy || !tag) return { error: 'companyconcept takes a CIK and a taxonomy/tag measure' };
+    return [{ fetchArgs: { cik: key.value, taxonomy, tag }, measure: `${taxonomy}/${tag}` }];
+  } },
+};
+
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  'submissions-identity': { takes: ['cik'], bind: (k) => k.keyType === 'cik' ? { fetchArgs: { cik: k.value } } : needsKey('submissions-identity', 'CIK', k.keyType) },
+  submissions: { takes: ['cik'], bind: (k, h) => k.keyType === 'cik' ? { fetchArgs: { cik: k.value, ...(h.form ? { form: h.form } : {}) } } : needsKey('submissions', 'CIK', k.keyType) },
+};
+
+/**
+ * The calendar frame SEC assigns a period to: a year (CY2023), a quarter (CY2023Q3) or an instant
+ * (CY2023Q4I, the calendar quarter end nearest to it: NVIDIA's 2023-01-29 balance sheet is
+ * CY2022Q4I). Undefined for a period SEC frames do not cover (nine months, a half).
+ */
+export function calendarFrame(period: { start?: string; end?: string }): string | undefined {
+  if (!period.end) return undefined;
+  const end = Date.parse(period.end);
+  if (!period.start) {
+    const d = new Date(end);
+    const y = d.getUTCFullYear();
+    const ends = [-1, 0, 1, 2, 3].map((q) => ({ y: q < 0 ? y - 1 : y, q: q < 0 ? 4 : q + 1, t: Date.UTC(q < 0 ? y - 1 : y, q < 0 ? 12 : (q + 1) * 3, 0) }));
+    const near = ends.reduce((a, b) => (Math.abs(b.t - end) < Math.abs(a.t - end) ? b : a));
+    return `CY${near.y}Q${near.q}I`;
+  }
+  const start = Date.parse(period.start);
+  const days = (end - start) / 86_400_000;
+  const mid = new Date((start + end) / 2);
+  if (Math.abs(days - 364) <= 16) return `CY${mid.getUTCFullYear()}`;
+  if (Math.abs(days - 91) <= 10) return `CY${mid.getUTCFullYear()}Q${Math.floor(mid.getUTCMonth() / 3) + 1}`;
+  return undefined;
+}
+
+/** A population scan of one period (every filer) as the second path of an admitted value. */
+const CROSS_CHECK: Readonly<Record<string, CrossCheckBinder>> = {
+  frames: (e) => {
+    const [, taxonomy, tag] = e.measure.split('/');
+    const period = calendarFrame(e.period);
+    if (!taxonomy || !tag) return { error: `frames take a taxonomy/tag measure, not ${e.measure}` };
+    if (!period) return { error: `the period ${e.period.label} is not a calendar frame (year, quarter or instant)` };
+    return { fetchArgs: { taxonomy, tag, unit: e.unit === '1' ? 'pure' : e.unit, period }, measure: `${taxonomy}/${tag}` };
+  },
+};
+
 export const secEdgar: Connector = {
   source: SOURCE,
   buildRequest: buildSecRequest,
+  keyedBinders: KEYED,
+  recordBinders: RECORDS,
+  crossCheckBinders: CROSS_CHECK,
+  listKinds: { submissions: 'filing' },
   statusFields: { 'submissions-identity': ['category'], submissions: ['category'] },
   operations: {
     'company-tickers': {

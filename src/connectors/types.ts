@@ -10,6 +10,7 @@ import type { CallContext } from '../http/context.ts';
 import type { HttpClient, HttpRequest, RequestPolicy } from '../http/client.ts';
 import type { Declarations, OperationDecl } from './declarations.ts';
 import type { OperationResult } from './records.ts';
+import type { CrossCheckBinder, KeyedBinder, RecordBinder } from './binding.ts';
 
 export interface ConnectorContext extends CallContext {
   readonly http: HttpClient;
@@ -41,6 +42,20 @@ export interface Connector {
    * can answer it from the connectors, not from a list of publisher ids kept elsewhere.
    */
   statusFields?: Readonly<Record<string, readonly StatusField[]>>;
+  /**
+   * The publisher's jam values: numbers it writes where there is no estimate (Census -666666666,
+   * CDC -999). The connector turns them into a marked absence; if one ever arrives as a number, the
+   * structural check still never admits it.
+   */
+  sentinels?: ReadonlySet<number>;
+  /** Record kinds each records-by-entity operation lists (operationId → filing, return, award, project). */
+  listKinds?: Readonly<Record<string, string>>;
+  /** Keyed-read binders (operationId → binder): a measure, key and period → the calls that read it. */
+  keyedBinders?: Readonly<Record<string, KeyedBinder>>;
+  /** Record-read binders (operationId → binder) for status and list questions. */
+  recordBinders?: Readonly<Record<string, RecordBinder>>;
+  /** Cross-check binders (operationId → binder): admitted evidence → a second path's read. */
+  crossCheckBinders?: Readonly<Record<string, CrossCheckBinder>>;
 }
 
 /**

@@ -14,6 +14,7 @@ import { readPages } from './paging.ts';
 import { pointer, type EntityRecord, type Observation, type OperationResult } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
+import { needsKey, type RecordBinder } from './binding.ts';
 
 const SOURCE = 'usaspending';
 
@@ -100,9 +101,30 @@ function searchOp(parse: (raw: RawResponse, op: string) => { records: OperationR
   };
 }
 
+/** Pages an award search may take; award type codes, one group per request (the search rejects mixed groups); the searchable history starts with FY2008. */
+export const LIST_PAGES = 10;
+const AWARD_TYPES = { contracts: 'A,B,C,D', grants: '02,03,04,05' } as const;
+const FIRST_SEARCHABLE = '2007-10-01';
+
+const RECORDS: Readonly<Record<string, RecordBinder>> = {
+  'spending-by-award': {
+    takes: ['name', 'uei'],
+    bind(k, h) {
+      if (k.keyType !== 'name' && k.keyType !== 'uei') return needsKey('spending-by-award', 'recipient name or UEI', k.keyType);
+      if (!h.awardGroup) return { error: 'USAspending searches one award-type group per request (contracts or grants); the question names neither, so which awards to list is unknown (ask for "contracts" or "grants")' };
+      const start = h.year !== undefined ? `${h.year}-01-01` : FIRST_SEARCHABLE;
+      const end = h.year !== undefined ? `${h.year}-12-31` : h.today;
+      if (!end) return { error: 'no end date for the award search (the question names no year and the run has no clock)' };
+      return { fetchArgs: { recipient: k.value, award_types: AWARD_TYPES[h.awardGroup], start, end, pages: String(LIST_PAGES) } };
+    },
+  },
+};
+
 export const usaspending: Connector = {
   source: SOURCE,
   buildRequest: buildUsaRequest,
+  recordBinders: RECORDS,
+  listKinds: { 'spending-by-award': 'award' },
   operations: {
     award: {
       params: [{ name: 'award_id', description: 'generated_unique_award_id', required: true, example: 'ASST_NON_NNM11AA01A_080' }],

@@ -42,14 +42,17 @@ export async function orgDetailsOf(store: GrantStore, iris: GrantIris, orgIris: 
     const p = r.p!.value;
     const v = r.v!.value;
     if (p === SDO.name) { if (!h.names.includes(v)) h.names.push(v); }
-    else if (p === SDO.taxID) h.ein ??= v;
-    else if (p === SDO.addressLocality) h.city ??= v;
-    else if (p === SDO.addressRegion) h.state ??= v;
-    else if (p === G.nteeCode) h.ntee ??= v;
+    // several values (a filer wrote another address): the lowest, the same rule the state rollups use, so every store agrees
+    else if (p === SDO.taxID) h.ein = min(h.ein, v);
+    else if (p === SDO.addressLocality) h.city = min(h.city, v);
+    else if (p === SDO.addressRegion) h.state = min(h.state, v);
+    else if (p === G.nteeCode) h.ntee = min(h.ntee, v);
     by.set(o, h);
   }
   return orgIris.map((o) => by.get(o) ?? { iri: o, ein: null, names: [], city: null, state: null, ntee: null, method }).map((h) => ({ ...h, names: h.names.sort() }));
 }
+
+const min = (a: string | null, b: string): string => (a === null || b < a ? b : a);
 
 /** Whether the hits are one organization: at most one EIN, and name-keyed hits in one state. */
 function oneOrganization(hits: readonly OrgHit[]): boolean {

@@ -37,10 +37,10 @@ WHERE { { SELECT ?f ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { ${edges}
   BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", ${status})) AS ?node) }`,
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.StateRollup)} ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
 WHERE { { SELECT ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?st ?s }
-  BIND(IRI(CONCAT("${iris.rollup('state/')}", ENCODE_FOR_URI(?st), "/", ${status})) AS ?node) }`,
+  BIND(IRI(CONCAT("${iris.rollup('state/')}", ENCODE_FOR_URI(STR(?st)), "/", ${status})) AS ?node) }`,
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.FunderStateRollup)} ; <${G.rollupFunder}> ?f ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
 WHERE { { SELECT ?f ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?f ?st ?s }
-  BIND(IRI(CONCAT(STR(?f), "/in-state/", ENCODE_FOR_URI(?st), "/", ${status})) AS ?node) }`,
+  BIND(IRI(CONCAT(STR(?f), "/in-state/", ENCODE_FOR_URI(STR(?st)), "/", ${status})) AS ?node) }`,
   ].map(checked);
 }
 

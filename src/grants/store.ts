@@ -5,8 +5,9 @@
  * endpoint (Virtuoso is the one tested). Results are read as SPARQL JSON-like terms so both
  * backends return the same rows.
  */
-import type { AssayStore } from '../rdf/backend.ts';
-import type { Term } from '../rdf/store.ts';
+import type { AssayStore, RdfReader } from '../rdf/backend.ts';
+import type { Bindings } from '../rdf/store.ts';
+import type { RdfStore, Term } from '../rdf/store.ts';
 
 export interface RowTerm { type: 'uri' | 'literal' | 'bnode'; value: string; datatype?: string; lang?: string }
 export type Row = Readonly<Record<string, RowTerm | undefined>>;
@@ -29,17 +30,28 @@ function rowTerm(t: Term): RowTerm | undefined {
   return undefined;
 }
 
-/** The embedded store (oxigraph in WebAssembly, journaled by DurableStore). */
+function selectRdf(rdf: Pick<RdfStore, 'select'> | RdfReader, query: string): Row[] {
+  return toRows(rdf.select(query));
+}
+
+function toRows(bindings: readonly Bindings[]): Row[] {
+  return bindings.map((b) => {
+    const out: Record<string, RowTerm | undefined> = {};
+    for (const [k, v] of b) out[k] = rowTerm(v);
+    return out;
+  });
+}
+
+/** The configured store, embedded (oxigraph, journaled) or remote (any SPARQL 1.1 endpoint). */
 export function embeddedGrantStore(store: AssayStore): GrantStore {
   return {
-    label: 'embedded store',
+    label: store.describe(),
     async select(query, signal) {
       signal?.throwIfAborted();
-      return store.rdf.select(query).map((b) => {
-        const out: Record<string, RowTerm | undefined> = {};
-        for (const [k, v] of b) out[k] = rowTerm(v);
-        return out;
-      });
+      // a remote store reads without blocking (grant traversals are the heavy reads it exists for)
+      const remote = store as AssayStore & { selectAsync?: (q: string, o: { signal?: AbortSignal }) => Promise<Bindings[]> };
+      if (remote.kind === 'remote' && remote.selectAsync) return toRows(await remote.selectAsync(query, signal ? { signal } : {}));
+      return selectRdf(store.rdf, query);
     },
     async update(update) { await store.apply({ kind: 'update', sparql: update }); },
     async insertTriples(graph, ntriples) {
@@ -50,5 +62,48 @@ export function embeddedGrantStore(store: AssayStore): GrantStore {
   };
 }
 
+/** A bare in-memory oxigraph store, not journaled (benchmarks). */
+export function memoryGrantStore(rdf: RdfStore): GrantStore {
+  return {
+    label: 'embedded store (in memory, not journaled)',
+    async select(query, signal) { signal?.throwIfAborted(); return selectRdf(rdf, query); },
+    async update(update) { rdf.update(update); },
+    async insertTriples(graph, ntriples) { if (ntriples.length) rdf.load(ntriples, { format: 'application/n-triples', graph, lenient: true }); },
+    async graphSize(graph) { return rdf.graphSize(graph); },
+  };
+}
+
 export const num = (t: RowTerm | undefined): number => (t ? Number(t.value) : 0);
 export const val = (t: RowTerm | undefined): string | null => (t ? t.value : null);
+
+/**
+ * A read-only view of a grant graph held by any SPARQL 1.1 endpoint (SPARQL protocol, JSON
+ * results), for the benchmark and for reading a graph another process loaded. Writes go through
+ * the store's own backend (src/rdf), not through this view.
+ */
+export function endpointGrantStore(queryUrl: string, fetchImpl: typeof fetch = fetch): GrantStore {
+  const refuse = async (): Promise<never> => { throw new Error(`the endpoint view of ${queryUrl} is read-only: load and update through the configured store`); };
+  const store: GrantStore = {
+    label: queryUrl,
+    async select(query, signal) {
+      const res = await fetchImpl(queryUrl, {
+        method: 'POST', body: new URLSearchParams({ query }), ...(signal ? { signal } : {}),
+        headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      if (!res.ok) throw new Error(`POST ${queryUrl} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      const body = (await res.json()) as { results?: { bindings?: Array<Record<string, RowTerm & { 'xml:lang'?: string }>> } };
+      return (body.results?.bindings ?? []).map((b) => {
+        const out: Record<string, RowTerm> = {};
+        for (const [k, v] of Object.entries(b)) out[k] = { type: (v.type as string) === 'typed-literal' ? 'literal' : v.type, value: v.value, ...(v.datatype ? { datatype: v.datatype } : {}), ...(v['xml:lang'] ? { lang: v['xml:lang'] } : {}) };
+        return out;
+      });
+    },
+    update: refuse,
+    insertTriples: refuse,
+    async graphSize(graph) {
+      const [r] = await store.select(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph.replace(/[<>"\s]/g, '')}> { ?s ?p ?o } }`);
+      return num(r?.n);
+    },
+  };
+  return store;
+}

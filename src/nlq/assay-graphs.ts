@@ -28,6 +28,7 @@ export async function answerIfAboutAssaysGraphs(question: string, deps: NlqDeps,
 export async function openNlq(store: DurableStore, options: { baseIri: string; env?: NodeJS.ProcessEnv }): Promise<{ deps: NlqDeps; close(): Promise<void> }> {
   const pool = startQueryPool(store, { workers: 1, maxQueue: 16 });
   try {
+    await pool.ready();
     const runner = poolRunner(pool, { baseIri: options.baseIri });
     const { generator } = await generatorFromEnv(options.env ?? process.env);
     const groundings = new GroundingCache(runner);

@@ -55,11 +55,17 @@ const values = (iris: readonly string[]) => iris.map((i) => `<${i}>`).join(' ');
 export async function buildGrounding(runner: GraphRunner, graph: string | undefined, options: GroundOptions = DEFAULT_GROUND_OPTIONS): Promise<Grounding> {
   const started = performance.now();
   const limits = { timeoutMs: options.timeoutMs, maxRows: options.maxLabelRows, limitName: 'nlq.groundTimeoutMs' };
-  const ixP = runner.mine(graph, options.timeoutMs);
+  // Mine first: an empty or unknown graph ends here (and the endpoint would refuse a dataset it
+  // does not hold as a remote one).
+  const ix = await runner.mine(graph, options.timeoutMs);
+  if (ix.triples === 0) {
+    return { graph, ix, types: new Map(), linker: Linker.build({ labels: [], types: new Map(), ix, classes: new Set(), predicates: new Set() }),
+      dictionary: { predicates: new Set(), classes: new Set() }, void: { triples: 0, entities: 0, distinctSubjects: 0, classes: 0, properties: 0 }, buildMs: performance.now() - started };
+  }
   const labelsP = runner.query(`SELECT ?s ?p ?l WHERE { VALUES ?p { ${values(LABEL_PREDICATES)} } ?s ?p ?l FILTER(isLiteral(?l) && isIRI(?s)) }`, graph, limits);
   const typesP = runner.query(`SELECT ?s ?t WHERE { ?s <${RDF_TYPE}> ?t FILTER(isIRI(?s) && isIRI(?t)) }`, graph, limits);
   const predsP = runner.query('SELECT DISTINCT ?p WHERE { ?s ?p ?o }', graph, limits);
-  const [ix, labels, typeRows, preds] = await Promise.all([ixP, labelsP, typesP, predsP]);
+  const [labels, typeRows, preds] = await Promise.all([labelsP, typesP, predsP]);
   const rows = (r: Awaited<typeof labelsP>): Row[] => (r.kind === 'select' ? r.rows : []);
 
   const types = new Map<string, string[]>();

@@ -28,10 +28,11 @@ export function rowEvidence(read: PopulationRead, row: PopulationRow, o: RowEvid
     value: isMembers ? null : row.value,
     unit: isMembers ? 'count' : read.measure.unit,
     ...(read.measure.currency && !isMembers ? { currency: read.measure.currency } : {}),
-    period: { label: period.label, ...(period.start ? { start: period.start } : {}), ...(period.end ? { end: period.end } : {}), basis: period.basis },
+    // evidence periods are fiscal, calendar or survey: a release of modelled survey estimates is a survey; an extract's date, calendar
+    period: { label: period.label, ...(period.start ? { start: period.start } : {}), ...(period.end ? { end: period.end } : {}), basis: period.basis === 'release' ? (read.source === 'cdc-places' ? 'survey' : 'calendar') : period.basis },
     entity: { label: row.label, keyType: row.keyType, key: row.key, keys: { [row.keyType]: row.key, name: row.label } },
     raw,
-    ...(isMembers ? { record: { kind: read.grain, key: row.key, label: row.label, attributes: row.attributes } } : {}),
+    ...(isMembers ? { record: { kind: read.grain, key: `${row.keyType}=${row.key}`, label: row.label, attributes: row.attributes } } : {}),
     assurance: { match: 'key', planVerdict: o.planVerdict, warnings },
   };
 }

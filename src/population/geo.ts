@@ -127,4 +127,4 @@ export function scopeOf(s: StateArea): Scope {
   return { kind: 'state', fips: s.fips, abbr: s.abbr, name: s.name };
 }
 
-export const scopeLabel = (s: Scope): string => (s.kind === 'nation' ? 'United States' : s.name);
+export const scopeLabel = (s: Scope): string => (s.kind === 'nation' ? 'the United States' : s.fips === '11' ? 'the District of Columbia' : s.name);

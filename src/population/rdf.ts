@@ -57,6 +57,9 @@ export function populationReadQuads(attemptIri: string, read: PopulationRead, gr
   return out;
 }
 
+/** Rows of a result table stated in RDF at most; a longer table (every aligned pair of a correlation) keeps the rest in the answer's JSON and says how many rows it has. */
+export const RDF_TABLE_ROWS = 200;
+
 export function tableQuads(tableIri: string, answerIri: string, table: ResultTable, graph: string, base: string): Quad[] {
   const { out, add } = writer(graph);
   add(answerIri, ASSAY.resultTable, nn(tableIri));
@@ -77,7 +80,8 @@ export function tableQuads(tableIri: string, answerIri: string, table: ResultTab
     if (col.measure && col.measure !== 'members') add(ci, ASSAY.measure, nn(measureIri(base, col.measure)));
     if (col.period) add(ci, ASSAY.periodLabel, lit(col.period));
   }
-  table.rows.forEach((cells, i) => {
+  add(tableIri, ASSAY.rowsRead, int(table.rows.length));
+  table.rows.slice(0, RDF_TABLE_ROWS).forEach((cells, i) => {
     const ri = `${tableIri}/row/${i + 1}`;
     add(tableIri, CSVW.row, nn(ri));
     add(ri, RDF.type, nn(CSVW.Row));

@@ -98,6 +98,11 @@ function failureOf(e: unknown, b: PopulationBinding, signal: AbortSignal): Popul
   throw e;
 }
 
+/**
+ * Outside a question (tests, benchmarks, materialization): fetch through the connector and examine.
+ * Inside a question every read goes through the search engine (population choices,
+ * src/population/choices.ts), which fetches and records; the examination is the same function.
+ */
 export async function readPopulation(ctx: PopulationContext, provider: PopulationProvider, b: PopulationBinding, ask: PopulationAsk): Promise<PopulationOutcome> {
   let result: OperationResult;
   try {
@@ -105,6 +110,24 @@ export async function readPopulation(ctx: PopulationContext, provider: Populatio
   } catch (e) {
     return failureOf(e, b, ctx.signal);
   }
+  const o = examinePopulation(result, provider, b, ask);
+  if (o.ok) ctx.emit?.(populationProgress(o.read));
+  return o;
+}
+
+/** The progress event of a population read: rows declared, read, excluded, and the verdict. */
+export function populationProgress(read: PopulationRead): ProgressEvent {
+  const c = read.completeness;
+  const operation = `${read.source}/${read.operation}`;
+  return {
+    stage: 'validation', by: 'population',
+    message: `population ${operation}: ${c.declared} rows declared, ${c.read} read, ${c.read - c.usable} excluded, ${c.usable} usable; ${c.verdict}`,
+    data: { population: { operation, declared: c.declared, read: c.read, members: c.members, usable: c.usable, excluded: c.excluded.map((e) => ({ code: e.code, count: e.count, ...(e.detail ? { detail: e.detail } : {}) })), verdict: c.verdict } },
+  };
+}
+
+/** A population operation's response → the population asked, or why it is not one. Pure: no fetch. */
+export function examinePopulation(result: OperationResult, provider: PopulationProvider, b: PopulationBinding, ask: PopulationAsk): PopulationOutcome {
   const got = provider.rows(result, b);
   const operation = `${b.source}/${b.operation}`;
   if (got.rows.length === 0) return { ok: false, failure: { code: 'measure_absent', measure: b.recordMeasure, operation } };
@@ -169,11 +192,6 @@ export async function readPopulation(ctx: PopulationContext, provider: Populatio
     period, rows: got.rows, usable, completeness, responses: result.responses, notes,
     requests: result.responses.map((r) => r.url),
   };
-  ctx.emit?.({
-    stage: 'validation', by: 'population',
-    message: `population ${operation}: ${completeness.declared} rows declared, ${completeness.read} read, ${completeness.read - usable.length} excluded, ${usable.length} usable; ${verdict}`,
-    data: { population: { operation, declared: completeness.declared, read: completeness.read, members, usable: usable.length, excluded: excluded.map((e) => ({ code: e.code, count: e.count, ...(e.detail ? { detail: e.detail } : {}) })), verdict } },
-  });
   return { ok: true, read };
 }
 

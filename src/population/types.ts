@@ -98,7 +98,9 @@ export type PopulationNote =
   | { code: 'newer_release_not_read'; label: string; why: string }
   | { code: 'sample_recorded'; sample: string; recordedAt: string | null }
   | { code: 'periods_differ'; earliest: string; latest: string; members: number }
-  | { code: 'coverage_of'; of: string };
+  | { code: 'coverage_of'; of: string }
+  | { code: 'equivalent_variable'; asked: string; read: string }
+  | { code: 'period_not_published'; asked: string; read: string };
 
 export interface MeasureRef {
   /** Catalog measure key, publisher/group/name (`census-acs/acs5-2009/B19013_001E`), or a count of members. */

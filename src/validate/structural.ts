@@ -12,7 +12,10 @@
  * look at (every check passed, but whether the measure means what was asked is not structural).
  */
 import type { Observation } from '../connectors/records.ts';
+import type { Grain } from '../understand/intent.ts';
+import { checkGrain } from './grain.ts';
 import { normaliseName } from '../resolve/registry.ts';
+import { connectorRegistry, sentinelsOf } from '../connectors/registry.ts';
 
 export interface Check { name: 'entity' | 'measure' | 'sentinel' | 'unit' | 'period' | 'polarity'; passed: boolean; detail: string }
 
@@ -22,6 +25,10 @@ export interface PeriodWanted {
   latest: boolean;
   /** The text the question used ("2023"). */
   text: string;
+  /** The quarter named (intent.period.quarter): then only that quarter's value, or a balance at its end, is read. */
+  quarter?: number | null;
+  /** The grain asked (`grainAsked(intent)`); a record at another grain is rejected (validate/grain.ts). */
+  grain?: Grain | null;
 }
 
 export interface Expectation {
@@ -54,13 +61,11 @@ const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'perce
 
 /**
  * Publishers' jam values that a connector should already have turned into a marked absence; if one
- * ever arrives as a number it is still never admitted (Census -666666666 … -999999999, CDC -999).
+ * ever arrives as a number it is still never admitted. Each connector declares its own (Census
+ * -666666666 …, CDC -999); read once from the registry.
  */
-const CENSUS_JAM = [-666666666, -888888888, -999999999, -222222222, -333333333, -555555555];
-const SENTINEL_VALUES: Readonly<Record<string, ReadonlySet<number>>> = {
-  'census-acs': new Set(CENSUS_JAM), 'cdc-svi': new Set([-999, ...CENSUS_JAM]), 'cdc-places': new Set([-999]),
-};
-const isSentinel = (source: string, v: number) => SENTINEL_VALUES[source]?.has(v) ?? false;
+const REGISTRY = connectorRegistry();
+const isSentinel = (source: string, v: number) => sentinelsOf(source, REGISTRY).has(v);
 
 export function checkObservation(rec: Observation, want: Expectation): StructuralVerdict {
   const checks: Check[] = [];
@@ -120,6 +125,13 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
     return { check: { name: 'period', passed: true, detail: `latest period available, ${vintage ?? label}` }, warning: vintage ? (/^latest/i.test(vintage) ? vintage : `latest available: ${vintage}`) : '"latest" read as the newest period in the publisher\'s response' };
   }
   if (want.year === null) return { check: { name: 'period', passed: false, detail: `the question names no year the record could be checked against` } };
+  // the grain first: a quarter asked is a quarter read (or a balance at its end); a part of a year never answers a year
+  const grain = want.grain ?? (want.quarter ? 'quarter' : 'year');
+  const g = checkGrain({ grain, year: want.year, quarter: want.quarter ?? null, basis: want.basis }, p);
+  if (!g.ok) {
+    return { check: { name: 'period', passed: false, detail: g.code === 'grain_mismatch' ? `a ${g.asked} asked; the record is a ${g.read.replace('_', ' ')} value (${g.period})` : `Q${g.asked.quarter} ${g.asked.year} (${g.asked.basis}) asked; the record covers ${g.period}` } };
+  }
+  if (grain === 'quarter' && want.quarter) return quarterCheck(p, want, g.read, g.ok ? g.quarterReading : undefined, label);
   if (p.basis === 'survey') {
     // a survey is named by its vintage, the year its period ends (ACS 5-year 2017–2021 is "2021")
     const vintage = p.end ? Number(p.end.slice(0, 4)) : undefined;
@@ -144,6 +156,23 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
   }
   if (p.basis !== 'fiscal' && p.end?.startsWith(String(want.year))) return { check: { name: 'period', passed: true, detail: `${p.basis} ${want.year} (${label})` } };
   return { check: { name: 'period', passed: false, detail: `${want.basis === 'fiscal' ? 'fiscal' : ''} ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}`.trim() } };
+}
+
+/** A quarter asked: a quarter-long record of that quarter, or a balance (instant) at its end. */
+function quarterCheck(p: Observation['period'], want: PeriodWanted, read: string | null, reading: 'fiscal' | 'calendar' | undefined, label: string): { check: Check; warning?: string } {
+  const q = `Q${want.quarter} ${want.year}`;
+  if (read === 'quarter' && reading) {
+    const warning = want.basis === 'unspecified' && reading === 'fiscal' ? `"${want.text}" read as the filer's fiscal ${q} (${label}), not calendar ${q}` : undefined;
+    return { check: { name: 'period', passed: true, detail: `${reading} ${q} (${label})` }, ...(warning ? { warning } : {}) };
+  }
+  if (p.instant && p.end) {
+    const fiscal = p.fiscalYear === want.year && p.fiscalPeriod === `Q${want.quarter}`;
+    const month = Number(p.end.slice(5, 7));
+    const calendar = Number(p.end.slice(0, 4)) === want.year && Math.ceil(month / 3) === want.quarter;
+    if ((want.basis !== 'calendar' && fiscal) || (want.basis !== 'fiscal' && calendar)) return { check: { name: 'period', passed: true, detail: `balance at ${p.end}, the end of ${fiscal ? 'fiscal' : 'calendar'} ${q}` } };
+    return { check: { name: 'period', passed: false, detail: `${q} asked; the balance is at ${p.end}` } };
+  }
+  return { check: { name: 'period', passed: false, detail: `${q} asked; the record covers ${label} and its quarter is not stated` } };
 }
 
 const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 'reported']);

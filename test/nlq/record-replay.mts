@@ -18,6 +18,7 @@ else await store.apply({ kind: 'load', data: readFileSync(set.meta.load!, 'utf8'
 const namespace = set.meta.catalogBase ? 'https://w3id.org/assay/ns#' : 'https://swapi.co/vocabulary/';
 const stub = await startStub(goldModel(set.cases, namespace));
 const pool = startQueryPool(store, { workers: 1, maxQueue: 16 });
+await pool.ready();
 const runner = poolRunner(pool, { baseIri: 'http://assay.local/' });
 const rec = recordingCompleter(modelCompleter({ baseURL: stub.url, model: 'stub-gold', timeoutMs: 10_000 }, { maxRetries: 0 }));
 const groundings = new GroundingCache(runner);

@@ -8,7 +8,7 @@
  */
 import type { Command } from 'commander';
 import { loadConfig } from '../../config.ts';
-import { DurableStore } from '../../rdf/durable.ts';
+import { openStore } from '../../rdf/open.ts';
 import { openOfflineRegistry } from '../../resolve/registry.ts';
 import { declareCoverage, ingest, IngestInputError, readIngestFile, type IngestReport } from '../../grants/ingest.ts';
 import { embeddedGrantStore } from '../../grants/store.ts';
@@ -17,7 +17,7 @@ import { coverageLine, renderFailure, renderResult } from '../../grants/render.t
 import { grantIris } from '../../grants/vocab.ts';
 import { UserError } from '../errors.ts';
 
-interface IngestOpts { data?: string; replace?: boolean; declareComplete?: string; json?: boolean; noRegistry?: boolean }
+interface IngestOpts { data?: string; store?: string; replace?: boolean; declareComplete?: string; json?: boolean; noRegistry?: boolean }
 
 export function registerGrants(cli: Command): void {
   const g = cli.command('grants').description('the grant graph: funder → recipient edges from Form 990 filings, with rollups and coverage');
@@ -25,6 +25,7 @@ export function registerGrants(cli: Command): void {
     .description('read e-file XML returns and CSV extracts (grants, or BMF for NTEE codes) into the grant graph; re-ingesting a file changes nothing')
     .argument('<files...>', 'e-file XML returns (*_public.xml), grants extract CSVs, BMF extract CSVs; a <file>.provenance.json beside a file says where it came from')
     .option('--data <dir>', 'data directory holding the store (env ASSAY_DATA_DIR; default ./.assay-data)')
+    .option('--store <url>', 'the SPARQL 1.1 store holding the graphs instead of the embedded one (env ASSAY_STORE_URL, with ASSAY_STORE_UPDATE_URL, ASSAY_STORE_GSP_URL, ASSAY_STORE_USER, ASSAY_STORE_PASSWORD)')
     .option('--replace', 'let these files\' filings replace the same filings already held from other documents')
     .option('--declare-complete <release>', 'declare that the graph now holds a complete bulk release (named here), making its coverage complete')
     .option('--no-registry', 'do not link EINs to the identity registry')
@@ -33,19 +34,21 @@ export function registerGrants(cli: Command): void {
   g.command('coverage')
     .description('the filings the grant graph holds')
     .option('--data <dir>', 'data directory holding the store')
-    .action(async (opts: { data?: string }) => {
-      const { store, iris, close } = await open(opts.data, true);
+    .option('--store <url>', 'the SPARQL 1.1 store holding the graphs instead of the embedded one (env ASSAY_STORE_URL, with ASSAY_STORE_UPDATE_URL, ASSAY_STORE_GSP_URL, ASSAY_STORE_USER, ASSAY_STORE_PASSWORD)')
+    .action(async (opts: { data?: string; store?: string }) => {
+      const { store, iris, close } = await open(opts, true);
       try { process.stdout.write(`${coverageLine(await readCoverage({ store, iris }))}\n`); } finally { await close(); }
     });
   g.command('ask')
     .description('answer a typed grant question, e.g. \'{"direction":"reverse","recipient":"Freshwater Future"}\'')
     .argument('<question>', 'JSON: direction forward|reverse|intersection|top_recipients_of|ranking|geographic|cause and its names')
     .option('--data <dir>', 'data directory holding the store')
+    .option('--store <url>', 'the SPARQL 1.1 store holding the graphs instead of the embedded one (env ASSAY_STORE_URL, with ASSAY_STORE_UPDATE_URL, ASSAY_STORE_GSP_URL, ASSAY_STORE_USER, ASSAY_STORE_PASSWORD)')
     .option('--json', 'print the typed result')
-    .action(async (question: string, opts: { data?: string; json?: boolean }) => {
+    .action(async (question: string, opts: { data?: string; store?: string; json?: boolean }) => {
       let q: GrantQuestion;
       try { q = JSON.parse(question) as GrantQuestion; } catch (e) { throw new UserError(`the question must be JSON (${(e as Error).message})`); }
-      const { store, iris, close } = await open(opts.data, true);
+      const { store, iris, close } = await open(opts, true);
       try {
         const r = await traverse({ store, iris, registry: await openOfflineRegistry() }, q);
         if (opts.json) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
@@ -55,10 +58,10 @@ export function registerGrants(cli: Command): void {
     });
 }
 
-async function open(data: string | undefined, readOnly: boolean) {
-  const config = loadConfig({ dataDir: data });
-  const durable = await DurableStore.open(config.dataDir, readOnly ? { readOnly: true } : {});
-  return { store: embeddedGrantStore(durable), iris: grantIris(config.baseIri), close: () => durable.close() };
+async function open(opts: { data?: string; store?: string }, readOnly: boolean) {
+  const config = loadConfig({ dataDir: opts.data, ...(opts.store ? { store: { url: opts.store } } : {}) });
+  const backend = await openStore(config, readOnly ? { readOnly: true } : {});
+  return { store: embeddedGrantStore(backend), iris: grantIris(config.baseIri), close: () => backend.close() };
 }
 
 async function ingestCommand(files: string[], opts: IngestOpts & { registry?: boolean }): Promise<void> {
@@ -69,7 +72,7 @@ async function ingestCommand(files: string[], opts: IngestOpts & { registry?: bo
       throw new UserError(`cannot read ${f}: ${(e as Error).message}. Nothing was ingested.`);
     }
   }
-  const { store, iris, close } = await open(opts.data, false);
+  const { store, iris, close } = await open(opts, false);
   try {
     const registry = opts.registry === false ? undefined : await openOfflineRegistry();
     const report = await ingest(store, inputs, { iris, ...(registry ? { registry } : {}), ...(opts.replace ? { replace: true } : {}) });

@@ -85,6 +85,8 @@ async function openSession(opts: { data?: string; load?: string; graph?: string;
     store = await DurableStore.open(config.dataDir, { readOnly: true });
   }
   const pool: QueryPool = startQueryPool(store, { workers: 1, maxQueue: 64 });
+  // The worker reads its replica first (seconds for a large store): wait, so no job times out queued behind it.
+  await pool.ready();
   const runner = poolRunner(pool, { baseIri: 'http://assay.local/' });
   let chosen;
   try {

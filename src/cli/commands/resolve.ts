@@ -5,6 +5,7 @@
  * never picks among candidates: all of them are printed, ranked by how the name matched.
  */
 import type { Command } from 'commander';
+import { loadConfig } from '../../config.ts';
 import { HttpClient } from '../../http/client.ts';
 import { callContext } from '../../http/context.ts';
 import { PublisherError } from '../../http/errors.ts';
@@ -31,7 +32,7 @@ async function resolveCommand(name: string, opts: { type?: string; json?: boolea
   const type = opts.type as EntityType | undefined;
   const ctx = callContext({ timeoutMs: 30_000 });
   const registry = opts.live
-    ? wikidataRegistry(new HttpClient({ mode: 'live', fetch: globalThis.fetch, userAgent: process.env.ASSAY_USER_AGENT }), ctx)
+    ? wikidataRegistry(new HttpClient({ mode: 'live', fetch: globalThis.fetch, userAgent: loadConfig().publishers.userAgent }), ctx)
     : await openOfflineRegistry();
   let candidates;
   try {

@@ -9,10 +9,16 @@ import { point } from './point.ts';
 import { records } from './records.ts';
 import { timeseries } from './timeseries.ts';
 import { grantGraph } from './grant-graph.ts';
+import { ranking } from './ranking.ts';
+import { aggregate } from './aggregate.ts';
+import { filteredSubset } from './filtered-subset.ts';
+import { ratio } from './ratio.ts';
+import { correlation } from './correlation.ts';
+import { topical } from './topical.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records, grantGraph];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records, grantGraph, ranking, aggregate, filteredSubset, ratio, correlation, topical];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

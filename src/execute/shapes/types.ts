@@ -20,6 +20,7 @@ import type { GrantIris } from '../../grants/vocab.ts';
 import type { QueryContext } from '../context.ts';
 import type { Failure } from '../failure.ts';
 import type { Note } from '../notes.ts';
+import type { PopulationAnswer } from '../../population/answer-types.ts';
 
 /** What the planner handed the executor: the plan, its eligible candidates in priority order, units and second paths. */
 export interface Planned {
@@ -31,6 +32,8 @@ export interface Planned {
   serving?: Map<string, OperationRef[]>;
   /** The discovery candidates the plan was made from. */
   found?: readonly Candidate[];
+  /** Ratio and correlation: each component measure's eligible candidates, in planner priority. */
+  components?: ReadonlyMap<string, Assessment[]>;
 }
 
 export interface ShapeInput {
@@ -82,6 +85,8 @@ export type ShapeOutcome =
     total?: number;
     completeness?: Completeness;
     table?: ResultTable;
+    /** Population shapes: the typed result, the read(s) and their result table (src/population/answer.ts words and grades it). */
+    population?: PopulationAnswer;
   }
   | { kind: 'refused'; attempts: Attempt[]; failure: Failure; reached?: Failure[]; exhausted?: boolean; context: RefusalContext }
   | { kind: 'clarify'; attempts: Attempt[]; intent: Intent }

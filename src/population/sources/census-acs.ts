@@ -26,6 +26,15 @@ const VARIABLE = /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/;
 /** Read together for every county, once per vintage (see the module note). */
 export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as const;
 
+/**
+ * Variables that publish the same estimate: the total population is the universe total of several
+ * tables and profiles (B01003 total population, B01001 sex by age, B02001 race, DP05 sex and age /
+ * race), one controlled estimate per geography and vintage. A population asked for one of them is
+ * read from whichever table the publisher (or the snapshot) has, the asked one first, and says so.
+ */
+const SAME_ESTIMATE: ReadonlyArray<readonly string[]> = [['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E']];
+export const equivalentsOf = (variable: string): string[] => [variable, ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable)];
+
 export function acsVariableOf(measureKey: string): string | undefined {
   const v = measureKey.slice(measureKey.lastIndexOf('/') + 1);
   return VARIABLE.test(v) ? v : undefined;
@@ -44,9 +53,7 @@ function period(survey: 'acs1' | 'acs5', year: number) {
   return { label: acsSurveyLabel(survey, year), start: `${survey === 'acs5' ? year - 4 : year}-01-01`, end: `${year}-12-31`, basis: 'survey' as const };
 }
 
-function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
-  const variable = acsVariableOf(ask.measureKey);
-  if (!variable) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+function bindVariable(ask: PopulationAsk, operation: string, variable: string): PopulationBinding[] | PopulationFailure {
   if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
   const year = ask.period.latest ? ACS_NEWEST_VINTAGE : ask.period.year!;
   if (/^K2\d/.test(variable)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
@@ -73,6 +80,22 @@ function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | Popu
     return { code: 'no_population_operation', grain: ask.grain, source: SOURCE };
   }
   return out;
+}
+
+function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  const asked = acsVariableOf(ask.measureKey);
+  if (!asked) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+  const out: PopulationBinding[] = [];
+  let failure: PopulationFailure | undefined;
+  for (const v of equivalentsOf(asked)) {
+    const b = bindVariable(ask, operation, v);
+    if (!Array.isArray(b)) { failure ??= b; continue; }
+    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v }] })));
+  }
+  // (offline a table's variables are recorded together or not at all: one blocked request of a table skips its other variables)
+  const table = (v: string) => (v === COUNTY_BUNDLE.join(',') ? 'bundle' : (/^group\((\w+)\)$/.exec(v)?.[1] ?? v.split('_')[0]!));
+  const form = (b: PopulationBinding) => JSON.stringify([SOURCE, b.operation, { ...b.args, variables: table(b.args.variables!) }]);
+  return out.length > 0 ? out.map((b) => ({ ...b, blockKey: form(b) })) : failure!;
 }
 
 function rows(result: OperationResult, b: PopulationBinding): ProviderRows {

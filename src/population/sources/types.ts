@@ -58,6 +58,11 @@ export interface PopulationBinding {
   /** The period the binding reads. */
   period: PopulationPeriod;
   memberClass?: MemberClass;
+  /**
+   * Requests that fail the same way offline share this key (the same request form for another
+   * variable): one blocked attempt skips the rest. Default: the exact request.
+   */
+  blockKey?: string;
   /** Notes the binding itself implies (a survey's population threshold). */
   notes?: PopulationNote[];
 }

@@ -103,7 +103,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
     precheck(op.text, checks);
     const result = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
-      accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, ...policy,
+      accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, checkDatasetGraphs: true, ...policy,
     });
     reply.header('Vary', 'Accept');
     if (result.truncated) reply.header('Assay-Truncated', 'true');

@@ -44,6 +44,11 @@ export interface QueryJob extends Policy {
   maxRows: number;
   /** IRI put in the results head when a result was cut. */
   truncationLink: string;
+  /**
+   * Check defaultGraphs/namedGraphs against the remote policy, as FROM is (set for the protocol's
+   * default-graph-uri/named-graph-uri from a client; Assay's own jobs select graphs they name).
+   */
+  checkDatasetGraphs?: boolean;
 }
 
 export interface UpdateCheckJob extends Policy {
@@ -231,8 +236,10 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   const { parsed, injected, text } = prepare(job, memo);
   const policy = policyFor(store, job);
   refuseRemote(parsed, policy);
-  refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
-  refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
+  if (job.checkDatasetGraphs) {
+    refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
+    refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
+  }
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
   const offer = negotiate(job.accept, offers);

@@ -67,11 +67,18 @@ export function interpretOffline(question: string): Understanding {
     shape = 'point';
   }
 
-  const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(q) && shape !== 'status' ? 'state'
+  // "the United States" names the nation, not a grain of states
+  const geoQ = q.replace(/\bUnited States\b/gi, ' ');
+  const geoLevel = /\bcount(?:y|ies)\b/i.test(q) ? 'county' : /\bstates?\b/i.test(geoQ) && shape !== 'status' ? 'state'
     : /\bmetro(?:politan)?\b/i.test(q) ? 'metro' : /\bcit(?:y|ies)\b/i.test(q) ? 'city' : null;
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
-  const within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
+  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
+  const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
+  if (boundBy) within = boundBy.text;
+  if (populationShape && !within && NATION_CUE.test(q)) within = 'United States';
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
@@ -90,7 +97,7 @@ export function interpretOffline(question: string): Understanding {
   let interpretations: string[] = [];
   const verb = attribute ? VERB_MEASURES.find(([re]) => re.test(/\bemploy/i.test(q) && attribute === 'people' ? 'employs' : attribute!)) : undefined;
   if (verb) { attribute = verb[1]; interpretations = [...verb[2]]; }
-  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents(names.reduce((acc, n) => acc.split(n).join(' '), q), attribute) : [];
+  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents([...names, ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
   if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
   // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
   // of "every tax return filed"), without the quantifier before it or the participle after it.
@@ -100,7 +107,9 @@ export function interpretOffline(question: string): Understanding {
     ws.forEach((w, i) => { if (RECORD_NOUNS.test(w)) last = i; });
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
-  let kind: string | null = null;
+  if (populationShape && attribute && shape !== 'correlation' && shape !== 'ratio') attribute = populationAttribute(q, attribute, shape);
+  if (shape === 'topical') attribute = topicWords(attribute);
+  let kind: string | null = boundBy ? singular(MEMBERS_AFTER.exec(q.slice(boundBy.end))![1]!.toLowerCase()) : null;
   const status = shape === 'status' ? statusAskedIn(q) : null;
   if (shape === 'status') {
     // the whole status phrase, qualifiers included: a large accelerated filer is not an accelerated filer
@@ -123,10 +132,10 @@ export function interpretOffline(question: string): Understanding {
     entity_status: reading.status === 'ambiguous' ? 'ambiguous' : entity ? 'resolved' : 'none',
     entity_candidates: reading.status === 'ambiguous' ? reading.candidates : [],
     entities,
-    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population ? singular(population) : kind ?? typeNoun,
+    type: ['ranking', 'filtered_subset', 'aggregate'].includes(shape) && population && !boundBy ? singular(population) : kind ?? typeNoun,
     direction: decided?.direction ?? null,
     geography: geoLevel || within ? { level: geoLevel, within } : null,
-    attribute: shape === 'topical' ? null : (shape === 'grant_graph' ? (decided?.attribute ?? 'grants') : attribute),
+    attribute: shape === 'grant_graph' ? (decided?.attribute ?? 'grants') : attribute,
     attributes,
     interpretations,
     period: per.period,
@@ -147,6 +156,35 @@ export function interpretOffline(question: string): Understanding {
     return cannot(q, `the reading does not hold together: ${toIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }
   return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
+}
+
+/** Members named right after a place: "Texas counties", "Rhode Island organizations". */
+const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-profits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|cit(?:y|ies)|towns?|hospitals?|schools?|universit(?:y|ies)|residents|churches)\b/i;
+/** The population is national when the question says so ("Which US charity …", "in the United States"). */
+const NATION_CUE = /\b(?:US|U\.S\.|USA|United States|nationwide|national(?:ly)?|in America|American)\b/;
+/** Words that name the members or the grain of a population, not its measure. */
+const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|compan(?:y|ies)|us|u\.s\.|usa|american|national|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)$/;
+
+/**
+ * The measure of a population question, without its members and bound: "ten populous states" →
+ * "population", "five counties people" → "population"; "how many X are there" counts X
+ * ("number of private foundations"), the form a count of members is planned from.
+ */
+function populationAttribute(q: string, attribute: string, shape: string): string {
+  const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
+  if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
+  let a = ` ${attribute} `;
+  if (/\bpopulous\b|\bmost people\b|\bfewest people\b|\b(?:most|fewest) residents\b/i.test(q)) a = a.replace(/\b(?:most\s+|least\s+)?populous\b|\bpeople\b|\bresidents\b/g, ' total population ');
+  const words = a.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w));
+  const out = [...new Set(words)].join(' ').trim();
+  return out.length >= 2 ? out : attribute;
+}
+
+/** A topical search's words: what the records are about, without the record nouns and search verbs. */
+function topicWords(attribute: string | null): string | null {
+  if (!attribute) return null;
+  const out = attribute.replace(/\b(grants?|opportunit(?:y|ies)|funding|programs?|search(?:es)?|look(?:ing)?|about|related|currently|open|posted|available|federal)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  return out.length >= 2 ? out : null;
 }
 
 /** The grain asked: a named quarter is a quarter; else the words ("quarterly"); else a date's day or a year's year. */

@@ -94,7 +94,9 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   // Ranking: the engine must find the population and order it.
   if (/^\s*rank\b/i.test(q) || (/^\s*top\s+\d+/i.test(q))
     || (/^\s*(which|what|who)\b/i.test(q) && SUPERLATIVE.test(q) && subjects === 0)
-    || (/^\s*(which|what)\s+(?:are|were)\s+the\b/i.test(q) && SUPERLATIVE.test(q))) {
+    || (/^\s*(which|what)\s+(?:are|were)\s+the\b/i.test(q) && SUPERLATIVE.test(q))
+    // members of a population asked with a superlative: a place named with them bounds it ("which five California counties have the highest …")
+    || (/^\s*(which|what)\s+(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))) {
     return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
   }
 

@@ -26,13 +26,27 @@ export function findThreshold(question: string): { threshold: Threshold | null; 
   return { threshold: { op, value, unit, text }, consumed: [m[0]] };
 }
 
-/** "top 5", "the 10 counties", "5 largest" → 5. */
+/** Number words a limit is written in ("the ten most populous states"); "one" is left out ("which one"). */
+const NUMBER_WORDS: Record<string, number> = {
+  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  fifteen: 15, twenty: 20, 'twenty-five': 25, thirty: 30, fifty: 50, hundred: 100,
+};
+const N = `(\\d{1,4}|${Object.keys(NUMBER_WORDS).join('|')})`;
+const SUPERLATIVE = '(?:most|least|largest|highest|biggest|lowest|smallest|richest|poorest|fewest)';
+const MEMBERS = '(?:count(?:y|ies)|states?|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|hospitals?|universit(?:y|ies)|schools?)';
+const LIMITS = [
+  new RegExp(`\\btop\\s+${N}\\b`, 'i'),
+  new RegExp(`\\b(?:the|which|what)\\s+${N}\\s+(?=\\w+\\s+(?:with|by|that)\\b|${SUPERLATIVE}\\b|(?:[A-Za-z.-]+\\s+){0,2}${MEMBERS}\\b)`, 'i'),
+  new RegExp(`\\b${N}\\s+${SUPERLATIVE}\\b`, 'i'),
+];
+
+/** "top 5", "the 10 counties", "5 largest", "the ten most populous states", "which five Texas counties" → the number. */
 export function findLimit(question: string): { limit: number | null; consumed: string[] } {
-  const m = question.match(/\btop\s+(\d{1,4})\b/i)
-    ?? question.match(/\bthe\s+(\d{1,4})\s+(?=\w+\s+(?:with|by|that)\b|(?:largest|highest|biggest|lowest|smallest)\b)/i)
-    ?? question.match(/\b(\d{1,4})\s+(?:largest|highest|biggest|lowest|smallest)\b/i);
+  let m: RegExpMatchArray | null = null;
+  for (const re of LIMITS) { m = question.match(re); if (m) break; }
   if (!m) return { limit: null, consumed: [] };
-  const n = Number(m[1]);
+  const word = m[1]!.toLowerCase();
+  const n = NUMBER_WORDS[word] ?? Number(word);
   if (n >= 1800 && n <= 2200) return { limit: null, consumed: [] }; // a year, not a count
   return { limit: n, consumed: [m[0]] };
 }

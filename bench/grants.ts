@@ -1,0 +1,136 @@
+/**
+ * The grant graph at scale, on a SYNTHETIC graph (src/grants/synthetic.ts; no edge is a real grant).
+ *
+ *   npx tsx bench/grants.ts --store virtuoso [--edges 7800000] [--runs 15] [--keep DIR]
+ *   npx tsx bench/grants.ts --store embedded [--edges 200000] [--runs 15]
+ *
+ * virtuoso: starts a private Virtuoso with .ci/virtuoso.sh (own directory and ports), writes the
+ * generated N-Triples to files there and loads them with Virtuoso's bulk loader, then queries it
+ * over the SPARQL protocol — the graph is external, so Assay's RSS is the client's.
+ * embedded: the in-memory oxigraph store (bounded near 13 M triples: about 900 k edges at most).
+ *
+ * Prints, beside the naive forms of the same questions on the same store in the same run: load
+ * time and throughput, store size, Assay's RSS, reverse traversal p50 for a typical and for the
+ * hottest recipient, intersection of the two largest funders, top-20 funders; medians of `runs`
+ * after one warm-up. Goals: reverse ≤ 20 ms typical, ≤ 250 ms hottest, top-20 ≤ 1 s, RSS ≤ 1 GB.
+ * A benchmark, not a test: it never fails on a slow machine, it reports.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, rm, stat, writeFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { RdfStore } from '../src/rdf/store.ts';
+import { endpointGrantStore, memoryGrantStore, type GrantStore } from '../src/grants/store.ts';
+import { REFERENCE_EDGES, syntheticChunks, syntheticFunder, syntheticRecipient, syntheticShape } from '../src/grants/synthetic.ts';
+import * as Q from '../src/grants/queries.ts';
+import { G } from '../src/grants/vocab.ts';
+
+const run = promisify(execFile);
+const args = process.argv.slice(2);
+const opt = (name: string, dflt?: string) => { const i = args.indexOf(`--${name}`); return i >= 0 ? args[i + 1] : dflt; };
+const backend = opt('store', 'embedded') as 'embedded' | 'virtuoso';
+const edges = Number(opt('edges', backend === 'virtuoso' ? String(REFERENCE_EDGES) : '200000'));
+const runs = Number(opt('runs', '15'));
+const keep = opt('keep');
+const base = 'http://bench.assay.test/';
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`;
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+const command = `npx tsx bench/grants.ts ${args.join(' ') || '--store embedded'}`;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); s.on('error', reject); });
+}
+
+interface Loaded { store: GrantStore; loadSeconds: number; triples: number; sizeBytes: number | null; stop: () => Promise<void> }
+
+async function loadEmbedded(): Promise<Loaded> {
+  const rdf = new RdfStore();
+  const t = performance.now();
+  let triples = 0;
+  for (const c of syntheticChunks({ edges, base })) triples += rdf.load(c.text, { format: 'application/n-triples', graph: c.graph, lenient: true });
+  const loadSeconds = (performance.now() - t) / 1000;
+  return { store: memoryGrantStore(rdf), loadSeconds, triples, sizeBytes: null, stop: async () => {} };
+}
+
+async function loadVirtuoso(): Promise<Loaded> {
+  const script = new URL('../.ci/virtuoso.sh', import.meta.url).pathname;
+  if (!existsSync(script)) throw new Error('bench/grants.ts --store virtuoso needs .ci/virtuoso.sh (the scale-out store half of issue 15); run --store embedded meanwhile');
+  const dir = keep ?? await mkdtemp(join(tmpdir(), 'assay-grants-bench-'));
+  await mkdir(dir, { recursive: true });
+  const http = await freePort();
+  const sql = await freePort();
+  const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 600_000 });
+  const url = /ASSAY_TEST_VIRTUOSO=(\S+)/.exec(started.stdout)?.[1];
+  if (!url) throw new Error(`.ci/virtuoso.sh start printed no ASSAY_TEST_VIRTUOSO: ${started.stdout} ${started.stderr}`);
+  const origin = new URL(url).origin;
+  const stop = async () => { await run(script, ['stop', dir], { timeout: 120_000 }).catch(() => {}); if (!keep) await rm(dir, { recursive: true, force: true }); };
+  try {
+    // generate into one file per graph (bulk loader input), then load each with ld_dir + rdf_loader_run
+    const files = new Map<string, { path: string; parts: string[]; n: number }>();
+    let triples = 0;
+    const genStart = performance.now();
+    for (const c of syntheticChunks({ edges, base })) {
+      let f = files.get(c.graph);
+      if (!f) { f = { path: join(dir, `synthetic-${files.size}.nt`), parts: [], n: 0 }; files.set(c.graph, f); await writeFile(f.path, ''); }
+      await writeFile(f.path, c.text, { flag: 'a' });
+      triples += c.text.split('\n').length - 1;
+    }
+    const genSeconds = (performance.now() - genStart) / 1000;
+    process.stdout.write(`generated ${triples.toLocaleString('en-US')} triples in ${genSeconds.toFixed(0)} s (not counted as load time)\n`);
+    const t = performance.now();
+    for (const [graph, f] of files) await run(script, ['bulk-load', dir, f.path, graph], { timeout: 7_200_000 });
+    const loadSeconds = (performance.now() - t) / 1000;
+    for (const [, f] of files) await rm(f.path, { force: true });
+    let sizeBytes = 0;
+    for (const n of await readdir(dir)) if (/^virtuoso.*\.db$/.test(n)) sizeBytes += (await stat(join(dir, n))).size;
+    return { store: endpointGrantStore(`${origin}/sparql`), loadSeconds, triples, sizeBytes, stop };
+  } catch (e) {
+    // keep the directory (its virtuoso.log and bulk-load.log say why); the server is stopped
+    await run(script, ['stop', dir], { timeout: 120_000 }).catch(() => {});
+    process.stderr.write(`the Virtuoso run failed; its directory is kept for the logs: ${dir}\n`);
+    throw e;
+  }
+}
+
+async function timeIt(store: GrantStore, query: string): Promise<{ p50: number; rows: number }> {
+  let rows = (await store.select(query)).length; // warm-up
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) { const t = performance.now(); rows = (await store.select(query)).length; xs.push(performance.now() - t); }
+  return { p50: median(xs), rows };
+}
+
+const shape = syntheticShape({ edges, base });
+process.stdout.write(`SYNTHETIC grant graph (benchmark only): ${shape.edges.toLocaleString('en-US')} edges, ${shape.funders.toLocaleString('en-US')} funders, ${shape.recipients.toLocaleString('en-US')} recipients; hottest recipient ${shape.hottest.toLocaleString('en-US')} funders, typical (median) ${shape.typical.degree}; degree exponent ${shape.exponent.toFixed(3)}\n`);
+const loaded = backend === 'virtuoso' ? await loadVirtuoso() : await loadEmbedded();
+try {
+  const iris = shape.iris;
+  const hot = syntheticRecipient(iris, 1);
+  const typical = syntheticRecipient(iris, shape.typical.rank);
+  const [f0, f1] = [syntheticFunder(iris, 0), syntheticFunder(iris, 1)];
+  const rows: Array<[string, string, string, string]> = [];
+  const pair = async (label: string, fast: string, slow: string, goal: string) => {
+    const a = await timeIt(loaded.store, fast);
+    const b = await timeIt(loaded.store, slow);
+    rows.push([label, `${ms(a.p50)} (${a.rows} rows)`, `${ms(b.p50)} (${b.rows} rows)`, goal]);
+  };
+  await pair('reverse, typical recipient', Q.reverseFunders(iris, [typical]), Q.naive.reverse(iris, typical), '≤ 20 ms');
+  await pair('reverse, hottest recipient', Q.reverseFunders(iris, [hot]), Q.naive.reverse(iris, hot), '≤ 250 ms');
+  await pair('intersection, two largest funders', Q.intersection(iris, [f0], [f1]), Q.naive.intersection(iris, f0, f1), '—');
+  await pair('top-20 funders', Q.ranking(iris, 'funder', G.Paid, 20), Q.naive.topFunders(iris, 20), '≤ 1 s');
+  const rss = process.memoryUsage().rss;
+  const out: string[] = [];
+  out.push(`store: ${backend === 'virtuoso' ? `Virtuoso (${loaded.store.label})` : 'embedded oxigraph (in memory)'}`);
+  out.push(`load: ${loaded.triples.toLocaleString('en-US')} triples in ${loaded.loadSeconds.toFixed(1)} s = ${Math.round(loaded.triples / loaded.loadSeconds).toLocaleString('en-US')} triples/s`);
+  out.push(`store size: ${loaded.sizeBytes !== null ? mb(loaded.sizeBytes) + ' of database files' : 'in memory (not measured)'}`);
+  out.push(`Assay RSS: ${mb(rss)} (goal ≤ 1 GB${backend === 'embedded' ? '; includes the embedded store itself' : ', with the graph external'})`);
+  out.push('', `p50 of ${runs} runs     fast form (Assay)        naive form               goal`);
+  for (const [l, a, b, g] of rows) out.push(`${l.padEnd(36)} ${a.padEnd(24)} ${b.padEnd(24)} ${g}`);
+  out.push('', `reproduce: ${command}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+} finally {
+  await loaded.stop();
+}

@@ -1,0 +1,83 @@
+/**
+ * The answer to a population question, inside `ask`: the shown rows admitted as evidence (SHACL
+ * checked, as every evidence), each population read's completeness and the result table written
+ * to the run graph, the text drafted (model) or rendered (plain) from the population fact sheet and
+ * graded against it by code, citations resolved from the graph. Called by src/ask/run.ts for an
+ * outcome whose answer is `population`.
+ */
+import type { AdmittedEvidence } from '../evidence/types.ts';
+import { factSheetText } from '../answer/factsheet.ts';
+import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
+import { resolveCitations } from '../answer/citations.ts';
+import { qualify } from '../answer/qualification.ts';
+import { mergeDisclosures } from '../answer/disclosures.ts';
+import { draftWithModel } from '../answer/synthesise.ts';
+import { PLAIN_LABEL } from '../answer/render.ts';
+import { toNQuads } from '../ask/record.ts';
+import type { RunState } from '../ask/state.ts';
+import { evidenceOut, figureOut } from '../answer/assemble.ts';
+import type { AskResult } from '../ask/types.ts';
+import type { PopulationAnswer } from './answer-types.ts';
+import { composePopulation } from './answer.ts';
+import { populationReadQuads, tableQuads } from './rdf.ts';
+import { MATERIALIZE_ROWS, populationGraphIri, populationGraphQuads } from './materialize.ts';
+import { iri, sparql } from '../resolve/sparql-text.ts';
+import type { PopulationRead, PopulationRow } from './types.ts';
+
+export async function answerPopulation(s: RunState, items: AdmittedEvidence[], pa: PopulationAnswer, notes: string[]): Promise<AskResult> {
+  const q = qualify(items, s.services.assuranceFloor ?? 1);
+  if (items.length > 0 && q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
+  await s.writeEvidence(items);
+  const base = s.services.baseIri;
+  // a population whose every row the table shows (a correlation's aligned pairs), too large for one answer's
+  // evidence, is materialized once per vintage as a population graph; the cells without evidence cite its rows
+  const materialized = new Set<PopulationRead>();
+  for (const r of pa.shape === 'correlation' ? pa.reads : []) {
+    if (r.rows.length <= MATERIALIZE_ROWS) continue;
+    const g = populationGraphIri(base, r);
+    if (!s.services.store.rdf.ask(sparql`ASK { GRAPH ${iri(g)} { ${iri(g)} ?p ?o } }`)) {
+      await s.services.store.apply({ kind: 'load', data: toNQuads(populationGraphQuads(r, base, s.iris.response)), format: 'application/n-quads' });
+      s.ctx.emit({ stage: 'evidence', by: 'population', message: `population graph ${g}: ${r.rows.length} rows of ${r.source}/${r.operation} materialized once for ${r.period.label}` });
+    }
+    materialized.add(r);
+  }
+  const rowIri = (r: PopulationRead, row: PopulationRow) => (materialized.has(r) ? `${populationGraphIri(base, r)}/row/${encodeURIComponent(row.key)}` : undefined);
+  const c = composePopulation(pa, items, (index) => s.iris.evidence(index), rowIri);
+  const tableIri = `${s.iris.answer}/table`;
+  const quads = [
+    ...pa.reads.flatMap((r) => populationReadQuads(s.iris.attempt(r.attemptN), r, s.iris.runGraph, base, s.iris.response)),
+    ...(c.table ? tableQuads(tableIri, s.iris.answer, c.table, s.iris.runGraph, base) : []),
+  ];
+  if (quads.length > 0) await s.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
+  let text = c.text;
+  let rendering: 'plain' | 'model' = 'plain';
+  if (s.services.model) {
+    const d = await draftWithModel(s.services.model, s.question, factSheetText(c.sheet, s.question), s.ctx.signal);
+    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
+    text = d.text; rendering = 'model';
+  }
+  const g = gradeText(text, c.sheet);
+  const idToIri = new Map(c.sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
+  // a derived figure's operands may be other derived figures (a count in a ratio): they cite the evidence those rest on
+  const derivedOf = new Map(c.sheet.derived.map((d) => [d.id, d.operands]));
+  const expand = (id: string, seen = new Set<string>()): string[] => (idToIri.has(id) ? [idToIri.get(id)!] : seen.has(id) ? [] : (derivedOf.get(id) ?? []).flatMap((x) => expand(x, new Set([...seen, id]))));
+  const withIris = (f: Figure): Figure => ({ ...f, facts: [...new Set(f.facts.flatMap((id) => expand(id)))] });
+  const figures = g.figures.map(withIris);
+  s.ctx.emit({ stage: 'answer', by: rendering === 'model' ? `model (${s.services.model!.modelFor('synthesise')})` : 'plain renderer', message: `${pa.shape}: ${items.length} evidence item(s); ${figures.length} figure(s): ${figures.map((f) => `${f.text} ${f.grade}`).join(', ') || 'none'}` });
+  const blockers = strictBlockers(g);
+  if (s.req.strict && blockers.length > 0) return s.refuse({ boundary: 'unverified_figures', code: 'unverified_figures', detail: `strict mode: ${blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`, params: { figures: blockers.map((f) => f.text) } });
+  const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)));
+  const table = c.table ? { ...c.table, populations: c.table.populations } : undefined;
+  return {
+    ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
+    figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...notes, ...c.disclosures]) },
+    evidence: items.map((e) => evidenceOut(s, e)),
+    ...(table ? { table } : {}),
+    populations: pa.reads.map((r) => ({
+      attempt: s.iris.attempt(r.attemptN), operation: `${r.source}/${r.operation}`, grain: r.grain, scope: r.scope.kind === 'nation' ? 'US' : r.scope.fips, period: r.period.label,
+      declared: r.completeness.declared, read: r.completeness.read, members: r.completeness.members, usable: r.completeness.usable,
+      excluded: r.completeness.excluded.map((e) => ({ code: e.code, count: e.count, ...(e.detail ? { detail: e.detail } : {}) })), verdict: r.completeness.verdict,
+    })),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * What the population shape executors (src/execute/shapes/{ranking,aggregate,filtered-subset,
+ * ratio,correlation}.ts) share: the ask a question makes of a population (grain, scope, period,
+ * members), the search for a complete population over the plan's candidates through the one
+ * engine, and the outcomes — evidence for the rows an answer shows, a typed population answer, or
+ * a refusal naming the boundary (a partial population, a grain, a scope no operation covers).
+ */
+import type { Assessment } from '../plan/plan.ts';
+import { search, summarise, exhausted, type SearchOutcome } from '../execute/engine.ts';
+import type { Failure } from '../execute/failure.ts';
+import type { ShapeInput, ShapeOutcome, Item } from '../execute/shapes/types.ts';
+import type { ComputeRefusal } from './compute/common.ts';
+import { grainOf, periodAsked, populationProvider, populationsAt, scopeOfIntent, targetsFor, type AskTemplate, type AttemptedRead, type PopulationTarget } from './choices.ts';
+import { rowEvidence } from './evidence.ts';
+import { populationProgress } from './read.ts';
+import { furtherPopulationCandidates } from './further.ts';
+import { NATION, scopeLabel } from './geo.ts';
+import { grainWord } from './wording.ts';
+import { POPULATION_PROVIDERS } from './sources/index.ts';
+import type { PopulationAnswer } from './answer-types.ts';
+import type { PopulationRead, PopulationRow } from './types.ts';
+
+/** The ask a question makes of a population, or the refusal when its bound cannot be read. */
+export function templateFor(i: ShapeInput, members?: string | null): AskTemplate | ShapeOutcome {
+  const scope = scopeOfIntent(i.intent);
+  if ('unknown' in scope) {
+    return { kind: 'refused', attempts: [], failure: { boundary: 'no_access_path', code: 'scope_unbound', message: `"${scope.unknown}" is not a state-level area or the nation, the bounds these populations are read by`, params: { scope: scope.unknown } }, context: { attribute: i.intent.attribute } };
+  }
+  return {
+    attribute: i.intent.attribute, grain: grainOf(i.intent), scope, period: periodAsked(i.intent), members: members ?? i.intent.type ?? i.intent.attribute,
+    today: new Date(i.ctx.clock.now()).toISOString().slice(0, 10),
+  };
+}
+
+/** Attempts one population search may make: candidates × vintages × request forms, most of them skipped once a form is blocked. */
+export const POPULATION_SEARCH_CAP = 80;
+
+export const isOutcome = (x: AskTemplate | ShapeOutcome): x is ShapeOutcome => 'kind' in x;
+
+export interface PopulationSearch {
+  /** The first complete population read, if any. */
+  read?: AttemptedRead;
+  /** The first partial one, when no complete one was found. */
+  partial?: AttemptedRead;
+  out: SearchOutcome<AttemptedRead>;
+  targets: PopulationTarget[];
+  boundaries: Failure[];
+}
+
+/** Reads the first complete population the candidates offer, through the engine. */
+export async function searchPopulation(i: ShapeInput, candidates: readonly Assessment[], t: AskTemplate, branch?: string): Promise<PopulationSearch> {
+  // after the plan's candidates, the further eligible ones discovery found (components bring their own)
+  const further = !branch && i.planned.found ? furtherPopulationCandidates(i.intent, i.planned.found, /^(number|count) of\b/i.test(i.intent.attribute ?? '') ? t.grain : null) : [];
+  const { targets, boundaries } = targetsFor([...candidates, ...further], t, i.planned.units);
+  i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${branch ? `[${branch}] ` : ''}${i.intent.shape}: ${targets.length} population read(s) over ${t.grain ?? 'the operation\'s'} grain, ${scopeLabel(t.scope)}; the first complete population answers (keyed reads are not populations)` });
+  const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
+  // progress: rows declared, read, excluded and the completeness verdict of every population read
+  for (const r of out.admitted) i.ctx.emit(populationProgress(r));
+  const read = out.admitted.find((r) => r.completeness.verdict === 'complete');
+  const partial = read ? undefined : out.admitted[0];
+  return { ...(read ? { read } : {}), ...(partial ? { partial } : {}), out, targets, boundaries };
+}
+
+/** A partial population read as the failure it is: never an answer that stands for the population. */
+export function partialFailure(r: PopulationRead): Failure {
+  const reasons = r.completeness.reasons.map((x) => x.code);
+  // a sample of a population in the snapshot is the snapshot's limit (live reads are whole); a survey threshold is the publisher's design
+  const snapshot = reasons.includes('trimmed_sample') || reasons.includes('derived_sample');
+  return {
+    boundary: snapshot ? 'operationally_blocked' : 'no_access_path', code: 'partial_population', source: r.source,
+    message: `${r.source}/${r.operation} returned a partial population (${r.completeness.usable} usable of ${r.completeness.declared ?? '?'} rows; ${reasons.join(', ')}): no ranking, count or statistic over it stands for the whole`,
+    params: { operation: `${r.source}/${r.operation}`, usable: r.completeness.usable, declared: r.completeness.declared ?? -1, reasons },
+    ...(r.requests[0] ? { request: `GET ${r.requests[0]}` } : {}),
+  };
+}
+
+/** The refusal of a search that found no complete population. */
+export function refuseSearch(i: ShapeInput, s: PopulationSearch, grain: string | null, scope: string): ShapeOutcome {
+  const attempts = s.out.attempts;
+  const context = { attribute: i.intent.attribute, period: i.intent.period?.text ?? null };
+  if (s.partial) return { kind: 'refused', attempts, failure: partialFailure(s.partial), reached: s.out.reached, exhausted: exhausted(s.out), context };
+  if (s.targets.length === 0) {
+    // an operation with the population at another bound (one state per extract) names the coverage missing
+    const coverage = s.boundaries.find((b) => b.code === 'scope_not_covered');
+    if (coverage) return { kind: 'refused', attempts, failure: { ...coverage, message: `no operation returns the whole population of ${grain ? grainWord(grain) : 'members'} for ${scope}: ${coverage.message}` }, reached: s.boundaries, exhausted: true, context: { ...context, missing: `a population of every ${grain ?? 'member'} in ${scope} (materialized once from every state's extract, or a national file)` } };
+    const g = grain ? grainWord(grain) : 'entities';
+    // what the populations known at that grain cover, in their own terms (one state per extract)
+    const known = grain ? populationsAt(grain as PopulationRead['grain']).map((op) => {
+      const [source, operation] = op.split('/') as [string, string];
+      const b = POPULATION_PROVIDERS.get(source)!.bind({ measureKey: 'members', grain: grain as PopulationRead['grain'], scope: s.targets[0]?.ask.scope ?? (scope === 'the United States' ? NATION : NATION), period: periodAsked(i.intent), today: '' }, operation);
+      return !Array.isArray(b) && b.code === 'scope_not_covered' ? `${op} covers ${b.covers}` : op;
+    }) : [];
+    return {
+      kind: 'refused', attempts,
+      failure: { boundary: 'no_access_path', code: 'no_population', message: `no planned operation returns the whole population of ${g} for ${scope}${known.length ? ` (population reads of ${g} known: ${known.join('; ')})` : ''}`, params: { grain: g, scope, known } },
+      reached: s.boundaries, exhausted: true, context: { ...context, missing: `an operation returning every one of the ${g} in ${scope}` },
+    };
+  }
+  const failure = summarise(s.out, { noData: `no population of ${i.intent.attribute ?? 'the measure'} for ${scope}`, nothingBound: 'no population read could be bound' });
+  return { kind: 'refused', attempts, failure, reached: s.out.reached, exhausted: exhausted(s.out), context };
+}
+
+/** A computation's refusal as the shape's refusal. */
+export function computeRefused(i: ShapeInput, attempts: ShapeOutcome['attempts'], r: ComputeRefusal): ShapeOutcome {
+  const boundary: Failure['boundary'] = r.code === 'partial_population' ? 'operationally_blocked' : r.code === 'threshold_unit_mismatch' || r.code === 'grain_mismatch' || r.code === 'unit_mismatch' ? 'no_access_path' : 'no_data';
+  const params = Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'code').map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'number' ? v : String(v)])) as Failure['params'];
+  return { kind: 'refused', attempts, failure: { boundary, code: r.code, message: `the population cannot answer this: ${r.code.replace(/_/g, ' ')} (${JSON.stringify(params)})`, ...(params ? { params } : {}) }, context: { attribute: i.intent.attribute, period: i.intent.period?.text ?? null } };
+}
+
+/** Evidence for the rows an answer shows, each generated by the attempt that read its population. */
+export function evidenceFor(i: ShapeInput, read: AttemptedRead, rows: readonly PopulationRow[], verdict: 'exact' | 'composed' = 'composed'): Item[] {
+  return rows.map((row) => rowEvidence(read, row, { attemptN: read.attemptN, attribute: i.intent.attribute, planVerdict: verdict }) as Item);
+}
+
+/** The evidence outcome of a population shape. */
+export function populationOutcome(attempts: ShapeOutcome['attempts'], items: Item[], answer: PopulationAnswer): ShapeOutcome {
+  const read = answer.reads[0]!;
+  return {
+    kind: 'evidence', attempts, items, notes: [], answer: 'population',
+    completeness: { declared: read.completeness.declared, read: read.completeness.read, excluded: [], whole: read.completeness.verdict === 'complete' },
+    population: answer,
+  };
+}

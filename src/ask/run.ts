@@ -60,7 +60,8 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   if ('refusal' in step) return s.refuse(step.refusal);
   const { u, bound } = step;
   s.interpreter = u.interpreter;
-  if (u.status !== 'understood') { s.question ||= u.question; return s.refuse({ boundary: 'not_understood', code: 'not_understood', detail: u.reason }); }
+  if (u.status !== 'understood') { s.question ||= u.question; return s.refuse({ boundary: 'not_understood', code: u.code ?? 'not_understood', detail: u.reason, ...(u.answerable_if ? { context: { missing: u.answerable_if } } : {}) }); }
+  if (u.followup) s.ctx.emit({ stage: 'structure', by: `follow-up reader (${u.interpreter})`, message: u.followup.said, data: { followup: u.followup } });
   s.intent = u.intent;
   s.question = u.intent.question;
   announce(s, u.intent);
@@ -133,7 +134,7 @@ async function understood(s: RunState): Promise<{ u: Understanding; bound?: Boun
   const { req } = s;
   if (req.resume) return resumed(s, req.resume);
   if (req.intent !== undefined) return { u: fromCaller(req.intent) };
-  if (req.question) return { u: await understand(req.question, { interpreter: req.interpreter ?? 'offline', ...(s.services.model ? { model: s.services.model } : {}), signal: s.ctx.signal }) };
+  if (req.question) return { u: await understand(req.question, { interpreter: req.interpreter ?? 'offline', ...(s.services.model ? { model: s.services.model } : {}), signal: s.ctx.signal, ...(req.previous !== undefined ? { previous: req.previous } : {}) }) };
   return { refusal: { boundary: 'not_understood', code: 'no_question', detail: 'no question, intent or resume was given' } };
 }
 

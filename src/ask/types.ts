@@ -22,6 +22,11 @@ export interface AskRequest {
   resume?: { run: string; option: number };
   interpreter?: 'offline' | 'model';
   timeoutMs?: number;
+  /**
+   * In a conversation, the previous turn's intent (null: no earlier understood turn): the question
+   * is then read as a possible follow-up (understand/followup.ts). Set by conversation/ask.ts.
+   */
+  previous?: Intent | null;
 }
 
 export type RefusalBoundary =

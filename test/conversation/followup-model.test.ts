@@ -8,6 +8,10 @@
  * and records them in the run graph.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openAiClient } from '../../src/llm/openai-backend.ts';
 import { understand, interpretOffline, type Intent } from '../../src/understand/index.ts';
 import { askTurn } from '../../src/conversation/ask.ts';
@@ -31,15 +35,16 @@ const loopbackFetch = ((url: string | URL | Request, init?: RequestInit) => glob
 const client = (url: string) => openAiClient({ baseURL: url, models: { classify: 'classifier-x', rerank: 'r', synthesise: 's' }, timeoutMs: 20_000 }, { maxRetries: 0, fetch: loopbackFetch });
 
 /**
- * The stub reads the question out of the prompt: "and in 2022?" → Apple, total revenue, 2022;
- * anything else → Microsoft, net income, 2022. A drafting call states the sheet's first figure;
+ * The stub reads the question out of the prompt: the first question → Apple, total revenue,
+ * 2023; "and in 2022?" → Apple, total revenue, 2022; anything else → Microsoft, net income, 2022. A drafting call states the sheet's first figure;
  * any other call fails (500).
  */
 const script = (b: ChatBody) => {
   const user = b.messages.find((m) => m.role === 'user')!.content;
   const followup = user.startsWith('Question: "and in 2022?"');
-  if (isStructure(b)) return { content: JSON.stringify(followup ? structure('Apple', 'Apple Inc.') : structure('Microsoft', 'Microsoft Corporation')) };
-  if (isMeasure(b)) return { content: JSON.stringify(followup ? measure('total revenue', 2022) : measure('net income', 2022)) };
+  const first = user.startsWith(`Question: ${JSON.stringify(FIRST)}`);
+  if (isStructure(b)) return { content: JSON.stringify(followup || first ? structure('Apple', 'Apple Inc.') : structure('Microsoft', 'Microsoft Corporation')) };
+  if (isMeasure(b)) return { content: JSON.stringify(first ? measure('total revenue', 2023) : followup ? measure('total revenue', 2022) : measure('net income', 2022)) };
   // Drafting: one sentence stating the fact sheet's first figure as written (graded by code like any draft).
   const figure = /\$[0-9][0-9,]*/.exec(user)?.[0];
   if (b.messages[0]!.content.startsWith('You write the answer') && figure) return { content: `It was ${figure} [E1], per the publisher's filing.` };
@@ -121,4 +126,35 @@ describe('a conversation whose follow-up is read by the model', () => {
     const carried = services.store.rdf.match(null, null, null, null).filter((q) => q.predicate.value === ASSAY.carriedOver && q.subject.value === r.run).map((q) => q.object.value);
     expect(carried).toEqual(expect.arrayContaining(['entity', 'attribute']));
   }, 240_000);
+});
+
+describe('assay chat --interpreter model', () => {
+  it('reads every turn with the model, the follow-up with the previous turn as context', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'assay-chat-model-'));
+    try {
+      const before = stub.requests.length;
+      const env = { ...process.env, ASSAY_LLM_URL: stub.url, ASSAY_LLM_MODEL: 'stub-model' };
+      const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['bin/assay.js', 'chat', '--interpreter', 'model', '--data', join(dir, 'data')], { stdio: ['pipe', 'pipe', 'pipe'], env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => { stdout += d; });
+        child.stderr.on('data', (d) => { stderr += d; });
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end(`${FIRST}\nand in 2022?\n`);
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('$383,285,000,000');
+      expect(r.stdout).toContain('$394,328,000,000');
+      expect(r.stdout).toContain('disclosed: Read as a follow-up');
+      expect(r.stderr).toMatch(/\[follow-up reader \(model\)\] Read as a follow-up to "What was Apple's total revenue in 2023\?": carried over entity "Apple", (?:type "company", )?attribute "total revenue"/);
+      const understanding = stub.requests.slice(before).filter((b) => isStructure(b) || isMeasure(b));
+      expect(understanding).toHaveLength(4); // two calls per turn
+      expect(understanding.slice(2).every((b) => b.messages.some((m) => m.content.includes('This question follows another')))).toBe(true);
+      expect(understanding.slice(0, 2).some((b) => b.messages.some((m) => m.content.includes('This question follows another')))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -22,7 +22,11 @@ export function tick(v: number, unit: string | null): string {
 
 function summary(spec: ChartSpec): string {
   const values = spec.points.map((p) => `${p.x}: ${p.figure} (${p.grade})`).join('; ');
-  if (spec.kind === 'scatter') return `Scatter plot, ${spec.title}. ${spec.points.map((p) => `${p.x}: ${p.xFigure}, ${p.figure} (${p.grade})`).join('; ')}.`;
+  if (spec.kind === 'scatter') {
+    // A population can have thousands of members: the label names the first few; the table beside the chart has them all.
+    const shown = spec.points.slice(0, 5).map((p) => `${p.x}: ${p.xFigure}, ${p.figure} (${p.grade})`).join('; ');
+    return `Scatter plot, ${spec.title}, ${spec.points.length} members (${spec.xLabel ?? 'x'} across, ${spec.yLabel} up). ${shown}${spec.points.length > 5 ? '; …' : ''}.`;
+  }
   return `${spec.kind === 'line' ? 'Line' : 'Bar'} chart, ${spec.title}. ${values}.`;
 }
 

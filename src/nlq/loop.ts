@@ -16,7 +16,7 @@
  * rounds, each recorded as a turn (prompt, completion, SPARQL, outcome).
  */
 import type { Query } from 'sparqljs';
-import { buildGrounding, DEFAULT_GROUND_OPTIONS, type GroundOptions, type Grounding } from './grounding.ts';
+import { buildGrounding, DEFAULT_GROUND_OPTIONS, type GroundOptions, type Grounding, type GroundingCut } from './grounding.ts';
 import type { GraphRunner, QueryResult } from './exec.ts';
 import { SparqlError } from './exec.ts';
 import { cite, supportingIris, type Cited } from './cite.ts';
@@ -100,6 +100,8 @@ export interface NlqAnswer {
   citations: Cited | null;
   qualification: Qualification | null;
   linking: LinkSummary | null;
+  /** Grounding reads that stopped at a limit (empty: the whole graph was read). */
+  groundingCuts: readonly GroundingCut[];
 }
 
 export type FailureReason =
@@ -120,6 +122,7 @@ export interface NlqFailure {
   /** The last query that ran, when an abstention follows a successful execution. */
   sparql?: string;
   linking: LinkSummary | null;
+  groundingCuts: readonly GroundingCut[];
 }
 
 export type NlqOutcome = NlqAnswer | NlqFailure;
@@ -164,7 +167,7 @@ export interface NlqDeps {
 export async function askGraph(question: string, graph: string | undefined, deps: NlqDeps, config: NlqConfig = DEFAULT_NLQ_CONFIG, signal?: AbortSignal): Promise<NlqOutcome> {
   const needGrounding = config.ground || config.checkDictionary;
   const grounding = needGrounding ? await deps.groundings.get(graph) : undefined;
-  const base = { question, graph: graph ?? null, generator: deps.generator.id };
+  const base = { question, graph: graph ?? null, generator: deps.generator.id, groundingCuts: grounding?.cuts ?? [] };
   if (grounding && grounding.ix.triples === 0) {
     return { status: 'not_answered', ...base, reason: graph === undefined ? { code: 'empty-graph' } : { code: 'unknown-graph', graph }, repairs: 0, transcript: [], linking: null };
   }
@@ -247,12 +250,12 @@ async function finish(question: string, graph: string | undefined, deps: NlqDeps
     });
     qualification = qualify(citations.support, config.qualify);
     if (qualification.abstain) {
-      return { status: 'not_answered', question, graph: graph ?? null, generator: deps.generator.id, reason: { code: 'abstained', why: qualification.abstainReason! }, repairs: round, transcript, sparql, linking };
+      return { status: 'not_answered', question, graph: graph ?? null, generator: deps.generator.id, reason: { code: 'abstained', why: qualification.abstainReason! }, repairs: round, transcript, sparql, linking, groundingCuts: grounding?.cuts ?? [] };
     }
   }
   return {
     status: 'answered', question, graph: graph ?? null, generator: deps.generator.id, sparql, result, repairs: round, transcript,
-    lane: 'generated-query', verified: false, citations, qualification, linking,
+    lane: 'generated-query', verified: false, citations, qualification, linking, groundingCuts: grounding?.cuts ?? [],
   };
 }
 

@@ -28,6 +28,7 @@ export type BeyondReason =
   | { code: 'no-relation'; subject: string; hint?: string }
   | { code: 'no-join'; from: string; to: string }
   | { code: 'not-numeric'; predicate: string }
+  | { code: 'unlinked-mention'; mention: string }
   | { code: 'cannot-repair' };
 
 export type Generation =

@@ -178,6 +178,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
     : ungroundedPrompt(question);
   const transcript: Turn[] = [];
   let prompt = basePrompt;
+  let tentative: BeyondReason | undefined;
   for (let round = 0; round <= config.maxRepairRounds; round++) {
     signal?.throwIfAborted();
     const started = performance.now();
@@ -196,6 +197,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
       }
       text = gen.text;
       turn.notes = gen.notes ?? [];
+      tentative = gen.tentative;
     } catch (e) {
       if (signal?.aborted) throw e;
       done({ kind: 'generator-error', message: (e as Error).message });
@@ -222,6 +224,10 @@ export async function askGraph(question: string, graph: string | undefined, deps
             problem = `the query returned more than ${config.maxRows} rows (the row budget); aggregate, filter, or add a LIMIT`;
           } else {
             done(result.kind === 'ask' ? { kind: 'boolean', value: result.value } : { kind: 'rows', rows: result.rows.length });
+            if (tentative && foundNothing(result)) {
+              turn.notes.push('the query found nothing through a join the question did not name');
+              return { status: 'not_answered', ...base, reason: { code: 'beyond', beyond: tentative }, repairs: round, transcript, linking: summary, sparql: checked.sparql };
+            }
             return finish(question, graph, deps, config, grounding, checked.ast, checked.sparql, result, round, transcript, summary);
           }
         } catch (e) {
@@ -257,6 +263,17 @@ async function finish(question: string, graph: string | undefined, deps: NlqDeps
     status: 'answered', question, graph: graph ?? null, generator: deps.generator.id, sparql, result, repairs: round, transcript,
     lane: 'generated-query', verified: false, citations, qualification, linking, groundingCuts: grounding?.cuts ?? [],
   };
+}
+
+/** No rows, one row whose only value is a zero count, or ASK false. */
+function foundNothing(r: QueryResult): boolean {
+  if (r.kind === 'ask') return !r.value;
+  if (r.rows.length === 0) return true;
+  if (r.rows.length === 1 && r.vars.length === 1) {
+    const t = r.rows[0]![r.vars[0]!];
+    return t?.type === 'literal' && /#(integer|decimal|long|int)$/.test(t.datatype ?? '') && Number(t.value) === 0;
+  }
+  return false;
 }
 
 function summarise(l: Linking): LinkSummary {

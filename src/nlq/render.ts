@@ -20,6 +20,8 @@ export function beyondText(r: BeyondReason): string {
     case 'no-join': return `the graph links no ${localName(r.from)} to ${short(r.to)} through any predicate`;
     case 'not-numeric': return `${short(r.predicate)} does not hold numbers or dates, so it cannot be ordered or compared`;
     case 'unlinked-mention': return `"${r.mention}" names nothing this graph holds under that name (no label, local name or qualified name matches), and a query without it would answer a different question`;
+    case 'zero-values': return `${short(r.predicate)} holds ${r.zeros} zero value${r.zeros === 1 ? '' : 's'}, and the graph does not say whether a zero is a measurement or a placeholder for an unknown one, so the smallest values cannot be ranked safely`;
+    case 'guessed-join-empty': return `the question names no relation, the join the generator chose (${short(r.predicate)}) found nothing, and an empty answer from a guessed join is no evidence of absence`;
     case 'cannot-repair': return 'the offline generator writes one query per question and cannot repair it';
   }
 }

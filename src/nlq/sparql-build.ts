@@ -13,6 +13,7 @@ export const iri = (value: string) => namedNode(value);
 export const v = (name: string) => variable(name);
 export const num = (n: number) => literal(String(n), namedNode(Number.isInteger(n) ? 'http://www.w3.org/2001/XMLSchema#integer' : 'http://www.w3.org/2001/XMLSchema#decimal'));
 export const str = (s: string) => literal(s);
+export const bool = (b: boolean) => literal(String(b), namedNode('http://www.w3.org/2001/XMLSchema#boolean'));
 
 type T = ReturnType<typeof iri> | ReturnType<typeof v> | ReturnType<typeof literal>;
 

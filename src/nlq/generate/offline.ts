@@ -21,8 +21,10 @@ import type { ClassProfile, Introspection, PredicateProfile } from '../../../int
 import type { Grounding } from '../grounding.ts';
 import { RDF_TYPE } from '../grounding.ts';
 import type { LinkedClass, LinkedEntity, LinkedRelation, Linking } from '../link.ts';
-import { aggregateAs, ask, bgp, containsWord, countAs, countExpr, equalsText, filter, iri, num, op, select, subquery, toText, triple, union, v } from '../sparql-build.ts';
-import { isStopword, numbers, stem, type Token } from '../text.ts';
+import { aggregateAs, ask, bgp, bool, containsWord, countAs, countExpr, equalsText, filter, iri, num, op, select, subquery, toText, triple, union, v } from '../sparql-build.ts';
+import { isStopword, localName, nameWords, numbers, stem, type Token } from '../text.ts';
+
+const nameWordsOfIri = (i: string) => nameWords(localName(i));
 import type { BeyondReason, Generation, GenerateRequest, SparqlGenerator } from './types.ts';
 import type { Pattern, Query } from 'sparqljs';
 
@@ -52,6 +54,8 @@ const LT = ['less than', 'fewer than', 'smaller than', 'lower than', 'shorter th
 const LE = ['at most', 'no more than', 'or less', 'or fewer', 'up to'];
 
 interface Ctx {
+  /** Set when a join was chosen without the question naming it (see Generation.tentative). */
+  guessed?: string;
   ix: Introspection;
   g: Grounding;
   l: Linking;
@@ -76,7 +80,7 @@ export function generateOffline(g: Grounding, l: Linking): Generation {
   const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
-  return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}) };
+  return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(ctx.guessed ? { tentative: { code: 'guessed-join-empty', predicate: ctx.guessed } } : {}) };
 }
 
 type Planned = Query | BeyondReason;
@@ -98,9 +102,10 @@ function plan(c: Ctx): Planned {
   entities.sort((a, b) => a.start - b.start);
   // A name the question gives that the graph does not hold must not be dropped: a query without it
   // answers a different question ("How many songs has Prince sung?" is not "How many songs?").
+  // …unless it is the value a text relation named right next to it holds ("the POST method", "George Lucas direct").
   const unlinked = unlinkedName(c);
-  const textValue = c.l.relations.some((r) => r.score >= 1 && isTextual(c, r.iri));
-  if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked };
+  const textValue = unlinked && c.l.relations.some((r) => isTextual(c, r.iri) && r.tokens.some((t) => t >= unlinked.start - 2 && t < unlinked.end + 2));
+  if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked.mention };
   // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
   const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
@@ -152,6 +157,11 @@ function plan(c: Ctx): Planned {
     if (having) return having;
     const filtered = valueFilter(c, F.iri, cmp, where, 'x');
     if (typeof filtered === 'object') return filtered;
+    const flag = !scoped && !filtered ? booleanFlag(c, F.iri) : undefined;
+    if (flag) {
+      where.push(bgp(triple(v('x'), iri(flag), bool(true))));
+      return select({ variables: [v('x')], where, distinct: true });
+    }
     if (!scoped && !filtered && entities.length === 0 && classes.length > 1) {
       // "Which C have C2?" — members of C related to some C2.
       const F2 = classes[1]!;
@@ -169,14 +179,14 @@ function plan(c: Ctx): Planned {
  * A capitalised run of words (not the question's first word) that no entity, class or ambiguous
  * mention took: a name the graph does not hold under that spelling.
  */
-function unlinkedName(c: Ctx): string | undefined {
+function unlinkedName(c: Ctx): { mention: string; start: number; end: number } | undefined {
   const taken = c.l.consumed;
   const nums = new Set(numbers(c.toks).flatMap((n) => Array.from({ length: n.end - n.start }, (_, k) => n.start + k)));
-  let run: string[] = [];
-  const flush = () => { const m = run.join(' '); run = []; return m; };
+  let run: Token[] = [];
+  const flush = () => ({ mention: run.map((t) => t.raw).join(' '), start: run[0]!.i, end: run.at(-1)!.i + 1 });
   for (const t of c.toks) {
     const nameLike = t.i > 0 && /^\p{Lu}/u.test(t.raw) && !taken.has(t.i) && !nums.has(t.i) && t.raw !== 'I' && !isStopword(t.norm);
-    if (nameLike) { run.push(t.raw); continue; }
+    if (nameLike) { run.push(t); continue; }
     if (run.length > 0) return flush();
   }
   return run.length > 0 ? flush() : undefined;
@@ -218,6 +228,8 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
   }
   if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: F?.iri ?? '', hint: 'aggregate' };
   if (cmp) return { code: 'unrecognised-form' };
+  const st = c.g.numeric.get(rel.iri);
+  if (agg.fn === 'min' && st && st.zeros > 0 && st.negatives === 0) return { code: 'zero-values', predicate: rel.iri, zeros: st.zeros };
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
   const numericOnly = numericGuard(c, rel.iri);
   if (numericOnly) where.push(numericOnly);
@@ -241,6 +253,21 @@ function countFilter(c: Ctx, cls: string, cmp: Comparison, where: Pattern[]): Qu
   if (!rel) return undefined;
   const pattern = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('o')) : triple(v('o'), iri(rel.iri), v('x')));
   return select({ variables: [v('x')], where: [...where, pattern], group: [v('x')], having: [op(cmp.op, countExpr(v('o')), num(cmp.value))] });
+}
+
+/**
+ * A yes/no property of the class that the question spells out in full ("require a credential" →
+ * requiresCredential): every content word of its name is a word of the question.
+ */
+function booleanFlag(c: Ctx, cls: string): string | undefined {
+  const words = new Set(c.norms.map(stem));
+  const hits = (classProfile(c, cls)?.predicates ?? []).filter((cp) => {
+    const p = profile(c, cp.predicate);
+    if (!p || topDatatype(p) !== XSD + 'boolean') return false;
+    const name = nameWordsOfIri(cp.predicate).filter((w) => !['is', 'has', 'have', 'can', 'does'].includes(w));
+    return name.length > 0 && name.every((w) => words.has(stem(w)));
+  });
+  return hits.length === 1 ? hits[0]!.predicate : undefined;
 }
 
 /** "no P", "without P", "lacking P": a negated relation (handled); other negations are beyond this generator. */
@@ -422,7 +449,13 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     if (named) return { code: 'not-numeric', predicate: named.iri };
     return { code: 'no-relation', subject: focus ?? '', hint: 'superlative' };
   }
+  // Ascending ranks meet zeros first; whether a zero is a measurement or a placeholder the data does
+  // not say, so a rank that would start at zeros is declined rather than guessed.
+  const st = c.g.numeric.get(rel.iri);
+  if (!sup.descending && !sup.temporal && st && st.zeros > 0 && st.negatives === 0) return { code: 'zero-values', predicate: rel.iri, zeros: st.zeros };
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+  const guard = numericGuard(c, rel.iri);
+  if (guard) where.push(guard);
   return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
 }
 
@@ -620,6 +653,7 @@ function pickRelated(c: Ctx, preds: (Directed & { triples?: number; specificity?
   }
   const best = [...preds].sort((a, b) => (a.specificity ?? 0) - (b.specificity ?? 0) || (b.triples ?? 0) - (a.triples ?? 0) || Number(b.forward) - Number(a.forward) || (a.iri < b.iri ? -1 : 1))[0]!;
   if (preds.length > 1) c.notes.push(`joined through <${best.iri}>, the most used of ${preds.length} predicates linking the classes (the question names none of them)`);
+  c.guessed ??= best.iri;
   return best;
 }
 
@@ -668,8 +702,11 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
-    const p = pickRelated(c, preds);
+    const p = pickRelated(c, preds) as (Directed & { specificity?: number }) | undefined;
     if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
+    // A join seen only on a broader class of the entity than its most specific one is a guess about this entity.
+    const narrowest = Math.min(...E.types.map((t) => classProfile(c, t)?.instances ?? Number.MAX_SAFE_INTEGER));
+    if (p.specificity !== undefined && p.specificity > narrowest) c.guessed ??= p.iri;
     where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), e) : triple(e, iri(p.iri), v('x'))));
     added = true;
   }

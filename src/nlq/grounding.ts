@@ -100,7 +100,7 @@ export async function buildGrounding(runner: GraphRunner, graph: string | undefi
   for (const r of rows(stats)) {
     numeric.set(r.p!.value, { count: Number(r.n?.value ?? 0), zeros: Number(r.z?.value ?? 0), negatives: Number(r.neg?.value ?? 0), min: Number(r.mn?.value ?? NaN), max: Number(r.mx?.value ?? NaN) });
   }
-  const entries: LabelEntry[] = rows(labels).map((r) => ({ iri: r.s!.value, label: r.l!.value, via: r.p!.value }));
+  const entries: LabelEntry[] = rows(labels).map((r) => ({ iri: r.s!.value, label: r.l!.value, via: r.p!.value, ...(r.l!['xml:lang'] ? { lang: r.l!['xml:lang'] } : {}) }));
   const linker = Linker.build({ labels: entries, types, ix, classes, predicates });
   return {
     graph, ix, types, linker,

@@ -18,7 +18,7 @@
 import type { Introspection } from '../../introspect/index.ts';
 import { isStopword, localName, nameWords, normaliseLabel, singular, stem, tokenKey, tokens, type Token } from './text.ts';
 
-export interface LabelEntry { iri: string; label: string; via: string }
+export interface LabelEntry { iri: string; label: string; via: string; lang?: string }
 
 export interface Span { mention: string; start: number; end: number }
 export interface Candidate { iri: string; label: string; types: readonly string[] }
@@ -86,6 +86,7 @@ export class Linker {
   readonly #records: LabelRec[] = [];
   readonly #inverted = new Map<string, number[]>();
   readonly #labelOf = new Map<string, string>();
+  readonly #plainLabel = new Set<string>();
   readonly #types: ReadonlyMap<string, readonly string[]>;
   readonly #classKeys = new Map<string, { iri: string; label: string; instances: number }[]>();
   readonly #preds: { iri: string; label: string; words: string[]; stems: Set<string>; triples: number }[] = [];
@@ -103,7 +104,7 @@ export class Linker {
     const termLabels = new Map<string, string[]>();
     for (const e of input.labels) {
       if (schemaTerms.has(e.iri)) termLabels.set(e.iri, [...(termLabels.get(e.iri) ?? []), e.label]);
-      else l.#addLabel(e.iri, e.label);
+      else l.#addLabel(e.iri, e.label, e.lang);
     }
     // Local names of typed subjects count as names too ("companyfacts", "Luke_Skywalker").
     for (const [s, ts] of input.types) {
@@ -142,8 +143,13 @@ export class Linker {
     return l;
   }
 
-  #addLabel(iri: string, label: string): void {
-    if (!this.#labelOf.has(iri)) this.#labelOf.set(iri, label);
+  #addLabel(iri: string, label: string, lang?: string): void {
+    // Every language's label links; the one shown is untagged or English when the graph has one.
+    const plain = !lang || /^en(-|$)/i.test(lang);
+    if (!this.#labelOf.has(iri) || (plain && !this.#plainLabel.has(iri))) {
+      this.#labelOf.set(iri, label);
+      if (plain) this.#plainLabel.add(iri);
+    }
     const full = normaliseLabel(label);
     if (!full) return;
     add(this.#full, full, iri);

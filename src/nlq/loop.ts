@@ -134,29 +134,55 @@ export interface LinkSummary {
   relations: { iri: string; score: number }[];
 }
 
-/** Groundings per graph, built once and dropped when the store changes. */
+/**
+ * Groundings per graph, built once and kept until a write touches that graph: each entry carries
+ * the store's write sequence it was built at, and `noteWrite` records, per graph, the sequence of
+ * the last write to it (a SPARQL update or a delta may touch any graph, so it counts for all).
+ * A write to one graph leaves the other graphs' groundings in place.
+ */
 export class GroundingCache {
   readonly #runner: GraphRunner;
   readonly #options: GroundOptions;
-  readonly #cache = new Map<string, Promise<Grounding>>();
+  readonly #cache = new Map<string, { seq: number; g: Promise<Grounding> }>();
+  readonly #lastWrite = new Map<string, number>();
+  #seq = 0;
   constructor(runner: GraphRunner, options: GroundOptions = DEFAULT_GROUND_OPTIONS) {
     this.#runner = runner;
     this.#options = options;
   }
   get(graph: string | undefined): Promise<Grounding> {
-    const key = graph ?? '\u0000union';
-    let g = this.#cache.get(key);
-    if (!g) {
-      g = buildGrounding(this.#runner, graph, this.#options);
-      this.#cache.set(key, g);
-      g.catch(() => { if (this.#cache.get(key) === g) this.#cache.delete(key); });
-    }
+    const key = graph ?? UNION;
+    const had = this.#cache.get(key);
+    if (had && !this.#stale(key, had.seq)) return had.g;
+    const g = buildGrounding(this.#runner, graph, this.#options);
+    const entry = { seq: this.#seq, g };
+    this.#cache.set(key, entry);
+    g.catch(() => { if (this.#cache.get(key) === entry) this.#cache.delete(key); });
     return g;
+  }
+  /** A write landed: `graph` undefined = any graph may have changed. Wire to the store's onWrite. */
+  noteWrite(graph: string | undefined, seq: number): void {
+    this.#seq = Math.max(this.#seq, seq);
+    this.#lastWrite.set(graph ?? ANY, seq);
+  }
+  /** The store's onWrite listener: the graph each write touched, by its kind. */
+  readonly onWrite = (op: { kind: string; graph?: string }, seq: number): void => {
+    const graph = op.kind === 'load' || op.kind === 'clearGraph' || op.kind === 'replaceGraph' ? op.graph : undefined;
+    this.noteWrite(graph, seq);
+  };
+  #stale(key: string, builtAt: number): boolean {
+    const any = this.#lastWrite.get(ANY) ?? -1;
+    // The union of every graph changes with any write.
+    const mine = key === UNION ? Math.max(-1, ...this.#lastWrite.values()) : (this.#lastWrite.get(key) ?? -1);
+    return Math.max(any, mine) > builtAt;
   }
   clear(): void {
     this.#cache.clear();
   }
 }
+
+const UNION = '\u0000union';
+const ANY = '\u0000any';
 
 export interface NlqDeps {
   runner: GraphRunner;

@@ -15,12 +15,20 @@ import { offlineGenerator } from '../../src/nlq/generate/offline.ts';
 const MUSIC = 'http://example.org/graph/music';
 const M = 'http://api.stardog.com/';
 
+// Synthetic (written for this test, figures invented): language-tagged labels, dates and integers.
+const CITY_GRAPH = 'http://example.org/graph/cities-test';
+const CITIES = `@prefix ex: <http://example.org/city/> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:muc a ex:City ; rdfs:label "München"@de, "Munich"@en ; ex:population 1500000 ; ex:founded "1158-06-14"^^xsd:date .
+ex:col a ex:City ; rdfs:label "Köln"@de, "Cologne"@en ; ex:population 1100000 ; ex:founded "0050-01-01"^^xsd:date .
+ex:ber a ex:City ; rdfs:label "Berlin"@de, "Berlin"@en ; ex:population 3700000 ; ex:founded "1237-10-28"^^xsd:date .`;
+
 let store: DurableStore;
 let pool: QueryPool;
 let deps: NlqDeps;
 beforeAll(async () => {
   store = DurableStore.inMemory();
   await store.apply({ kind: 'load', data: readFileSync('fixtures/nlq/music/music.ttl', 'utf8'), format: 'text/turtle', graph: MUSIC, baseIri: 'http://example.org/' });
+  await store.apply({ kind: 'load', data: CITIES, format: 'text/turtle', graph: CITY_GRAPH, baseIri: 'http://example.org/' });
   pool = startQueryPool(store, { workers: 1, maxQueue: 32 });
   await pool.ready();
   const runner = poolRunner(pool, { baseIri: 'http://assay.test/' });
@@ -80,6 +88,16 @@ describe('question classes on a graph the generator was not written for', () => 
   });
 });
 
+describe('language-tagged labels and dates', () => {
+  it('links a name in any language the graph gives, and shows the English one', async () => {
+    const o = await askGraph('What is the population of München?', CITY_GRAPH, deps);
+    expect(values(o)).toEqual(['1500000']);
+    expect(o.linking?.entities[0]).toMatchObject({ iri: 'http://example.org/city/muc', label: 'Munich' });
+    expect(values(await askGraph('Which city has the largest population?', CITY_GRAPH, deps))).toEqual(['http://example.org/city/ber']);
+    expect(values(await askGraph('Which city was founded first?', CITY_GRAPH, deps))).toEqual(['http://example.org/city/col']);
+  });
+});
+
 describe('the TEXT2SPARQL contract', () => {
   const { Parser } = sparqljs;
   const questions = ['Who sings Space Oddity?', 'Which band has the most members?', 'What is the average length of a song?',
@@ -110,4 +128,26 @@ describe('the blind case set', () => {
     expect(e2e.wrong).toBe(0);
     expect(e2e.macroF1).toBeGreaterThan(0.9); // blind (before the generator changes): 0.568; see the README table
   }, 120_000);
+});
+
+describe('grounding cache by write sequence', () => {
+  it('keeps a graph\'s grounding across writes to other graphs, and rebuilds it after a write to it', async () => {
+    let mined = 0;
+    const runner = {
+      async mine() { mined++; return { triples: 0, classes: [], predicates: [] } as never; },
+      async query() { throw new Error('not reached for an empty graph'); },
+    };
+    const cache = new GroundingCache(runner);
+    const a1 = cache.get('http://g/a');
+    await a1;
+    cache.onWrite({ kind: 'load', graph: 'http://g/b' }, 1);
+    expect(cache.get('http://g/a')).toBe(a1);
+    cache.onWrite({ kind: 'replaceGraph', graph: 'http://g/a' }, 2);
+    const a2 = cache.get('http://g/a');
+    expect(a2).not.toBe(a1);
+    await a2;
+    cache.onWrite({ kind: 'update' }, 3); // a SPARQL update may touch any graph
+    expect(cache.get('http://g/a')).not.toBe(a2);
+    expect(mined).toBe(3);
+  });
 });

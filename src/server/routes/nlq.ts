@@ -38,7 +38,7 @@ export async function nlqRoutes(app: FastifyInstance, opts: NlqRouteOptions = {}
   const { config, store } = app.assay;
   const runner = poolRunner(app.queryPool, { baseIri: config.baseIri, allowedRemoteHosts: [] });
   const groundings = new GroundingCache(runner, { timeoutMs: config.sparql.voidTimeoutMs, maxLabelRows: 1_000_000 });
-  const unsubscribe = store.onWrite(() => groundings.clear());
+  const unsubscribe = store.onWrite(groundings.onWrite);
   app.addHook('onClose', async () => unsubscribe());
   let generator: Promise<SparqlGenerator> | undefined = opts.generator ? Promise.resolve(opts.generator) : undefined;
   const deps = async (): Promise<NlqDeps> => {

@@ -113,7 +113,10 @@ function plan(c: Ctx): Planned {
   const unsupported = c.norms.find((w) => AGGREGATE_WORDS.has(w));
   if (unsupported) return { code: 'unrecognised-form' };
   // "… on average", "the sum": an aggregate word this generator cannot place on a numeric relation.
-  if (c.norms.some((w) => ['average', 'mean', 'avg', 'sum', 'combined'].includes(w)) && !aggregate(c)) return { code: 'unrecognised-form' };
+  // (Unless the word is part of a relation's name the question spells out in full: "an average height above 200" → averageHeight.)
+  const aggWordAt = c.norms.findIndex((w) => ['average', 'mean', 'avg', 'sum', 'combined'].includes(w));
+  const spelledOut = aggWordAt >= 0 && c.l.relations.some((r) => r.score >= 1 && r.tokens.includes(aggWordAt));
+  if (aggWordAt >= 0 && !spelledOut && !aggregate(c)) return { code: 'unrecognised-form' };
   const first = c.norms[0] ?? '';
   const isAsk = ASK_WORDS.has(first);
   const isCount = has(c, 'how many') || has(c, 'number of') || has(c, 'count of') || first === 'count';
@@ -203,9 +206,11 @@ function aggregate(c: Ctx): Aggregate | undefined {
   for (let i = 0; i < c.norms.length; i++) {
     const fn = AGGREGATES[c.norms[i]!];
     if (!fn) continue;
-    const next = c.toks.slice(i + 1).find((t) => !isStopword(t.norm));
-    if (!next) continue;
-    const numeric = c.l.relations.some((r) => r.tokens.includes(next.i) && isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile)));
+    // The relation may follow a class word: "the average song length".
+    const next = c.toks.slice(i + 1).filter((t) => !isStopword(t.norm)).slice(0, 2);
+    const classWord = (t: Token) => c.l.classes.some((cl) => t.i >= cl.start && t.i < cl.end);
+    const cand = next[0] && classWord(next[0]) ? next.slice(0, 2) : next.slice(0, 1);
+    const numeric = cand.some((t) => c.l.relations.some((r) => r.tokens.includes(t.i) && isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile))));
     if (numeric) return { fn, word: i };
   }
   return undefined;
@@ -380,12 +385,19 @@ function superlative(c: Ctx): Superlative | undefined {
     if ((w === 'max' || w === 'maximum' || w === 'min' || w === 'minimum') && aggregate(c)) continue;
     let limit = 1;
     const counts = numbers(c.toks);
-    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined);
+    // "the five longest", "top 3", or a count of the class asked for ("Which three bands have the most …").
+    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined)
+      ?? counts.find((m) => m.end < i && c.l.classes.some((cl) => cl.start === m.end) && !comparisonBefore(c, m.start))?.value;
     if (n !== undefined && n > 0 && n <= 1000) limit = n;
     const byCount = (w === 'most' || w === 'fewest' || w === 'least') && !isAdjectiveNext(c, i);
     return { descending, limit, byCount, word: i, ...(temporal ? { temporal } : {}) };
   }
   return undefined;
+}
+
+function comparisonBefore(c: Ctx, i: number): boolean {
+  const before = c.norms.slice(Math.max(0, i - 3), i).join(' ');
+  return [...GT, ...GE, ...LT, ...LE].some((p) => before.endsWith(p));
 }
 
 function comparisonAt(c: Ctx, i: number): boolean {

@@ -79,7 +79,10 @@ export async function buildGrounding(runner: GraphRunner, graph: string | undefi
   const namePredicates = discoveredNamePredicates(ix);
   const labelsP = runner.query(`SELECT ?s ?p ?l WHERE { VALUES ?p { ${values([...LABEL_PREDICATES, ...namePredicates])} } ?s ?p ?l FILTER(isLiteral(?l) && isIRI(?s)) }`, graph, limits);
   const typesP = runner.query(`SELECT ?s ?t WHERE { ?s <${RDF_TYPE}> ?t FILTER(isIRI(?s) && isIRI(?t)) }`, graph, limits);
-  const predsP = runner.query('SELECT DISTINCT ?p WHERE { ?s ?p ?o }', graph, limits);
+  // The mined profile lists every predicate unless it was capped; only then is a full scan for the dictionary needed.
+  const predsP = ix.predicates.length >= ix.predicateCount
+    ? Promise.resolve({ kind: 'select' as const, vars: ['p'], truncated: false, rows: ix.predicates.map((p) => ({ p: { type: 'uri' as const, value: p.iri } })) })
+    : runner.query('SELECT DISTINCT ?p WHERE { ?s ?p ?o }', graph, limits);
   const statsP = runner.query('SELECT ?p (COUNT(?o) AS ?n) (SUM(IF(?o = 0, 1, 0)) AS ?z) (SUM(IF(?o < 0, 1, 0)) AS ?neg) (MIN(?o) AS ?mn) (MAX(?o) AS ?mx) WHERE { ?s ?p ?o FILTER(isNumeric(?o)) } GROUP BY ?p', graph, limits);
   const [labels, typeRows, preds, stats] = await Promise.all([labelsP, typesP, predsP, statsP]);
   const rows = (r: Awaited<typeof labelsP>): Row[] => (r.kind === 'select' ? r.rows : []);

@@ -15,7 +15,7 @@ import { syncCatalogGraph } from '../../ard/sync.ts';
 import { graphIri } from '../../rdf/vocab.ts';
 import { startQueryPool, type QueryPool } from '../../server/sparql/pool.ts';
 import {
-  askGraph, DEFAULT_NLQ_CONFIG, failureText, footnotes, generatorFromEnv, GroundingCache, LANE_LABEL, loadCases,
+  askGraph, DEFAULT_NLQ_CONFIG, failureText, footnotes, groundingCutText, generatorFromEnv, GroundingCache, LANE_LABEL, loadCases,
   outcomeJson, poolRunner, qualificationText, reportTable, runEval, type NlqConfig, type NlqDeps, type GraphRunner,
 } from '../../nlq/index.ts';
 import { UserError } from '../errors.ts';
@@ -131,7 +131,8 @@ export async function nlqCommand(question: string, opts: NlqOptions): Promise<vo
 }
 
 function human(out: Awaited<ReturnType<typeof askGraph>>): string {
-  if (out.status !== 'answered') return `${failureText(out)}\n`;
+  const cuts = out.groundingCuts.map((c) => `warning: ${groundingCutText(c)}`);
+  if (out.status !== 'answered') return `${[failureText(out), ...cuts].join('\n')}\n`;
   const lines: string[] = [];
   const r = out.result;
   if (r.kind === 'ask') lines.push(r.value ? 'yes' : 'no');
@@ -146,6 +147,7 @@ function human(out: Awaited<ReturnType<typeof askGraph>>): string {
   for (const t of out.transcript) for (const n of t.notes) lines.push(`note: ${n}`);
   if (out.citations) lines.push('', 'Sources:', ...footnotes(out.citations).map((f) => `  ${f}`));
   if (out.qualification) lines.push('', `Qualification: ${qualificationText(out.qualification)}`);
+  if (cuts.length > 0) lines.push('', ...cuts);
   return `${lines.join('\n')}\n`;
 }
 

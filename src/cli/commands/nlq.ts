@@ -123,14 +123,15 @@ export async function nlqCommand(question: string, opts: NlqOptions): Promise<vo
     else if (opts.sparql) {
       if (out.status === 'answered') process.stdout.write(`${out.sparql}\n`);
       else process.stderr.write(`assay: ${failureText(out)}\n`);
-    } else process.stdout.write(human(out));
+    } else process.stdout.write(humanNlq(out));
     if (out.status !== 'answered') process.exitCode = 3;
   } finally {
     await session.close();
   }
 }
 
-function human(out: Awaited<ReturnType<typeof askGraph>>): string {
+/** The human rendering of an NL→SPARQL outcome (also `assay ask` on a question about Assay's graphs). */
+export function humanNlq(out: Awaited<ReturnType<typeof askGraph>>): string {
   const cuts = out.groundingCuts.map((c) => `warning: ${groundingCutText(c)}`);
   if (out.status !== 'answered') return `${[failureText(out), ...cuts].join('\n')}\n`;
   const lines: string[] = [];

@@ -17,7 +17,9 @@ import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
-import type { Eligibility } from './eligibility.ts';
+import { grainAvailability, recordQuantity, type Eligibility } from './eligibility.ts';
+import type { QuantityKind } from '../understand/intent.ts';
+import { checkGrain, readGrain } from '../validate/grain.ts';
 import type { QueryContext } from './context.ts';
 import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
 import type { Failure } from './failure.ts';
@@ -26,6 +28,8 @@ export interface LeafRequest {
   question: string;
   entity: string;
   attribute: string | null;
+  /** The kind of quantity asked (intent.quantity): a record whose unit cannot be it is rejected. */
+  quantity?: QuantityKind | null;
   period: PeriodWanted;
   /** Eligible assessments in plan priority. */
   candidates: Assessment[];
@@ -131,10 +135,19 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   if (attributes) obs = obs.filter((o) => Object.entries(attributes).every(([a, v]) => o.attributes[a] === v));
   if (obs.length === 0) return { matches: [], any: false };
   const annual = obs.filter(yearly);
-  const hasCurrent = annual.some((o) => o.attributes.current !== undefined);
+  const hasCurrent = obs.some((o) => o.attributes.current !== undefined);
   const current = (o: Observation) => o.attributes.current === true;
   let matches: Observation[];
-  if (want.latest) {
+  if (!want.latest && want.quarter && want.year !== null) {
+    // a quarter asked: that quarter's own value (by the basis asked), or a balance at its end — never the year's
+    const asked = { grain: 'quarter' as const, year: want.year, quarter: want.quarter, basis: want.basis };
+    matches = obs.filter((o) => {
+      const g = checkGrain(asked, o.period);
+      if (!g.ok) return false;
+      if (g.read === 'quarter') return true;
+      return g.read === 'instant' && (o.period.fiscalYear === want.year && o.period.fiscalPeriod === `Q${want.quarter}`);
+    });
+  } else if (want.latest) {
     const pool = hasCurrent ? annual.filter(current) : annual;
     const maxEnd = pool.reduce((m, o) => ((o.period.end ?? '') > m ? o.period.end ?? '' : m), '');
     matches = pool.filter((o) => (o.period.end ?? '') === maxEnd && (o.period.instant || o.period.fiscalPeriod === 'FY' || o.period.basis !== 'fiscal'));
@@ -235,9 +248,19 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                 const reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
                 return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}` };
               }
+              // a grain none of the source's records is at: refused naming the grains it has, never another grain's value
+              const grain = req.period.quarter ? 'quarter' : req.period.grain ?? null;
+              if (sel.matches.length === 0 && grain && grain !== 'year') {
+                const periods = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === binding.measure).map((o) => o.period);
+                const unavailable = grainAvailability(grain, periods);
+                if (unavailable) return { reject: unavailable, reason: unavailable.message, checks: [], said: `rejected ${binding.measure}: ${unavailable.message}` };
+              }
               const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
               let verdict;
               for (const rec of toCheck) {
+                // the kind of quantity on the unit the record states (the catalog card may state none)
+                const wrongKind = recordQuantity(req.quantity ?? null, rec);
+                if (wrongKind) return { reject: wrongKind, reason: wrongKind.message, checks: [], said: `rejected ${binding.measure}: ${wrongKind.message}` };
                 const structural = checkObservation(rec, {
                   entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
                   ...(unit ? { unit } : {}),

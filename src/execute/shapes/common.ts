@@ -5,7 +5,7 @@
  */
 import type { Assessment } from '../../plan/plan.ts';
 import type { Intent, Period } from '../../understand/intent.ts';
-import { periodLabel } from '../../understand/intent.ts';
+import { grainAsked, periodLabel } from '../../understand/intent.ts';
 import type { PeriodWanted } from '../../validate/structural.ts';
 import type { Attempt } from '../attempt.ts';
 import type { QueryContext } from '../context.ts';
@@ -15,14 +15,16 @@ import type { LeafRequest, LeafResult } from '../leaf.ts';
 import type { Note } from '../notes.ts';
 import type { Item, RefusalContext, ShapeInput, ShapeOutcome } from './types.ts';
 
-export function wanted(p: Intent['period']): PeriodWanted {
+/** The period a read wants: the year, basis and quarter named, and the grain asked (`grainAsked(intent)`). */
+export function wanted(p: Intent['period'], intent?: Pick<Intent, 'grain' | 'period'>): PeriodWanted {
   if (!p) return { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
-  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
+  const grain = p.quarter ? 'quarter' : intent ? grainAsked({ grain: intent.grain, period: p }) : null;
+  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text, quarter: p.quarter ?? null, grain };
 }
 
 export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string): LeafRequest {
   return {
-    question: i.intent.question, entity, attribute: i.intent.attribute, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
+    question: i.intent.question, entity, attribute: i.intent.attribute, quantity: i.intent.quantity ?? null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
     eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
   };
 }

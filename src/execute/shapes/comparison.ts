@@ -12,7 +12,7 @@ export const comparison: ShapeExecutor = {
   async execute(i) {
     const { intent } = i;
     i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one keyed read per entity (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });
-    const p = wanted(intent.period);
+    const p = wanted(intent.period, intent);
     const out = await readEach(i, intent.entities, (name) => (ctx) => searchLeaf(ctx, leafRequest(i, name, p, i.planned.candidates, name)));
     if (out.failedBranch !== undefined) {
       const name = intent.entities[out.failedBranch]!;

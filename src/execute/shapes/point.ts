@@ -14,7 +14,7 @@ export const point: ShapeExecutor = {
     const { intent } = i;
     const entity = intent.canonical_entity ?? intent.entity;
     if (!entity) return refusal('entity_unresolved', 'no_entity', 'the question names no entity for a point read');
-    const p = wanted(intent.period);
+    const p = wanted(intent.period, intent);
     i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${i.planned.candidates.length} candidate measure(s), first that validates wins` });
     const r = await searchLeaf(i.ctx, leafRequest(i, entity, p, i.planned.candidates));
     if (r.evidence) return evidence([r.evidence], r.attempts);

@@ -1,0 +1,37 @@
+/**
+ * The rules of issue 10 wired into the keyed search, on the offline default (cassettes as recorded):
+ * rule 1 (kind of quantity: a dollar figure never answers "how many") and rule 2 (period grain: a
+ * quarter asked is that quarter's own value, never the fiscal year's). Values are the cassettes':
+ * Apple's companyfacts (CIK0000320193) RevenueFromContractWithCustomerExcludingAssessedTax for the
+ * quarter ending 2023-07-01 is 81,797,000,000; its FY2023 total is 383,285,000,000.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import { testServices } from '../ask/services.ts';
+
+let offline: AskServices;
+beforeAll(async () => { offline = await testServices(); }, 120_000);
+
+describe('How many employees does Apple have?', () => {
+  it('every USD concept is a quantity_mismatch boundary before it is fetched; no dollar figure is published', async () => {
+    const r = await ask(offline, { question: 'How many employees does Apple have?' });
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+    expect(r.evidence).toEqual([]);
+    const codes = (r.refusal!.reached ?? []).flatMap((g) => g.boundaries.map((b) => b.code));
+    expect(codes).toContain('quantity_mismatch');
+    // nothing in USD was even requested for a count
+    expect(r.attempts.some((a) => /Liabilit/.test(a.measure ?? ''))).toBe(false);
+  }, 120_000);
+});
+
+describe("What was Apple's revenue in Q3 2023?", () => {
+  it("reads the fiscal Q3 2023 value (2023-04-02…2023-07-01), not the FY2023 total", async () => {
+    const r = await ask(offline, { question: "What was Apple's revenue in Q3 2023?" });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.source, e.period, e.period_end, e.value])).toEqual([['sec-edgar', 'FY2023Q3', '2023-07-01', 81797000000]]);
+    expect(r.evidence.some((e) => e.value === 383285000000)).toBe(false);
+    expect(r.qualification!.disclosures[0]).toMatch(/fiscal Q3 2023/);
+  }, 120_000);
+});

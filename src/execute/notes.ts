@@ -7,9 +7,15 @@
  * `text` carries a sentence another layer already wrote (a validator's warning, a connector's note
  * about its response) until that layer emits typed notes too.
  */
+import type { LatestDisclosure } from '../validate/latest.ts';
+
 export type Note =
   /** The name fits several entities; the most likely one was read. */
   | { code: 'entity_ambiguous_answered'; entity: string; candidates: readonly string[]; chosen: string }
+  /** A place name several geographies of different grain share: the one read, why (the grain words, when they settled it), and the others. */
+  | { code: 'scope_reading'; entity: string; chosen: string; grain: string; by?: string; alternatives: readonly string[] }
+  /** "Latest" read: the newest declared period was read, or an older one was, and every newer declared one with why it was not read. */
+  | { code: 'latest'; disclosure: LatestDisclosure }
   /** No entity named: the value is the dataset's own scope. */
   | { code: 'scope_read'; scope: string; source: string }
   /** Read by a code the publisher defines, as the question names it. */

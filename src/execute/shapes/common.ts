@@ -25,11 +25,23 @@ export function wanted(p: Intent['period'], intent?: Pick<Intent, 'grain' | 'per
 export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string): LeafRequest {
   return {
     question: i.intent.question, entity, attribute: i.intent.attribute, quantity: i.intent.quantity ?? null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
-    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
+    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.pinned && i.pinned.entity === entity ? { pinned: i.pinned.bundle } : {}), ...(i.judge ? { judge: i.judge } : {}),
   };
 }
 
 export const evidence = (items: Item[], attempts: Attempt[], notes: Note[] = []): ShapeOutcome => ({ kind: 'evidence', answer: 'values', items, attempts, notes });
+
+/** The "latest" disclosures of the reads that answered (each distinct one once). */
+export function latestNotes(reads: readonly LeafResult[]): Note[] {
+  const seen = new Set<string>();
+  const out: Note[] = [];
+  for (const r of reads) {
+    if (!r.latest) continue;
+    const k = JSON.stringify(r.latest);
+    if (!seen.has(k)) { seen.add(k); out.push({ code: 'latest', disclosure: r.latest }); }
+  }
+  return out;
+}
 
 /** A failed leaf as the shape's refusal: the failure it led with, every boundary reached, and the question's words. */
 export function refused(r: LeafResult, attempts: Attempt[], context: RefusalContext): ShapeOutcome {

@@ -3,7 +3,7 @@
  * backtracks on its own, and a branch failing on its own cancels its siblings.
  */
 import { searchLeaf } from '../leaf.ts';
-import { evidence, leafRequest, readEach, refused, wanted } from './common.ts';
+import { evidence, latestNotes, leafRequest, readEach, refused, wanted } from './common.ts';
 import type { Item, ShapeExecutor } from './types.ts';
 
 export const comparison: ShapeExecutor = {
@@ -18,6 +18,6 @@ export const comparison: ShapeExecutor = {
       const name = intent.entities[out.failedBranch]!;
       return refused(out.results[out.failedBranch]!, out.attempts, { attribute: intent.attribute, entity: name, period: p.text, comparing: name });
     }
-    return evidence(out.results.flatMap((r): Item[] => r.evidence ? [r.evidence] : []), out.attempts);
+    return evidence(out.results.flatMap((r): Item[] => r.evidence ? [r.evidence] : []), out.attempts, latestNotes(out.results));
   },
 };

@@ -89,6 +89,15 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   // 3. measure ambiguity (point questions; a bound resume never re-enters it), settled on fetched values
   const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
   if (readings.length >= 2) return settleReadings(s, intent, readings);
+  // a comparison of a measure with several readings ("earned more": net income or revenue) compares
+  // the entities on the preferred reading, said, so both sides are the same published measure
+  const compared = bound || intent.shape !== 'comparison' ? [] : readingsFor(intent.attribute, intent.interpretations);
+  if (compared.length >= 2 && intent.attribute) {
+    notes.push({ code: 'reading_compared', attribute: intent.attribute, reading: compared[0]!, readings: compared });
+    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${intent.attribute}" compared as ${compared[0]} (readings: ${compared.join(', ')})` });
+    intent = { ...intent, attribute: compared[0]!, interpretations: [] };
+    s.intent = intent;
+  }
 
   // 4. the plan: a refusal that names the missing operation is a successful plan
   const planned = await planFor(s, intent, bound);

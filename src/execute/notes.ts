@@ -30,6 +30,8 @@ export type Note =
   | { code: 'readings_all'; attribute: string; readings: readonly string[] }
   /** The preferred reading is answered; the others are alternatives in the data. */
   | { code: 'reading_chosen'; attribute: string; reading: string }
+  /** A comparison of a measure with several readings, compared on the preferred one (both sides the same measure). */
+  | { code: 'reading_compared'; attribute: string; reading: string; readings: readonly string[] }
   /** The values compared are different published measures. */
   | { code: 'measures_differ'; items: ReadonlyArray<{ entity: string; measure: string }> }
   /** Periods of the same name that end on different dates. */

@@ -54,3 +54,15 @@ describe('What is the population of Los Angeles County, California? (rule 4, lat
     expect(r.qualification!.disclosures.filter((x) => x.startsWith('latest available: '))).toHaveLength(1);
   }, 120_000);
 });
+
+describe('Which company earned more in 2022, Apple or NVIDIA?', () => {
+  it('"earned" is compared on its first reading (net income) for both, said; never no_candidate_source, never a per-share figure', async () => {
+    const r = await ask(offline, { question: 'Which company earned more in 2022, Apple or NVIDIA?' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.entity_key, e.measure, e.period, e.value])).toEqual([
+      ['cik=0000320193', 'sec-edgar/us-gaap/NetIncomeLoss', 'FY2022', 99803000000],
+      ['cik=0001045810', 'sec-edgar/us-gaap/NetIncomeLoss', 'FY2022', 9752000000],
+    ]);
+    expect(r.qualification!.disclosures).toContain('"earnings" compared as net income, the first of its readings (net income, revenue); name another to compare on it');
+  }, 120_000);
+});

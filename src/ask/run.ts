@@ -22,7 +22,7 @@ import type { ProgressEvent } from '../execute/progress.ts';
 import { executeShape, executorsFor, type Planned, type ShapeOutcome } from '../execute/shapes/index.ts';
 import type { Note } from '../execute/notes.ts';
 import { fromCaller, periodLabel, understand, type Intent, type Understanding } from '../understand/index.ts';
-import { readingsFor, settleReadings } from './ambiguity.ts';
+import { comparedReading, readingsFor, settleReadings } from './ambiguity.ts';
 import { clarifyEntity } from './clarify.ts';
 import { answerGrantGraph } from './grants.ts';
 import { settleScope } from './scope.ts';
@@ -89,14 +89,12 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   // 3. measure ambiguity (point questions; a bound resume never re-enters it), settled on fetched values
   const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
   if (readings.length >= 2) return settleReadings(s, intent, readings);
-  // a comparison of a measure with several readings ("earned more": net income or revenue) compares
-  // the entities on the preferred reading, said, so both sides are the same published measure
-  const compared = bound || intent.shape !== 'comparison' ? [] : readingsFor(intent.attribute, intent.interpretations);
-  if (compared.length >= 2 && intent.attribute) {
-    notes.push({ code: 'reading_compared', attribute: intent.attribute, reading: compared[0]!, readings: compared });
-    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${intent.attribute}" compared as ${compared[0]} (readings: ${compared.join(', ')})` });
-    intent = { ...intent, attribute: compared[0]!, interpretations: [] };
-    s.intent = intent;
+  // a comparison of a measure with several readings compares both sides on the preferred one, said
+  const compared = bound ? undefined : comparedReading(intent);
+  if (compared) {
+    notes.push(compared.note);
+    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${compared.note.attribute}" compared as ${compared.note.reading} (readings: ${compared.note.readings.join(', ')})` });
+    intent = s.intent = compared.intent;
   }
 
   // 4. the plan: a refusal that names the missing operation is a successful plan

@@ -74,7 +74,7 @@ const NOT_READ: Readonly<Record<string, string>> = {
 
 /** The "latest" disclosure: the newest declared period read, or the older one read and every newer one with why not. */
 export function latestWords(d: LatestDisclosure): string {
-  if (d.code === 'latest_available') return `latest available: ${d.period} (no eligible source declares a newer period)`;
+  if (d.code === 'latest_available') return `latest available: ${d.period}, the newest period in ${publisherName(d.source)}'s response; no other eligible source declares a newer one`;
   const newer = d.newer.map((x) => `${x.period}, ${publisherName(x.source)}: ${NOT_READ[x.reason] ?? x.reason.replace(/_/g, ' ')}`);
   return `"latest" read as ${d.read.period}; ${count(d.newer.length, 'newer declared period')} not read: ${andList.format(newer)}`;
 }

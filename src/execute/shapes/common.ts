@@ -37,6 +37,8 @@ export function latestNotes(reads: readonly LeafResult[]): Note[] {
   const out: Note[] = [];
   for (const r of reads) {
     if (!r.latest) continue;
+    // a period the publisher itself labels as latest ("latest available (year varies by field)") is said in the sentence
+    if (r.latest.code === 'latest_available' && /^latest\b/i.test(r.latest.period)) continue;
     const k = JSON.stringify(r.latest);
     if (!seen.has(k)) { seen.add(k); out.push({ code: 'latest', disclosure: r.latest }); }
   }

@@ -44,6 +44,7 @@ import { answerPopulation } from '../population/ask.ts';
 import type { PopulationAnswer } from '../population/answer-types.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
 import { grainOf } from '../population/choices.ts';
+import { discoveryIntent } from '../population/discovery.ts';
 import { ASSAY } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 import { modelJudge } from '../validate/model-judge.ts';
@@ -265,7 +266,7 @@ async function planFor(s: RunState, intent: Intent, bound?: Bound): Promise<Plan
     return { plan, candidates: [a], units: new Map(bound.unit ? [[bound.measureKey, bound.unit]] : []) };
   }
   // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
-  const found: Candidate[] = await s.services.index.discoverAsync(intent, s.ctx.signal);
+  const found: Candidate[] = await s.services.index.discoverAsync(discoveryIntent(intent), s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   // ratio and correlation: each component measure discovered and planned on its own (its candidates are its choice points)

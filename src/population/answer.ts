@@ -14,7 +14,7 @@ import type { PopulationAnswer } from './answer-types.ts';
 import { scopeLabel } from './geo.ts';
 import { correlationTable, rankingTable, subsetTable, type ResultTable, type TableCell } from './table.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
-import { allOf, caveatText, classWords, count, grainWord, ratioWarningText, readDisclosures } from './wording.ts';
+import { allOf, caveatText, classWords, count, grainWord, ratioWarningText, readDisclosures, unweightedText } from './wording.ts';
 
 export interface ComposedPopulation {
   sheet: FactSheet;
@@ -111,6 +111,7 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
       const d = sheet.derive(a.op === 'mean' ? rounded(a.value, 2) : a.value, a.unit, a.op === 'sum' ? `sum of ${a.n} values: ${rows}` : `sum ${a.sum} / ${a.n} members: ${rows}`, `${a.op} of ${measureWords(read)}`, [], a.currency);
       const n = sheet.derive(a.n, 'count', `count of the members summed: ${rows}`, `${grainWord(read.grain)} with a value`);
       lines.push(`The ${a.op === 'sum' ? 'total' : 'average'} ${measureWords(read)} of ${n.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} with a reported value is ${formatValue(d.value, a.unit, a.currency)} (${read.period.label}), computed by code from ${by(read)}.`);
+      if (a.unweighted) disclosures.push(unweightedText(a.unweighted, read.grain, read.scope.kind === 'nation' ? null : scopeLabel(read.scope)));
     }
   } else if (r.kind === 'filtered_subset' && read) {
     const s = r.subset;

@@ -102,7 +102,9 @@ export function refuseSearch(i: ShapeInput, s: PopulationSearch, grain: string |
 
 /** A computation's refusal as the shape's refusal. */
 export function computeRefused(i: ShapeInput, attempts: ShapeOutcome['attempts'], r: ComputeRefusal): ShapeOutcome {
-  const boundary: Failure['boundary'] = r.code === 'partial_population' ? 'operationally_blocked' : r.code === 'threshold_unit_mismatch' || r.code === 'grain_mismatch' || r.code === 'unit_mismatch' ? 'no_access_path' : 'no_data';
+  const boundary: Failure['boundary'] = r.code === 'partial_population' ? 'operationally_blocked'
+    : r.code === 'rate_asked_as_count' ? 'not_understood'
+    : r.code === 'threshold_unit_mismatch' || r.code === 'grain_mismatch' || r.code === 'unit_mismatch' || r.code === 'not_additive' ? 'no_access_path' : 'no_data';
   const params = Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'code').map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'number' ? v : String(v)])) as Failure['params'];
   return { kind: 'refused', attempts, failure: { boundary, code: r.code, message: `the population cannot answer this: ${r.code.replace(/_/g, ' ')} (${JSON.stringify(params)})`, ...(params ? { params } : {}) }, context: { attribute: i.intent.attribute, period: i.intent.period?.text ?? null } };
 }

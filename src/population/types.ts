@@ -99,7 +99,7 @@ export type PopulationNote =
   | { code: 'sample_recorded'; sample: string; recordedAt: string | null }
   | { code: 'periods_differ'; earliest: string; latest: string; members: number }
   | { code: 'coverage_of'; of: string }
-  | { code: 'equivalent_variable'; asked: string; read: string }
+  | { code: 'equivalent_variable'; asked: string; read: string; why?: 'universe_total' | 'republished' }
   | { code: 'period_not_published'; asked: string; read: string };
 
 export interface MeasureRef {

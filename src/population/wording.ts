@@ -61,7 +61,9 @@ export function populationNoteText(n: PopulationNote, read: Pick<PopulationRead,
     case 'periods_differ': return `each ${grainWord(read.grain, 1)}'s own period: ${count(n.members, grainWord(read.grain, 1), grainWord(read.grain))} with periods ending from ${n.earliest} to ${n.latest}`;
     case 'coverage_of': return `coverage: ${n.of}`;
     case 'period_not_published': return `no population of this measure for ${n.asked} was read; its latest, ${n.read}, is correlated instead`;
-    case 'equivalent_variable': return `read as ${n.read}, the same published estimate as ${n.asked} (the total population is the universe total of both tables)`;
+    case 'equivalent_variable': return n.why === 'republished'
+      ? `read as ${n.read} of the subject table, the estimate the data profile's ${n.asked} republishes`
+      : `read as ${n.read}, the same published estimate as ${n.asked} (the total population is the universe total of both tables)`;
   }
 }
 
@@ -90,4 +92,11 @@ export function readDisclosures(read: PopulationRead): string[] {
   }
   for (const e of read.completeness.excluded) if (e.code !== 'outside_grain' || read.grain !== 'state') out.push(exclusionText(e, read.grain));
   return out;
+}
+
+/** A mean of areas' own values: each area once, whatever its size. */
+export function unweightedText(kind: 'rate' | 'median' | 'amount', grain: string, scope: string | null): string {
+  const whole = scope ?? 'the areas taken together';
+  const what = kind === 'rate' ? `not the rate of ${whole}` : kind === 'median' ? `not the median of ${whole}` : 'not weighted by size';
+  return `an unweighted mean of the ${grainWord(grain)}' own values, each ${grainWord(grain, 1)} counted once whatever its population: ${what}`;
 }

@@ -5,7 +5,7 @@
  * population (no "there are N opportunities").
  */
 import { search } from '../../execute/engine.ts';
-import { detailChoice, hitOf, pageChoice, TOPICAL_LIMITS, TOPICAL_SOURCES, type SearchPage, type TopicalHit, type TopicalResult } from '../../population/topical.ts';
+import { detailChoice, hitOf, pageChoice, topicWords, TOPICAL_LIMITS, TOPICAL_SOURCES, type SearchPage, type TopicalHit, type TopicalResult } from '../../population/topical.ts';
 import { pointer } from '../../connectors/records.ts';
 import { refusal } from './common.ts';
 import type { Item, ShapeExecutor } from './types.ts';
@@ -14,7 +14,8 @@ export const topical: ShapeExecutor = {
   shapes: ['topical'],
   name: 'topical search',
   async execute(i) {
-    const keyword = i.intent.attribute;
+    // the intent's phrase names the records and their topic; the search is asked for the topic
+    const keyword = topicWords(i.intent.attribute);
     if (!keyword) return refusal('not_understood', 'no_topic', 'the question names no topic to search for', { missing: 'the topic in words ("education", "tribal energy")' });
     const op = i.planned.candidates.map((c) => c.operation).find((o) => o && o.kind === 'search' && TOPICAL_SOURCES.get(o.publisherId)?.search === o.operationId);
     if (!op) return refusal('no_access_path', 'no_search', 'no planned candidate is a search operation this build reads', { attribute: keyword, missing: 'a search operation' });

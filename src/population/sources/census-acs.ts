@@ -16,7 +16,7 @@
  * first (a smaller response), then all counties filtered by state FIPS.
  */
 import type { OperationResult, Observation } from '../../connectors/records.ts';
-import { ACS_NEWEST_VINTAGE, acsSurveyLabel } from '../../execute/binders/places.ts';
+import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from '../../execute/binders/places.ts';
 import { FIFTY_STATES } from '../geo.ts';
 import type { PopulationFailure, PopulationRow } from '../types.ts';
 import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
@@ -33,7 +33,13 @@ export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as co
  * read from whichever table the publisher (or the snapshot) has, the asked one first, and says so.
  */
 const SAME_ESTIMATE: ReadonlyArray<readonly string[]> = [['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E']];
-export const equivalentsOf = (variable: string): string[] => [variable, ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable)];
+export const equivalentsOf = (variable: string): string[] => [
+  variable,
+  ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable),
+  // a data-profile percent that republishes a subject-table estimate (the keyed reads' table of them)
+  ...(REPUBLISHED[variable] ? [REPUBLISHED[variable]!.variable] : []),
+];
+const whyEquivalent = (asked: string): 'universe_total' | 'republished' => (REPUBLISHED[asked] ? 'republished' : 'universe_total');
 
 export function acsVariableOf(measureKey: string): string | undefined {
   const v = measureKey.slice(measureKey.lastIndexOf('/') + 1);
@@ -56,6 +62,8 @@ function period(survey: 'acs1' | 'acs5', year: number) {
 function bindVariable(ask: PopulationAsk, operation: string, variable: string): PopulationBinding[] | PopulationFailure {
   if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
   const year = ask.period.latest ? ACS_NEWEST_VINTAGE : ask.period.year!;
+  // a vintage after the newest the catalog declares is not published (yet): no population for it, not a blocked request
+  if (year > ACS_NEWEST_VINTAGE) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
   if (/^K2\d/.test(variable)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
   const fam = family(variable);
   const out: PopulationBinding[] = [];
@@ -90,7 +98,7 @@ function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | Popu
   for (const v of equivalentsOf(asked)) {
     const b = bindVariable(ask, operation, v);
     if (!Array.isArray(b)) { failure ??= b; continue; }
-    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v }] })));
+    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v, why: whyEquivalent(asked) }], ...(REPUBLISHED[asked]?.variable === v ? { label: REPUBLISHED[asked]!.label } : {}) })));
   }
   // (offline a table's variables are recorded together or not at all: one blocked request of a table skips its other variables)
   const table = (v: string) => (v === COUNTY_BUNDLE.join(',') ? 'bundle' : (/^group\((\w+)\)$/.exec(v)?.[1] ?? v.split('_')[0]!));

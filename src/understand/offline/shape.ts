@@ -36,6 +36,8 @@ const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\
 const SUPERLATIVE = /\b(highest|lowest|most|least|largest|biggest|smallest|fewest|best|worst|top|richest|poorest|greatest|leading)\b/i;
 const ASC = /\b(lowest|least|smallest|fewest|worst|poorest)\b/i;
 export const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
+/** A plural noun naming the members of a population. */
+const AGG_MEMBERS = /\b(count(?:ies)|states|organi[sz]ations|nonprofits|non-profits|charities|foundations|companies|hospitals|churches)\b/i;
 const MEASURE_WORDS = /\b(total|amount|ceiling|floor|how\s+much|paid|value|rate)\b/i;
 
 export function decideShape(c: ShapeCues): ShapeDecision | null {
@@ -86,7 +88,7 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     || /\b(trend|over\s+time)\b/i.test(q)) return { shape: 'timeseries', rule: 'span' };
 
   // Filtered subset: a population tested against a threshold.
-  if (c.threshold && (/^\s*(which|what|give|name|find|list|show)\b/i.test(q) || named === 0)) {
+  if (c.threshold && (/^\s*(which|what|give|name|find|list|show)\b/i.test(q) || subjects === 0)) {
     const existential = /\b(some|a\s+few|any|examples?|several|a\s+couple)\b/i.test(q);
     return { shape: 'filtered_subset', quantifier: existential ? 'existential' : 'exhaustive', rule: 'threshold' };
   }
@@ -103,6 +105,8 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   // Aggregate: a count or total over a population.
   if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
   if (/\b(total|average|sum|combined)\b.*\b(all|across|combined|in\s+total)\b|\bin\s+total\b/i.test(q) && !/\bcompare\b/i.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'total-over-all' };
+  // "the average poverty rate of Texas counties", "total revenue of Rhode Island nonprofits": a measure combined over named members
+  if (/^\s*(?:what\s+(?:is|was|are|were)\s+)?(?:the\s+)?(total|average|mean|sum|combined)\b/i.test(q) && AGG_MEMBERS.test(q) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'combined-over-members' };
 
   // Status: a yes/no question about a classification or state.
   if (/^\s*(is|are|was|does|do)\b/i.test(q) && named >= 1 && /501\(c\)|\b(tax[- ]exempt|charity|foundation|active|filer|open|closed|registered|still|exempt|status|accelerated)\b/i.test(q)) return { shape: 'status', rule: 'yes-no-status' };

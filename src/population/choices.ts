@@ -20,6 +20,7 @@ import { examinePopulation, populationProgress } from './read.ts';
 import { POPULATION_PROVIDERS, providerFor } from './sources/index.ts';
 import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider } from './sources/types.ts';
 import type { Grain, PopulationFailure, PopulationRead } from './types.ts';
+import { populationFailureText } from './wording.ts';
 
 /** The grain a question ranges over, from its geography level or the kind of entity it names. */
 export function grainOf(intent: Pick<Intent, 'geography' | 'type'>): Grain | null {
@@ -54,15 +55,12 @@ export function boundaryOf(f: PopulationFailure): Failure {
   const params = Object.fromEntries(Object.entries(f).filter(([k, v]) => k !== 'code' && (typeof v === 'string' || typeof v === 'number'))) as Record<string, string | number>;
   const source = 'source' in f ? f.source : 'operation' in f ? f.operation.split('/')[0] : undefined;
   const base = { params: { reason: f.code, ...params }, ...(source ? { source } : {}) };
+  const message = populationFailureText(f);
   switch (f.code) {
-    case 'no_population_operation': return { boundary: 'no_access_path', code: f.code, message: `${f.source} has no population operation at ${f.grain} grain`, ...base };
-    case 'grain_mismatch': return { boundary: 'no_access_path', code: f.code, message: `${f.operation} returns ${f.returns} rows, not ${f.asked} rows`, ...base };
-    case 'scope_not_covered': return { boundary: 'no_access_path', code: f.code, message: `${f.operation} covers ${f.covers}, not ${f.asked}`, ...base };
-    case 'no_period': return { boundary: 'no_data', code: 'period', message: `${f.operation} holds no population for ${f.asked}`, ...base };
-    case 'not_a_population_measure': return { boundary: 'no_access_path', code: f.code, message: `${f.measure} is not read as a population by ${f.operation}`, ...base };
-    case 'measure_absent': return { boundary: 'no_data', code: 'not_found', message: `the ${f.operation} response holds no ${f.measure} rows`, ...base };
-    case 'operationally_blocked': return { boundary: 'operationally_blocked', code: f.failure, message: f.message, ...base };
-    case 'no_data': return { boundary: 'no_data', code: 'not_found', message: f.message, ...base };
+    case 'no_period': return { boundary: 'no_data', code: 'period', message, ...base };
+    case 'measure_absent': case 'no_data': return { boundary: 'no_data', code: 'not_found', message, ...base };
+    case 'operationally_blocked': return { boundary: 'operationally_blocked', code: f.failure, message, ...base };
+    default: return { boundary: 'no_access_path', code: f.code, message, ...base };
   }
 }
 

@@ -17,6 +17,8 @@
  */
 import type { OperationResult, Observation } from '../../connectors/records.ts';
 import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from '../../execute/binders/places.ts';
+import { readFileSync } from 'node:fs';
+import { saipeMeasure, SAIPE_VARIABLES } from '../../connectors/population/census-saipe.ts';
 import { FIFTY_STATES } from '../geo.ts';
 import type { PopulationFailure, PopulationRow } from '../types.ts';
 import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
@@ -90,7 +92,36 @@ function bindVariable(ask: PopulationAsk, operation: string, variable: string): 
   return out;
 }
 
+/**
+ * The newest SAIPE year the catalog declares (the saipe dataset's temporal end): "latest" reads it,
+ * and a later year is not published (the API answers 204).
+ */
+export const SAIPE_NEWEST_YEAR: number = (() => {
+  const d = JSON.parse(readFileSync(new URL('../../../ard-okf/census-acs.json', import.meta.url), 'utf8')) as { entries: Array<{ data?: { datasets?: Array<{ id: string; temporal?: { end?: string } }> } }> };
+  const end = d.entries.flatMap((e) => e.data?.datasets ?? []).find((x) => x.id === 'saipe')?.temporal?.end;
+  if (!end || !/^\d{4}-/.test(end)) throw new Error('ard-okf/census-acs.json declares no temporal end for the saipe dataset, so its newest year ("latest") is unknown');
+  return Number(end.slice(0, 4));
+})();
+const SAIPE_FIRST_YEAR = 1995;
+
+/** SAIPE state estimates: the 50 states and DC for one year, a model-based estimate said so in its label. */
+function bindSaipe(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  const v = ask.measureKey.slice(ask.measureKey.lastIndexOf('/') + 1);
+  if (!SAIPE_VARIABLES.has(v)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+  if (ask.grain !== 'state') return { code: 'grain_mismatch', asked: ask.grain, returns: 'state', operation: `${SOURCE}/${operation}` };
+  if (ask.scope.kind === 'state') return { code: 'scope_not_covered', asked: ask.scope.name, covers: 'states as members, not within a state', operation: `${SOURCE}/${operation}` };
+  if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
+  const year = ask.period.latest ? SAIPE_NEWEST_YEAR : ask.period.year!;
+  if (year > SAIPE_NEWEST_YEAR || year < SAIPE_FIRST_YEAR) return { code: 'no_period', asked: ask.period.text || String(year), operation: `${SOURCE}/${operation}` };
+  return [{
+    source: SOURCE, operation, grain: 'state', args: { year: String(year), variables: v }, recordMeasure: saipeMeasure(year, v),
+    period: { label: `SAIPE ${year}`, start: `${year}-01-01`, end: `${year}-12-31`, basis: 'calendar' },
+    notes: [{ code: 'model_based', program: 'SAIPE' }],
+  }];
+}
+
 function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  if (operation === 'saipe-states') return bindSaipe(ask, operation);
   const asked = acsVariableOf(ask.measureKey);
   if (!asked) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
   const out: PopulationBinding[] = [];
@@ -132,7 +163,7 @@ function membership(rs: readonly PopulationRow[], b: PopulationBinding): Members
 
 export const censusAcsPopulation: PopulationProvider = {
   source: SOURCE,
-  operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county' },
+  operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county', 'saipe-states': 'state' },
   bind,
   rows,
   membership,

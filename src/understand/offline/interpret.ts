@@ -76,7 +76,7 @@ export function interpretOffline(question: string): Understanding {
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
   const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
-  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
   // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
   const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
   if (boundBy) within = boundBy.text;
@@ -84,7 +84,8 @@ export function interpretOffline(question: string): Understanding {
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
-  if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
+  // a per-capita figure's place bounds both populations (the members counted, the residents): a scope, not an entity read by key
+  if (!isList && !perCapita && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
@@ -262,7 +263,7 @@ function splitComponents(q: string, attribute: string | null): string[] {
   const between = lower.match(/\bbetween\s+(.+?)\s+and\s+(.+?)(?:\s+(?:across|by|in|among)\b|$)/);
   if (between) return grainKept([between[1]!, between[2]!]);
   const assoc = lower.match(/^(?:is|are|do|does)\s+(.+?)\s+(?:associated\s+with|correlated\s+with|related\s+to)\s+(.+?)$/)
-    ?? lower.match(/^(?:are|do)\s+(.+?)\s+and\s+(.+?)\s+correlated$/)
+    ?? lower.match(/^(?:are|do)\s+(.+?)\s+and\s+(.+?)\s+(?:correlated|associated|related)(?:\s+(?:across|among|by|in|for|over)\s+.+)?$/)
     ?? lower.match(/with\s+more\s+(.+?)\s+have\s+more\s+(.+?)$/);
   if (assoc) return grainKept([assoc[1]!, assoc[2]!]);
   const share = lower.match(/(?:share|fraction|percentage|proportion)\s+of\s+(.+?)\s+(?:came\s+from|went\s+to|is|are|were|was)\s+(.+?)$/);

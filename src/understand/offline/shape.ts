@@ -48,6 +48,8 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Topical search verbs come first: "find awards related to X" is a search, not a correlation.
   if (/^\s*(find|search|look\s+up)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'search-verb' };
+  // "are there any grants / funding opportunities for X?": a search for records on a topic, not a count
+  if (/^\s*(?:are|is)\s+there\s+(?:any\s+)?(?:(?:federal|open|current)\s+)?(?:grants?|funding(?:\s+opportunit(?:y|ies))?|grant\s+opportunit(?:y|ies)|opportunit(?:y|ies))\s+(?:for|about|on|related\s+to|regarding|in)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'are-there-grants-for' };
 
   // Grant graph: who funds whom. Direction first, because it decides the traversal.
   if (new RegExp(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'intersection', quantifier: 'exhaustive', rule: 'both-fund' };
@@ -69,7 +71,9 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Correlation: association between two measures across a population.
   if (/\b(correlat\w*|associated\s+with|association\s+between|relationship\s+between|related\s+to)\b/i.test(q)
-    || /\bwith\s+more\s+\w+.*\bhave\s+more\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
+    || /\bwith\s+more\s+\w+.*\bhave\s+more\b/i.test(q)
+    // "are A and B related / associated (across counties)?"
+    || /^\s*(?:are|do)\s+.+\s+and\s+.+\s+(?:related|associated)\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
 
   // Comparison: the same measure across entities the question names.
   if (named >= 2 && (/\b(compare|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
@@ -98,7 +102,9 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     || (/^\s*(which|what|who)\b/i.test(q) && SUPERLATIVE.test(q) && subjects === 0)
     || (/^\s*(which|what)\s+(?:are|were)\s+the\b/i.test(q) && SUPERLATIVE.test(q))
     // members of a population asked with a superlative: a place named with them bounds it ("which five California counties have the highest …")
-    || (/^\s*(which|what)\s+(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))) {
+    || (/^\s*(which|what)\s+(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))
+    // an imperative naming members ("name / list / show / give me the five California counties with the lowest …")
+    || (/^\s*(?:name|list|show|give(?:\s+me)?|tell\s+me)\s+(?:the\s+)?(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))) {
     return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
   }
 

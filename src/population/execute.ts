@@ -29,6 +29,8 @@ export function templateFor(i: ShapeInput, members?: string | null): AskTemplate
   return {
     attribute: i.intent.attribute, grain: grainOf(i.intent), scope, period: periodAsked(i.intent), members: members ?? i.intent.type ?? i.intent.attribute,
     today: new Date(i.ctx.clock.now()).toISOString().slice(0, 10),
+    // a ranking or subset compares the measure itself: the kind of quantity asked ("the number of people below poverty") decides which measures can be it
+    ...((i.intent.shape === 'ranking' || i.intent.shape === 'filtered_subset') && i.intent.quantity ? { quantity: i.intent.quantity } : {}),
   };
 }
 

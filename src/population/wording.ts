@@ -144,3 +144,9 @@ export function computeRefusalText(r: ComputeRefusal): string {
     case 'rate_asked_as_count': return `"${r.words}" asks for a rate per people, not a count: ask it as a ratio to the total population`;
   }
 }
+
+/** A candidate measure whose unit cannot be the quantity asked (a percent for "the number of people"). */
+export function quantityMismatchText(measure: string, asked: string, unit: string, others = 0): string {
+  return `${measure} is in ${unit === '%' ? 'percent' : unit}, not ${a(asked === 'count' ? 'count' : asked === 'money' ? 'money amount' : asked)} as asked${others > 0 ? ` (and ${count(others, 'other candidate measure')} of another kind of quantity, not read)` : ''}`;
+}
+const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;

@@ -93,3 +93,17 @@ describe('per-capita phrasing, read from the question', () => {
     expect(fig!.arithmetic).toMatch(/× 100000/);
   });
 });
+
+describe('the kind of quantity asked decides which measures a ranking can use', () => {
+  it('"the largest number of people below the poverty level" is never ranked by a poverty percentage', async () => {
+    const r = await ask(services, { question: 'List the five states with the largest number of people below the poverty level in 2018.' });
+    // the percent measures discovery ranks first are skipped for their unit, as one typed boundary
+    expect(r.figures.filter((f) => f.unit === '%')).toEqual([]);
+    if (r.status === 'answered') {
+      expect(r.table!.columns.find((c) => c.id === 'value')?.unit).not.toBe('%');
+    } else {
+      const codes = (r.refusal!.reached ?? []).flatMap((s) => s.boundaries.map((b) => b.code));
+      expect(codes).toContain('quantity_mismatch');
+    }
+  });
+});

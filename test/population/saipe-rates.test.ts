@@ -94,6 +94,20 @@ describe('per-capita phrasing, read from the question', () => {
   });
 });
 
+describe('a share of a class among members', () => {
+  it('"what share of Rhode Island nonprofits are 501(c)(3) organizations": the class code is part of the members counted, not an entity', async () => {
+    const u = interpretOffline('What share of Rhode Island nonprofits are 501(c)(3) organizations?');
+    expect(u.status === 'understood' && u.intent.attributes).toEqual(['number of 501(c)(3) organizations', 'number of nonprofits']);
+    expect(u.status === 'understood' && u.intent.entity).toBe('Rhode Island');
+    const r = await ask(services, { question: 'What share of Rhode Island nonprofits are 501(c)(3) organizations?' });
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    const all = csvRows('irs-eo-bmf', CASSETTES.bmf('ri'));
+    const share = Number(((all.filter((x) => x.SUBSECTION === '03').length / all.length) * 100).toFixed(2));
+    expect(r.figures.find((f) => f.grade === 'derived' && f.value === share), JSON.stringify(r.figures)).toBeDefined();
+    expect(r.text).toContain(`${share}%`);
+  });
+});
+
 describe('the kind of quantity asked decides which measures a ranking can use', () => {
   it('"the largest number of people below the poverty level" is never ranked by a poverty percentage', async () => {
     const r = await ask(services, { question: 'List the five states with the largest number of people below the poverty level in 2018.' });

@@ -85,7 +85,11 @@ export function interpretOffline(question: string): Understanding {
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
   // a per-capita figure's place bounds both populations (the members counted, the residents): a scope, not an entity read by key
-  if (!isList && !perCapita && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
+  if (!isList && !perCapita && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) {
+    // a ratio's class code ("501(c)(3) organizations") names members counted, not the entity
+    const named = shape === 'ratio' ? names.filter((n) => !CLASS_CODE.test(n)) : names;
+    entity = named.find((n) => n !== within) ?? named[0] ?? null;
+  }
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
@@ -100,7 +104,7 @@ export function interpretOffline(question: string): Understanding {
   let interpretations: string[] = [];
   const verb = attribute ? VERB_MEASURES.find(([re]) => re.test(/\bemploy/i.test(q) && attribute === 'people' ? 'employs' : attribute!)) : undefined;
   if (verb) { attribute = verb[1]; interpretations = [...verb[2]]; }
-  const attributes = perCapita ? perCapita.components : shape === 'ratio' || shape === 'correlation' ? splitComponents([...names, ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
+  const attributes = perCapita ? perCapita.components : shape === 'ratio' || shape === 'correlation' ? splitComponents([...names.filter((n) => !CLASS_CODE.test(n)), ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
   if (perCapita) attribute = perCapita.attribute;
   else if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
   // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
@@ -209,7 +213,7 @@ function perCapitaOf(q: string, names: readonly string[]): { components: string[
   const m = PER_PEOPLE.exec(q);
   if (!m) return null;
   let head = q.slice(0, m.index);
-  for (const n of names) head = head.split(n).join(' ');
+  for (const n of names) if (!CLASS_CODE.test(n)) head = head.split(n).join(' ');
   head = head.toLowerCase().replace(/['’]s\b/g, ' ').replace(/[?!.,]/g, ' ');
   const counted = /^\s*how\s+many\s+/.test(head) || /\b(?:number|count)\s+of\s+/.test(head);
   head = head.replace(/^\s*(?:how\s+many|what\s+(?:is|was|are|were)\s+(?:the\s+)?(?:number\s+of\s+)?|which\s+(?:is|was)\s+(?:the\s+)?)/, ' ')
@@ -274,6 +278,8 @@ function splitComponents(q: string, attribute: string | null): string[] {
   return attribute ? [attribute] : [];
 }
 
+/** A class code named in a component ("501(c)(3) organizations"): part of the members counted, not a place or entity to remove. */
+const CLASS_CODE = /^501\(c\)\(\d+\)$/i;
 /** Members named as a plural noun: counted when they are a component of a share. */
 const COUNTED_MEMBERS = /^(?:[\w()-]+\s+){0,2}(nonprofits|non-profits|charities|foundations|organi[sz]ations|companies|hospitals|churches|counties|states)$/;
 const GRAIN_WORD = /\b(count(?:y|ies)|states?|cit(?:y|ies)|metro(?:politan)?)\b/i;

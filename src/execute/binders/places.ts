@@ -89,7 +89,7 @@ const recordMeasure = (product: string, year: number, variable: string) => `${pr
  * estimate is read from the table it republishes, as a further reading of the same survey and
  * year, and the evidence says which table it came from. Only equalities Census documents belong here.
  */
-const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
+export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
   DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
 };
 

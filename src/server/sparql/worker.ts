@@ -10,13 +10,32 @@
  *                               arrive while the seed is read are held, and those the seed
  *                               already holds (seq ≤ the seed's) are skipped
  *   { type: 'job', id, job }    answered with { type: 'result', id, reply, seq }, where seq is
- *                               the last write the replica held when it ran the job
- * Messages out: 'ready', 'result', and 'failed' (the replica can no longer be trusted).
+ *                               the last write the replica held when it ran the job. Besides
+ *                               the endpoint's jobs (evaluate.ts): 'snapshot' (dump the replica
+ *                               at exactly `atSeq` into a snapshot file, for the owner's
+ *                               compaction) and 'sweep-plan' (what retention removes).
+ * Messages out: 'booted' (modules loaded; a standby waits for its seed), 'ready', 'result',
+ * and 'failed' (the replica can no longer be trusted).
  */
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
-import { applyToMemory as applyWrite, DurableStore, type WriteOp } from '../../rdf/durable.ts';
-import { PreparedQueries, runJob, type Job } from './evaluate.ts';
+import { applyToMemory as applyWrite, DurableStore, writeSnapshotFile, type SnapshotSums, type WriteOp } from '../../rdf/durable.ts';
+import { planSweep, type SweepPlan } from '../retention.ts';
+import type { Limits } from '../../config.ts';
+import { PreparedQueries, runJob, type Job, type Reply } from './evaluate.ts';
+
+export type { SweepPlan };
+
+/** Jobs only the pool sends (never from a request): compaction's dump and retention's plan. */
+export type PoolJob =
+  | Job
+  | { kind: 'snapshot'; path: string; atSeq: number }
+  | { kind: 'sweep-plan'; baseIri: string; policy: Limits['runs']; now: number };
+
+export type PoolReply =
+  | Reply
+  | { ok: true; kind: 'snapshot'; sums: SnapshotSums }
+  | { ok: true; kind: 'sweep-plan'; plan: SweepPlan };
 
 /** Where a replica comes from: the data directory (read off the main thread) or a dump. */
 export type Seed = { kind: 'dir'; dir: string } | { kind: 'nquads'; nquads: string; seq: number };
@@ -24,11 +43,12 @@ export type Seed = { kind: 'dir'; dir: string } | { kind: 'nquads'; nquads: stri
 export type ToWorker =
   | { type: 'seed'; seed: Seed }
   | { type: 'write'; op: WriteOp; seq: number }
-  | { type: 'job'; id: number; job: Job };
+  | { type: 'job'; id: number; job: PoolJob };
 
 export type FromWorker =
+  | { type: 'booted' }
   | { type: 'ready'; quads: number }
-  | { type: 'result'; id: number; reply: ReturnType<typeof runJob>; seq: number }
+  | { type: 'result'; id: number; reply: PoolReply; seq: number }
   | { type: 'failed'; message: string };
 
 function main(): void {
@@ -74,6 +94,25 @@ function main(): void {
         else apply(m.op, m.seq);
         return;
       case 'job':
+        if (m.job.kind === 'snapshot') {
+          const { id, job } = m;
+          if (job.atSeq !== replicaSeq) {
+            send({ type: 'result', id, seq: replicaSeq, reply: { ok: false, code: 'engine-fault', message: `the replica holds write ${replicaSeq}, not ${job.atSeq}; it is being replaced`, poisoned: true } });
+            return;
+          }
+          // The dump is synchronous; jobs and writes wait behind it on this thread (the owner
+          // holds its write queue meanwhile, so no write arrives).
+          const data = Buffer.from(replica.dump({ format: RDF_FORMATS.nquads }), 'utf8');
+          writeSnapshotFile(job.path, data).then(
+            (sums) => send({ type: 'result', id, seq: replicaSeq, reply: { ok: true, kind: 'snapshot', sums } }),
+            (e: Error) => send({ type: 'result', id, seq: replicaSeq, reply: { ok: false, code: 'store-unavailable', message: `the snapshot could not be written: ${e.message}` } }),
+          );
+          return;
+        }
+        if (m.job.kind === 'sweep-plan') {
+          send({ type: 'result', id: m.id, seq: replicaSeq, reply: { ok: true, kind: 'sweep-plan', plan: planSweep(replica, m.job.baseIri, m.job.policy, m.job.now) } });
+          return;
+        }
         if (m.job.kind === 'update' && m.job.atSeq !== replicaSeq) {
           // The owner holds its write queue while an update is computed, so this cannot happen
           // unless a forwarded write was lost: the replica cannot be trusted.
@@ -87,3 +126,4 @@ function main(): void {
 }
 
 main();
+parentPort?.postMessage({ type: 'booted' } satisfies FromWorker);

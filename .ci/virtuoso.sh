@@ -83,8 +83,12 @@ EOF
   if [ -f "$dir/credentials" ]; then
     pw=$(cat "$dir/credentials")
   else
-    isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); SET PASSWORD dba $dba; checkpoint;" >"$dir/setup.log" 2>&1 \
+    isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); USER_SET_PASSWORD('dba', '$dba'); checkpoint;" >"$dir/setup.log" 2>&1 \
       || { echo "could not create the assay account; see $dir/setup.log" >&2; exit 5; }
+    # isql goes on past a failed statement and exits 0: check that the new DBA password works (the
+    # bulk loader logs in with it) and that the package default no longer does.
+    isql-vt "127.0.0.1:$sql" dba "$dba" exec="select 1;" >>"$dir/setup.log" 2>&1 \
+      || { echo "the DBA password was not changed; see $dir/setup.log" >&2; exit 5; }
     echo "$pw" >"$dir/credentials"
     echo "$dba" >"$dir/dba-credentials"
     echo "$sql" >"$dir/sql-port"

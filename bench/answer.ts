@@ -4,8 +4,10 @@
  *   npx tsx bench/answer.ts [runs=1]
  * Pass 1: no model (offline interpreter, plain renderer). Pass 2: the same with a stub
  * OpenAI-compatible synthesis server on loopback (measures the drafting round trip and grading).
- * Prints p50/p95/max per shape for each pass, and the outcome mix (answered / clarification /
- * refusals by boundary) with a check that every answered figure is verified or derived.
+ * Prints p50/p95/max per shape for each pass, answered questions apart from refusals and
+ * clarifications (a refusal is usually cheap, so a mixed median hides what an answer costs), and the
+ * outcome mix (answered / clarification / refusals by boundary) with a check that every answered
+ * figure is verified or derived.
  */
 import { DurableStore } from '../src/rdf/durable.ts';
 import { loadAskServices } from '../src/ask/services.ts';
@@ -39,13 +41,17 @@ async function pass(label: string, services: typeof base): Promise<AskResult[]> 
       const t0 = performance.now();
       const res = await ask(services, { question: r.question });
       const ms = performance.now() - t0;
-      byShape.set(r.shape, [...(byShape.get(r.shape) ?? []), ms]);
+      const key = `${r.shape} ${res.status === 'answered' ? 'answered' : res.status === 'refused' ? 'refused' : 'clarified'}`;
+      byShape.set(key, [...(byShape.get(key) ?? []), ms]);
       if (i === 0) results.push(res);
     }
   }
   console.log(`\n${label}`);
-  console.log('shape         n    p50 ms   p95 ms   max ms');
-  for (const [shape, xs] of byShape) console.log(`${shape.padEnd(12)} ${String(xs.length).padStart(3)} ${pct(xs, 50).toFixed(1).padStart(8)} ${pct(xs, 95).toFixed(1).padStart(8)} ${Math.max(...xs).toFixed(1).padStart(8)}`);
+  console.log('shape        outcome      n    p50 ms   p95 ms   max ms');
+  for (const [key, xs] of [...byShape].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const [shape, outcome] = key.split(' ');
+    console.log(`${shape!.padEnd(12)} ${outcome!.padEnd(10)} ${String(xs.length).padStart(3)} ${pct(xs, 50).toFixed(1).padStart(8)} ${pct(xs, 95).toFixed(1).padStart(8)} ${Math.max(...xs).toFixed(1).padStart(8)}`);
+  }
   return results;
 }
 

@@ -55,5 +55,13 @@ try {
 } catch (e) {
   console.error(`assay build: the discovery index was not cached (${e.message}); it will be built on first use`);
 }
+// Likewise the catalog graph a first `assay serve` writes into its store (src/ard/sync.ts).
+try {
+  const { cacheCatalogGraph } = await import(join(dist, 'src', 'ard', 'sync.js'));
+  const r = await cacheCatalogGraph(join(root, 'ard-okf'));
+  console.error(`assay build: catalog graph of ${r.quads} quads ${r.cached ? 'already cached' : 'built and cached'}`);
+} catch (e) {
+  console.error(`assay build: the catalog graph was not cached (${e.message}); the first start builds it`);
+}
 writeFileSync(join(dist, 'BUILD.json'), JSON.stringify({ builtAt: new Date().toISOString(), ...stamp }, null, 2) + '\n');
 console.error(`assay build: ${stamp.files} TypeScript files compiled to dist/`);

@@ -1,3 +1,5 @@
+import type { Note } from '../execute/notes.ts';
+
 /**
  * Disclosures as a reader sees them: said once. A series or comparison reads the same way for
  * every period ("2021 read as its last record, dated 2021-12-31", the same DERIVED cassette note
@@ -5,6 +7,11 @@
  * same sentence but for their numbers and dates are written once, followed by the values that differ
  * for the others ("…; likewise for 2022 (2022-12-30), 2023 (2023-12-29)"). Nothing is dropped: every
  * differing number of every merged disclosure is still written.
+ *
+ * This applies only to sentences other layers wrote as text (validator and connector warnings,
+ * per-period and per-response). The executor's and the answer's own decisions are typed notes
+ * (src/execute/notes.ts), compared by code and worded once in wording.ts; when the validators and
+ * connectors emit typed warnings too, this template merge goes away.
  */
 
 /** Dates, date spans and numbers (with thousands separators or decimals). */
@@ -63,12 +70,12 @@ export function mergeDisclosures(disclosures: readonly string[]): string[] {
  * published measures, or periods of the same name that end on different dates (one filer's FY2023
  * ends in September, another's in December).
  */
-export function comparisonDisclosures(items: readonly { entity: { label: string }; measureLabel: string; period: { label: string; end?: string } }[]): string[] {
+export function comparisonNotes(items: readonly { entity: { label: string }; measureLabel: string; period: { label: string; end?: string } }[]): Note[] {
   if (new Set(items.map((e) => e.entity.label)).size < 2) return [];
-  const out: string[] = [];
-  if (new Set(items.map((e) => e.measureLabel)).size > 1) out.push(`the values compared are different published measures: ${items.map((e) => `${e.entity.label}, ${e.measureLabel}`).join('; ')}`);
+  const out: Note[] = [];
+  if (new Set(items.map((e) => e.measureLabel)).size > 1) out.push({ code: 'measures_differ', items: items.map((e) => ({ entity: e.entity.label, measure: e.measureLabel })) });
   const labels = new Set(items.map((e) => e.period.label));
   const ends = new Set(items.map((e) => e.period.end ?? ''));
-  if (labels.size === 1 && ends.size > 1) out.push(`${[...labels][0]} ends on different dates: ${items.map((e) => `${e.entity.label} ${e.period.end ?? 'not stated'}`).join('; ')}`);
+  if (labels.size === 1 && ends.size > 1) out.push({ code: 'period_ends_differ', period: [...labels][0]!, items: items.map((e) => ({ entity: e.entity.label, end: e.period.end ?? null })) });
   return out;
 }

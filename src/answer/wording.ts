@@ -4,7 +4,12 @@
  * answerable). Everything upstream carries typed codes with parameters; this module words them,
  * with Intl plural and list formatting. Tests assert codes and parameters; a few pin these words.
  */
+import type { RefusalBoundary, Refusal } from '../ask/types.ts';
+import { reachedBySource } from '../execute/engine.ts';
+import type { Failure } from '../execute/failure.ts';
 import type { Note } from '../execute/notes.ts';
+import type { RefusalContext } from '../execute/shapes/types.ts';
+import { ERROR_CODES } from '../http/errors.ts';
 import { publisherName } from './render.ts';
 
 const plurals = new Intl.PluralRules('en');
@@ -36,4 +41,71 @@ export function renderNote(n: Note): string {
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
     case 'text': return n.text;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals
+
+/** A refusal as data: the boundary reached, its code and typed parameters, the question's words, every boundary the search reached. */
+export interface RefusalDecision {
+  boundary: RefusalBoundary;
+  code?: string;
+  /** The failure's own account (a publisher's message, a validator's reason), carried as written. */
+  detail: string;
+  params?: Failure['params'];
+  context?: RefusalContext;
+  reached?: readonly Failure[];
+  exhausted?: boolean;
+}
+
+const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** What would make the question answerable, from the boundary, the code and its parameters. */
+function answerableIf(d: RefusalDecision): string {
+  const c = d.context ?? {};
+  const p = d.params ?? {};
+  const what = `${c.attribute ?? 'the value'}${c.entity ? ` for ${c.entity}` : ''}${c.period ? ` in ${c.period}` : ''}`;
+  switch (d.boundary) {
+    case 'no_access_path': return `a source declaring ${c.missing ?? 'the operation this shape needs'}`;
+    case 'no_candidate_source': return `a catalogued source publishing ${c.attribute ?? 'this measure'}`;
+    case 'entity_unresolved': {
+      const candidates = Array.isArray(p.candidates) ? p.candidates as readonly string[] : [];
+      if (d.code === 'ambiguous' && candidates.length > 0) return `the one meant named in full: ${anyOf(candidates.map((x) => `"${x}"`))}`;
+      if (typeof p.entityType === 'string' && p.candidates === 0) return `${a(p.entityType)} the identity registry holds, named as registered (this read is keyed by ${p.entityType}), or an intent naming the canonical entity`;
+      return 'the entity named unambiguously (its full legal name), or an intent naming the canonical entity';
+    }
+    case 'no_data':
+      // a record was found but its label does not plainly say it is what was asked, and nothing may settle that
+      if (d.code === 'residual') return `a configured model to settle whether the publisher's label means ${c.attribute ? `"${c.attribute}"` : 'what was asked'} (it is consulted only after every structural check has passed), or the question asked in the publisher's own wording`;
+      return `a publisher response holding ${what} (the source has the measure, but not for this entity and period)`;
+    case 'operationally_blocked': {
+      const fix = d.code && d.code in ERROR_CODES ? ERROR_CODES[d.code as keyof typeof ERROR_CODES].fix : undefined;
+      return fix ?? 'the blocked call succeeding (credential, rate limit or snapshot)';
+    }
+    case 'not_understood': return `${c.missing ?? 'a rephrased question'}, or an intent sent with --intent`;
+    case 'unsupported_shape': return 'an executor for this shape (this build runs point, status, entity list, comparison and timeseries reads)';
+    case 'unverified_figures': return 'a draft whose every figure is found in the evidence, or a non-strict request';
+    case 'low_assurance': return 'evidence matched on a canonical identifier, or a lower assurance floor';
+    case 'cancelled': return 'asking again without cancelling';
+    case 'bad_resume': return 'a run id that returned a clarification and an option number it listed';
+  }
+}
+
+/** The refusal a reader and a client see: the reason, what would make it answerable, and every boundary reached by source. */
+export function renderRefusal(d: RefusalDecision): Refusal {
+  const reason = `${d.context?.comparing ? `cannot compare: ${d.context.comparing} — ` : ''}${d.detail}`;
+  const reached = d.reached && d.reached.length > 0 ? reachedBySource(d.reached) : undefined;
+  return {
+    boundary: d.boundary, reason, answerable_if: answerableIf(d), ...(d.code ? { code: d.code } : {}),
+    ...(reached ? { reached: reached.map((s) => ({ source: s.source, boundaries: s.boundaries.map((b) => ({ boundary: b.boundary, code: b.code, count: b.count, ...(b.request ? { request: b.request } : {}) })) })) } : {}),
+    ...(d.exhausted !== undefined && reached ? { exhausted: d.exhausted } : {}),
+  };
+}
+
+/** The refusal as one paragraph: the boundary, the reason, and — after a search — whether it tried every choice point and where. */
+export function refusalText(r: Refusal): string {
+  const head = `Not answered (${r.boundary.replace(/_/g, ' ')}): ${r.reason}`;
+  if (!r.reached || r.reached.length < 2) return head;
+  const where = r.reached.map((s) => `${s.source} (${s.boundaries.map((b) => `${b.code.replace(/_/g, ' ')}${b.count > 1 ? ` ×${b.count}` : ''}`).join(', ')})`);
+  return `${head}\n${r.exhausted ? `Every choice point was tried, in ${count(r.reached.length, 'source')}` : `The search stopped before every choice point was tried; it reached ${count(r.reached.length, 'source')}`}: ${where.join('; ')}.`;
 }

@@ -5,13 +5,22 @@
  * are unchanged the store is left alone (start-up stays fast and the journal does not grow);
  * otherwise the catalog is validated in full and the graph is replaced in one journaled write,
  * so a broken descriptor never replaces a good catalog.
+ *
+ * Building the graph (validation, ~650 k quads, N-Triples) costs over ten seconds of CPU, and every
+ * fresh data directory pays it: so the N-Triples built for a catalog are kept in a cache file keyed
+ * by the descriptors' digest, written only after the catalog validated, and a later build of the
+ * same catalog reads that file instead. The file is written under a placeholder base IRI and the
+ * gateway's own base is put in when it is read, so gateways on different ports share one file; the
+ * two newest catalogs are kept.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AssayStore } from '../rdf/backend.ts';
 import { factory } from '../rdf/store.ts';
 import { serializeRdf, RDF_OUTPUT } from '../rdf/serialize.ts';
-import { ASSAY, XSD, graphIri } from '../rdf/vocab.ts';
+import { ASSAY, graphIri } from '../rdf/vocab.ts';
 import { catalogFiles, loadCatalog } from './load.ts';
 import { catalogIris } from './rdf/iris.ts';
 import { catalogToQuads } from './rdf/to-rdf.ts';
@@ -22,8 +31,15 @@ export interface SyncResult {
   quads: number;
   publishers?: number;
   measures?: number;
+  /** The graph was read from the catalog graph cache, not built. */
+  cached?: boolean;
   elapsedMs: number;
 }
+
+export const DEFAULT_GRAPH_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
+/** Stands for the base IRI in a cached catalog graph; never a base anyone serves (RFC 6761 .invalid). */
+const PLACEHOLDER_BASE = 'http://base.assay-catalog-cache.invalid/';
+const KEEP = 2;
 
 async function digestOf(dir: string, baseIri: string): Promise<string> {
   const hash = createHash('sha256').update(`base ${baseIri}\n`);
@@ -34,7 +50,7 @@ async function digestOf(dir: string, baseIri: string): Promise<string> {
   return `sha256:${hash.digest('hex')}`;
 }
 
-export async function syncCatalogGraph(store: AssayStore, options: { dir?: string; baseIri: string }): Promise<SyncResult> {
+export async function syncCatalogGraph(store: AssayStore, options: { dir?: string; baseIri: string; cacheDir?: string | null }): Promise<SyncResult> {
   const started = performance.now();
   const dir = options.dir ?? 'ard-okf';
   const graph = graphIri(options.baseIri, 'catalog');
@@ -45,13 +61,53 @@ export async function syncCatalogGraph(store: AssayStore, options: { dir?: strin
   if (stored === digest) {
     return { changed: false, digest, quads: store.rdf.graphSize(graph), elapsedMs: performance.now() - started };
   }
-  const catalog = await loadCatalog(dir, { baseIri: options.baseIri });
-  const quads = catalogToQuads(catalog, options.baseIri);
-  quads.push(factory.quad(catalogNode, digestPredicate, factory.literal(digest, factory.namedNode(XSD.string)), factory.namedNode(graph)));
-  const data = await serializeRdf(quads, RDF_OUTPUT.ntriples, { dropGraphs: true });
-  await store.apply({ kind: 'replaceGraph', graph, format: 'application/n-triples', data });
+  const built = await catalogNTriples(dir, options.baseIri, digest, options.cacheDir === undefined ? DEFAULT_GRAPH_CACHE_DIR : options.cacheDir);
+  await store.apply({ kind: 'replaceGraph', graph, format: 'application/n-triples', data: built.data });
   return {
-    changed: true, digest, quads: quads.length, publishers: catalog.publishers.length,
-    measures: catalog.measures.length, elapsedMs: performance.now() - started,
+    changed: true, digest, quads: built.quads, ...(built.publishers !== undefined ? { publishers: built.publishers, measures: built.measures } : {}),
+    ...(built.cached ? { cached: true } : {}), elapsedMs: performance.now() - started,
   };
+}
+
+interface Built { data: string; quads: number; publishers?: number; measures?: number; cached: boolean }
+
+/**
+ * The catalog graph as N-Triples for `baseIri`. It is always built under the placeholder base and
+ * the real base put in afterwards, so the cached text and a fresh build are the same bytes.
+ */
+async function catalogNTriples(dir: string, baseIri: string, digest: string, cacheDir: string | null): Promise<Built> {
+  // The cache key leaves the base out (it is substituted); the graph's own digest triple keeps it.
+  const key = createHash('sha256').update(await digestOf(dir, PLACEHOLDER_BASE)).digest('hex').slice(0, 24);
+  const file = cacheDir === null ? null : join(cacheDir, `catalog-${key}.nt`);
+  const digestLine = `<${catalogIris(baseIri).catalog}> <${ASSAY.descriptorDigest}> "${digest}" .\n`;
+  const rebased = (text: string) => text.replaceAll(PLACEHOLDER_BASE, baseIri) + digestLine;
+  if (file) {
+    try {
+      const text = await readFile(file, 'utf8');
+      const quads = Number(/^# quads (\d+)\n/.exec(text)?.[1]);
+      if (Number.isInteger(quads)) return { data: rebased(text.slice(text.indexOf('\n') + 1)), quads: quads + 1, cached: true };
+    } catch { /* not cached yet */ }
+  }
+  const catalog = await loadCatalog(dir, { baseIri: PLACEHOLDER_BASE });
+  const quads = catalogToQuads(catalog, PLACEHOLDER_BASE);
+  const data = await serializeRdf(quads, RDF_OUTPUT.ntriples, { dropGraphs: true });
+  if (file && cacheDir !== null) await writeCache(cacheDir, file, quads.length, data).catch(() => undefined);
+  return { data: rebased(data), quads: quads.length + 1, publishers: catalog.publishers.length, measures: catalog.measures.length, cached: false };
+}
+
+async function writeCache(cacheDir: string, file: string, quads: number, data: string): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `# quads ${quads}\n${data}`);
+  await rename(tmp, file);
+  const old = (await readdir(cacheDir)).filter((f) => /^catalog-[0-9a-f]+\.nt$/.test(f));
+  if (old.length <= KEEP) return;
+  const dated = await Promise.all(old.map(async (f) => ({ f, t: (await stat(join(cacheDir, f))).mtimeMs })));
+  for (const { f } of dated.sort((a, b) => b.t - a.t).slice(KEEP)) await rm(join(cacheDir, f), { force: true });
+}
+
+/** Builds and caches the catalog graph of `dir` if it is not cached yet (npm's build step calls it). */
+export async function cacheCatalogGraph(dir: string, cacheDir: string = DEFAULT_GRAPH_CACHE_DIR): Promise<{ cached: boolean; quads: number }> {
+  const r = await catalogNTriples(dir, PLACEHOLDER_BASE, 'warm', cacheDir);
+  return { cached: r.cached, quads: r.quads - 1 };
 }

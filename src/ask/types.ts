@@ -28,7 +28,13 @@ export type RefusalBoundary =
   | 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked'
   | 'not_understood' | 'unsupported_shape' | 'unverified_figures' | 'low_assurance' | 'cancelled' | 'bad_resume';
 
-export interface Refusal { boundary: RefusalBoundary; reason: string; answerable_if: string; code?: string }
+export interface Refusal {
+  boundary: RefusalBoundary; reason: string; answerable_if: string; code?: string;
+  /** Every boundary the search reached, by source, each code once with a count (after a search). */
+  reached?: Array<{ source: string; boundaries: Array<{ boundary: string; code: string; count: number; request?: string }> }>;
+  /** Whether every choice point was tried (false: stopped by the deadline, budget, cancellation or a cap first). */
+  exhausted?: boolean;
+}
 
 export interface ClarificationOption {
   n: number;

@@ -18,7 +18,7 @@
  */
 import { ask, newRunId, type AskOptions } from '../ask/run.ts';
 import { runQuads, toNQuads } from '../ask/record.ts';
-import { refusalFrom } from '../ask/refusal.ts';
+import { renderRefusal } from '../answer/wording.ts';
 import type { AskServices } from '../ask/services.ts';
 import type { AskRequest, AskResult } from '../ask/types.ts';
 import { runIris } from '../evidence/iris.ts';
@@ -72,7 +72,7 @@ async function refuseFollowup(services: AskServices, question: string, why: { re
   const startedAt = new Date().toISOString();
   const runId = newRunId();
   const iris = runIris(services.baseIri, runId);
-  const refusal = refusalFrom('not_understood', why.reason, { missing: why.answerable_if });
+  const refusal = renderRefusal({ boundary: 'not_understood', detail: why.reason, context: { missing: why.answerable_if } });
   emit({ stage: 'structure', by: 'follow-up reader (offline)', message: `a follow-up (${parts.join(', ') || 'nothing readable'}): ${why.reason}`, data: { followup: { parts } } });
   emit({ stage: 'refusal', by: 'ask', message: `refused (${refusal.boundary}): ${refusal.reason}` });
   const result: AskResult = {

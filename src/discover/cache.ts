@@ -13,8 +13,8 @@
  * from another format version, or cannot be written is ignored: the index is built as before.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogFiles } from '../ard/load.ts';
 import type { Card, OperationRef } from './cards.ts';
@@ -98,8 +98,14 @@ export async function readCachedIndex(file: string, fingerprint: string): Promis
   }
 }
 
+/** Writes the index and keeps only the two newest cached catalogs (each file is tens of MB). */
 export async function writeCachedIndex(file: string, c: CachedIndex): Promise<void> {
   await writeAtomic(file, JSON.stringify(c));
+  const dir = dirname(file);
+  const files = (await readdir(dir)).filter((f) => /^discovery-[0-9a-f]+\.json$/.test(f));
+  if (files.length <= 2) return;
+  const dated = await Promise.all(files.map(async (f) => ({ f, t: (await stat(join(dir, f))).mtimeMs })));
+  for (const { f } of dated.sort((a, b) => b.t - a.t).slice(2)) await rm(join(dir, f), { force: true });
 }
 
 async function writeAtomic(file: string, text: string): Promise<void> {

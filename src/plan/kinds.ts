@@ -44,7 +44,7 @@ function wantsToday(intent: Intent): boolean {
 }
 
 /** Words every freshness refusal carries, so a plan can say that freshness was the reason. */
-export const STALE_MARK = 'the question asks for the value right now';
+const STALE_MARK = 'the question asks for the value right now';
 
 /** Why the operation cannot give a value as of today, or null. */
 export function freshnessMismatch(intent: Intent, op: OperationRef): string | null {

@@ -17,7 +17,7 @@
 import type { Candidate, OperationRef } from '../discover/index.ts';
 import type { Intent } from '../understand/intent.ts';
 import { grainMismatch, requirementFor, type Requirement } from './algebra.ts';
-import { freshnessMismatch, grainRowNouns, kindMismatch, singular, sourceNamesKind, STALE_MARK } from './kinds.ts';
+import { freshnessMismatch, grainRowNouns, kindMismatch, singular, sourceNamesKind } from './kinds.ts';
 
 export type Verdict = 'exact' | 'composed' | 'infeasible';
 
@@ -32,6 +32,8 @@ export interface Assessment {
   /** The operation the verdict rests on, when eligible. */
   operation?: OperationRef;
   complete?: boolean;
+  /** Why an infeasible verdict was reached, as a code: `stale` (the source is not dated by the day and the question asks for now). */
+  reasonCode?: 'stale';
   /** `fallback`: beyond the relevance cut, tried only after every planned candidate failed (see `fallbackCandidates`). */
   tier?: 'planned' | 'fallback';
 }
@@ -83,13 +85,13 @@ function operationsReturning(candidates: Candidate[], noun: string): Candidate[]
   return candidates.filter((c) => c.card.kind === 'operation' && c.card.operations.some((o) => grainRowNouns(o.grain).includes(noun)));
 }
 
-function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict: Verdict; reason: string } {
+function assessOp(intent: Intent, req: Requirement, op: OperationRef): { verdict: Verdict; reason: string; reasonCode?: 'stale' } {
   const geo = grainMismatch(intent.geography?.level, op.grain, op.coverageOf, op.kind);
   if (geo) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${geo}` };
   const kind = kindMismatch(intent, op);
   if (kind) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${kind}` };
   const stale = freshnessMismatch(intent, op);
-  if (stale) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${stale}` };
+  if (stale) return { verdict: 'infeasible', reason: `${op.key} (${op.kind}) ${stale}`, reasonCode: 'stale' };
   const partial = !op.complete;
   // An ordered read filtered by the entity's own key lists that entity's records.
   if (intent.shape === 'entity_list' && op.kind === 'ordered_top_n' && op.accepts.length > 0) {
@@ -114,14 +116,15 @@ export function assess(intent: Intent, req: Requirement, c: Candidate): Assessme
   const base = { candidateKey: c.card.key, kind: c.card.kind, publisherId: c.card.publisherId, title: c.card.title, discoveryRank: c.rank };
   let best: Assessment | undefined;
   const reasons: string[] = [];
+  let stale = false;
   for (const op of c.card.operations) {
     const v = assessOp(intent, req, op);
     const a: Assessment = { ...base, verdict: v.verdict, reason: v.reason, operation: op, complete: op.complete };
-    if (v.verdict === 'infeasible') { reasons.push(v.reason); continue; }
+    if (v.verdict === 'infeasible') { reasons.push(v.reason); stale ||= v.reasonCode === 'stale'; continue; }
     if (!best || RANK[a.verdict] < RANK[best.verdict] || (RANK[a.verdict] === RANK[best.verdict] && a.complete && !best.complete)) best = a;
   }
   if (best) return best;
-  return { ...base, verdict: 'infeasible', reason: reasons.join('; ') || `${c.card.key} declares no operation` };
+  return { ...base, verdict: 'infeasible', reason: reasons.join('; ') || `${c.card.key} declares no operation`, ...(stale ? { reasonCode: 'stale' as const } : {}) };
 }
 
 /** Strict priority: verdict, then complete over partial coverage, then discovery order. */
@@ -171,7 +174,7 @@ function decide(intent: Intent, req: Requirement, candidates: Candidate[], relev
       : `${selected.verdict}: ${selected.reason}`
     : considered.length === 0
       ? `no published measure or operation matches ${what}`
-      : assessments.every((x) => x.reason.includes(STALE_MARK))
+      : assessments.every((x) => x.reasonCode === 'stale')
         ? `no source publishes ${what} dated by the day, and the question asks for the value right now (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`
         : `no source exposes ${req.missing} for ${what} (${considered.length} candidate${considered.length === 1 ? '' : 's'} assessed)`;
   return { considered, assessments, selected, verdict: (selected?.verdict ?? 'infeasible') as Verdict, reason, fallback: fallbackCandidates(intent, req, candidates, considered) };

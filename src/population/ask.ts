@@ -13,9 +13,9 @@ import { qualify } from '../answer/qualification.ts';
 import { mergeDisclosures } from '../answer/disclosures.ts';
 import { draftWithModel } from '../answer/synthesise.ts';
 import { PLAIN_LABEL } from '../answer/render.ts';
-import { refusalFrom } from '../ask/refusal.ts';
 import { toNQuads } from '../ask/record.ts';
-import { evidenceOut, figureOut, type RunState } from '../ask/run.ts';
+import type { RunState } from '../ask/state.ts';
+import { evidenceOut, figureOut } from '../answer/assemble.ts';
 import type { AskResult } from '../ask/types.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { composePopulation } from './answer.ts';
@@ -26,7 +26,7 @@ import type { PopulationRead, PopulationRow } from './types.ts';
 
 export async function answerPopulation(s: RunState, items: AdmittedEvidence[], pa: PopulationAnswer, notes: string[]): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
-  if (items.length > 0 && q.abstain) return s.refuse(refusalFrom('low_assurance', q.statement));
+  if (items.length > 0 && q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
   await s.writeEvidence(items);
   const base = s.services.baseIri;
   // a population whose every row the table shows (a correlation's aligned pairs), too large for one answer's
@@ -65,7 +65,7 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
   const figures = g.figures.map(withIris);
   s.ctx.emit({ stage: 'answer', by: rendering === 'model' ? `model (${s.services.model!.modelFor('synthesise')})` : 'plain renderer', message: `${pa.shape}: ${items.length} evidence item(s); ${figures.length} figure(s): ${figures.map((f) => `${f.text} ${f.grade}`).join(', ') || 'none'}` });
   const blockers = strictBlockers(g);
-  if (s.req.strict && blockers.length > 0) return s.refuse(refusalFrom('unverified_figures', `strict mode: ${blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`));
+  if (s.req.strict && blockers.length > 0) return s.refuse({ boundary: 'unverified_figures', code: 'unverified_figures', detail: `strict mode: ${blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`, params: { figures: blockers.map((f) => f.text) } });
   const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)));
   const table = c.table ? { ...c.table, populations: c.table.populations } : undefined;
   return {

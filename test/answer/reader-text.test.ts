@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mergeDisclosures } from '../../src/answer/disclosures.ts';
 import { factSheet, formatValue, periodPhrase } from '../../src/answer/factsheet.ts';
 import { renderPlain } from '../../src/answer/render.ts';
-import { refusalFrom } from '../../src/ask/refusal.ts';
+import { renderRefusal } from '../../src/answer/wording.ts';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import { evidenceList, formatResult } from '../../src/cli/commands/ask.ts';
@@ -142,7 +142,10 @@ describe('refusals say what is missing', () => {
     const mit = await ask(services, { question: 'Compare the admission rates of MIT and Stanford.' });
     expect(mit.refusal!.reason).toBe('cannot compare: MIT — "MIT" could not be resolved as a school: no candidate in the identity registry');
     expect(mit.refusal!.answerable_if).toBe('a school the identity registry holds, named as registered (this read is keyed by school), or an intent naming the canonical entity');
-    expect(refusalFrom('entity_unresolved', '"X" could not be resolved as an organization: no candidate in the identity registry').answerable_if).toMatch(/^an organization the identity registry holds/);
+    // worded from the code and its parameters, never from the reason's words
+    expect(mit.refusal).toMatchObject({ boundary: 'entity_unresolved', code: 'entity_unresolved' });
+    expect(renderRefusal({ boundary: 'entity_unresolved', code: 'entity_unresolved', params: { entityType: 'organization', candidates: 0 }, detail: 'any words' }).answerable_if).toMatch(/^an organization the identity registry holds/);
+    expect(renderRefusal({ boundary: 'entity_unresolved', code: 'ambiguous', params: { candidates: ['A', 'B', 'C'] }, detail: 'any words' }).answerable_if).toBe('the one meant named in full: "A", "B", or "C"');
   }, 60_000);
 });
 

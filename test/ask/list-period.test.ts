@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
-import { listPeriod } from '../../src/ask/records.ts';
+import { listPeriod } from '../../src/execute/shapes/records.ts';
 import type { Intent } from '../../src/understand/index.ts';
 import { relativeYearIn } from '../../src/understand/offline/periods.ts';
 import { testServices } from './services.ts';

@@ -6,6 +6,7 @@ import type { Shape } from '../../understand/intent.ts';
 import { codeReads } from './codes.ts';
 import { comparison } from './comparison.ts';
 import { point } from './point.ts';
+import { records } from './records.ts';
 import { timeseries } from './timeseries.ts';
 import { grantGraph } from './grant-graph.ts';
 import { ranking } from './ranking.ts';
@@ -17,7 +18,7 @@ import { topical } from './topical.ts';
 import type { Attempt } from '../attempt.ts';
 import type { ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
-const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, grantGraph, ranking, aggregate, filteredSubset, ratio, correlation, topical];
+const EXECUTORS: readonly ShapeExecutor[] = [codeReads, point, comparison, timeseries, records, grantGraph, ranking, aggregate, filteredSubset, ratio, correlation, topical];
 
 const BY_SHAPE: ReadonlyMap<Shape, readonly ShapeExecutor[]> = (() => {
   const m = new Map<Shape, ShapeExecutor[]>();

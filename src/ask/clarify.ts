@@ -1,0 +1,40 @@
+/**
+ * Clarification requests: the caller is asked, with options that carry values (for a measure) and
+ * every assumption needed to resume; the run records the intent and options so `resume` binds them.
+ */
+import { formatValue } from '../answer/factsheet.ts';
+import { evidenceOut } from '../answer/assemble.ts';
+import type { OperationRef } from '../discover/index.ts';
+import type { AdmittedEvidence } from '../evidence/types.ts';
+import { periodLabel, type Intent } from '../understand/index.ts';
+import type { ResumeState } from './resume.ts';
+import type { RunState } from './state.ts';
+import type { AskResult, Assumptions, ClarificationOption } from './types.ts';
+
+/** A name several entities share: which one is meant? */
+export function clarifyEntity(s: RunState, intent: Intent): AskResult {
+  const options: ClarificationOption[] = intent.entity_candidates.map((c, i) => ({
+    n: i + 1, id: c, label: c, value: null, unit: null, currency: null, period: null, evidence: null,
+    assumptions: { measure: intent.attribute, measure_key: null, concept: null, operation: null, entity: c, period: periodLabel(intent.period) },
+  }));
+  s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+  const question = `"${intent.entity}" could mean several entities. Which one do you mean?`;
+  s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `entity "${intent.entity}": ${intent.entity_candidates.length} candidates; asking` });
+  return { ...s.base('needs_clarification'), text: [question, ...options.map((o) => `${o.n}. ${o.label}`)].join('\n'), clarification: { question, options } };
+}
+
+const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+/** Readings of a measure that differ materially: which one is meant? Each option carries its value. */
+export function clarifyReadings(s: RunState, intent: Intent, lead: ReadonlyArray<{ reading: string; e: AdmittedEvidence; operation: OperationRef }>): AskResult {
+  const options: ClarificationOption[] = lead.map((g, i) => {
+    const [, group, name] = g.e.measure.split('/');
+    const assumptions: Assumptions = { measure: g.reading, measure_key: g.e.measure, concept: `${group}:${name}`, operation: `${g.operation.publisherId}/${g.operation.operationId}`, entity: g.e.entity.label, period: periodLabel(intent.period) };
+    return { n: i + 1, id: `${group}:${name}`, label: `${cap(g.reading)} — ${g.e.measureLabel}`, value: g.e.value, unit: g.e.unit, currency: g.e.currency ?? null, period: g.e.period.label, evidence: s.iris.evidence(g.e.index), assumptions };
+  });
+  s.resumeState = JSON.stringify({ intent, options: lead.map((g, i) => ({ assumptions: options[i]!.assumptions, operation: g.operation, unit: g.e.unit })) } satisfies ResumeState);
+  const entity = lead[0]!.e.entity.label;
+  const question = `"${intent.attribute}" has ${options.length} materially different published meanings for ${entity.endsWith('.') ? entity.slice(0, -1) : entity}. Which one do you mean?`;
+  const text = [question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, o.unit!, o.currency ?? undefined)} (${o.period})`)].join('\n');
+  return { ...s.base('needs_clarification'), text, clarification: { question, options }, evidence: lead.map((g) => evidenceOut(s, g.e)) };
+}

@@ -1,0 +1,49 @@
+/**
+ * Grant-graph questions in ask: read from the store's grant graph (src/grants), admitted as record
+ * evidence citing the source documents, worded by the grant renderer and graded like any list.
+ * Relation ambiguity (grants made or received) is asked, with both totals, or disclosed; the
+ * option chosen binds its direction on resume (its concept is `direction:forward|reverse`).
+ */
+import { answerRecords } from '../answer/assemble.ts';
+import { formatValue } from '../answer/factsheet.ts';
+import type { Note } from '../execute/notes.ts';
+import { text } from '../execute/notes.ts';
+import { executeGrantGraph } from '../grants/execute.ts';
+import { embeddedGrantStore } from '../grants/store.ts';
+import { grantIris } from '../grants/vocab.ts';
+import type { Plan } from '../plan/plan.ts';
+import { periodLabel, type Intent } from '../understand/index.ts';
+import type { ResumeState } from './resume.ts';
+import type { RunState } from './state.ts';
+import type { AskResult, ClarificationOption } from './types.ts';
+
+const DIRECTIONS = new Map<string, NonNullable<Intent['direction']>>([['direction:forward', 'forward'], ['direction:reverse', 'reverse']]);
+/** The direction a resumed option binds, from its concept code. */
+export const directionOf = (concept: string | null): Intent['direction'] | undefined => concept ? DIRECTIONS.get(concept) : undefined;
+
+const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
+export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, notes: readonly Note[]): Promise<AskResult> {
+  const deps = { store: embeddedGrantStore(s.services.store), iris: grantIris(s.services.baseIri), registry: s.services.registry, signal: s.ctx.signal };
+  const verdict = plan.verdict === 'exact' ? 'exact' : 'composed';
+  const x = await executeGrantGraph(deps, intent, { onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, planVerdict: verdict });
+  if (x.kind === 'clarify') {
+    const name = intent.canonical_entity ?? intent.entity ?? '';
+    const options: ClarificationOption[] = x.options.map((o) => ({
+      n: o.n, id: `direction:${o.direction}`, label: cap(o.label), value: o.paid, unit: 'USD', currency: 'USD', period: null, evidence: null,
+      assumptions: { measure: intent.attribute, measure_key: null, concept: `direction:${o.direction}`, operation: null, entity: name, period: periodLabel(intent.period) },
+    }));
+    s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+    s.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `relation ambiguous: ${x.options.map((o) => `${o.label} ${formatValue(o.paid, 'USD', 'USD')}`).join('; ')}; asking` });
+    return { ...s.base('needs_clarification'), text: [x.question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, 'USD', 'USD')} paid`)].join('\n'), clarification: { question: x.question, options } };
+  }
+  if (x.attempt) s.attempts.push(x.attempt);
+  if (x.kind === 'refused') {
+    const f = x.failure;
+    const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood' : 'no_data';
+    return s.refuse({ boundary, code: f.code, detail: x.reason, context: { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity } });
+  }
+  const items = s.number(x.items);
+  await s.writeEvidence(items);
+  return answerRecords(s, items, items.length, [...notes, ...x.disclosures.map(text)], x.text);
+}

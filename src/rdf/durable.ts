@@ -39,6 +39,7 @@ import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
 import type { AssayStore } from './backend.ts';
+import type { WasmImage } from './wasm-image.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -267,6 +268,8 @@ export class DurableStore implements AssayStore {
   #queue: Promise<unknown> = Promise.resolve();
   #listeners = new Set<Listener>();
   #failed: Error | null = null;
+  /** Memory holds a write that is not acknowledged yet (between applying it and its fsync). */
+  #unacked = false;
   #closed = false;
   #seq: number;
   readonly #readOnly: boolean;
@@ -441,6 +444,18 @@ export class DurableStore implements AssayStore {
     return this.#compactionError?.error ?? null;
   }
 
+  /**
+   * A memory image of the store (src/rdf/wasm-image.ts) and the sequence number it holds, for
+   * seeding a replica in a fresh thread without parsing. Null when memory holds a write that is
+   * not acknowledged yet (or one that failed to journal), for a follower, or when this thread
+   * cannot take images: seed from the data directory then.
+   */
+  memoryImage(): { image: WasmImage; seq: number } | null {
+    if (this.#unacked || this.#failed || this.#remote || this.#closed) return null;
+    const image = this.rdf.memoryImage();
+    return image ? { image, seq: this.#seq } : null;
+  }
+
   /** Called after each acknowledged write (e.g. to keep a query replica current). */
   onWrite(listener: Listener): () => void {
     this.#listeners.add(listener);
@@ -484,7 +499,13 @@ export class DurableStore implements AssayStore {
         '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
     }
     // Memory first: an op that fails (or a crash while it runs) leaves no journal record.
-    applyToMemory(this.rdf, op);
+    this.#unacked = true;
+    try {
+      applyToMemory(this.rdf, op);
+    } catch (e) {
+      this.#unacked = false; // all-or-nothing: memory is unchanged
+      throw e;
+    }
     if (this.#journal) {
       const before = this.#journalBytes;
       const record = encodeRecord(op);
@@ -501,6 +522,7 @@ export class DurableStore implements AssayStore {
       }
     }
     this.#seq++;
+    this.#unacked = false;
     for (const l of this.#listeners) l(op, this.#seq);
     if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
       // The write is durable already: a compaction that fails must not fail it. The error is

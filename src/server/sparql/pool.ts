@@ -47,6 +47,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { DurableStore, SnapshotSums, WriteOp } from '../../rdf/durable.ts';
+import { heapBytes } from '../../rdf/wasm-image.ts';
 import { RDF_FORMATS } from '../../rdf/store.ts';
 import { SparqlError, fromReply } from './errors.ts';
 import type { Job, Reply } from './evaluate.ts';
@@ -61,8 +62,16 @@ export interface PoolOptions {
   surge?: number;
   /** Keep one started, empty thread ready to become a replacement (default: when spares or surge > 0). */
   standby?: boolean;
-  /** Where a (re)started worker gets its replica: the data directory, or a dump for in-memory stores. */
-  seed: () => Seed;
+  /**
+   * Where a (re)started worker gets its replica: a memory image of the owner's store when
+   * `images` is not false and one can be taken now, else the data directory, or a dump for
+   * in-memory stores.
+   */
+  seed: (how: { images: boolean }) => Seed;
+  /** Offer memory images to new workers (default true; off for good once a worker refuses one). */
+  images?: boolean;
+  /** Is copying the owner's heap cheaper than every replica parsing this write? (see forward) */
+  copyCheaper?: (op: WriteOp) => boolean;
   /** Jobs allowed to wait for a worker before new ones get 503 busy. */
   maxQueue: number;
   /** Told when a worker is replaced (for logs). */
@@ -114,6 +123,27 @@ const QUICK_CLIENTS = 10_000;
 /** How long a snapshot dump may wait for and hold a worker. */
 const SNAPSHOT_TIMEOUT_MS = 15 * 60_000;
 
+/** Writes below this many bytes of RDF text are always forwarded. */
+const LARGE_WRITE_BYTES = 1 << 20;
+/**
+ * Parsing N-Triples into oxigraph runs at tens of MB/s per core; copying memory at GB/s: a write
+ * is re-seeded when its text times this is at least the owner's heap (and every replica saves
+ * the parse, the owner's thread pays one copy).
+ */
+const PARSE_VS_COPY = 50;
+
+function writeBytes(op: WriteOp): number {
+  switch (op.kind) {
+    case 'load':
+    case 'replaceGraph':
+      return op.data.length;
+    case 'delta':
+      return op.steps.reduce((n, st) => n + ('nquads' in st ? st.nquads.length : 0), 0);
+    default:
+      return 0;
+  }
+}
+
 /**
  * The gateway's pool over its store: replicas seeded from the data directory (or, for an
  * in-memory store, a dump), fed every acknowledged write with its sequence number until the
@@ -126,12 +156,29 @@ export function startQueryPool(
   onReplace?: (reason: string) => void,
 ): QueryPool {
   let unsubscribe = (): void => {};
+  let cached: ReturnType<DurableStore['memoryImage']> = null;
   const pool = new QueryPool({
     size: limits.workers,
     spares: limits.spares ?? 0,
     surge: limits.surge ?? 0,
     maxQueue: limits.maxQueue,
-    seed: () => (store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq }),
+    seed: ({ images }) => {
+      // One image serves every worker seeded at the same write (start-up seeds several at once);
+      // it is dropped right after, so the gateway does not hold a copy of its heap.
+      if (images) {
+        if (cached?.seq !== store.seq) {
+          const taken = store.memoryImage();
+          cached = taken;
+          if (taken) setTimeout(() => { if (cached === taken) cached = null; }, 1_000).unref();
+        }
+        if (cached) return { kind: 'image', image: cached.image, seq: cached.seq };
+      }
+      return store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
+    },
+    copyCheaper: (op) => {
+      const bytes = writeBytes(op);
+      return bytes >= LARGE_WRITE_BYTES && bytes * PARSE_VS_COPY >= heapBytes();
+    },
     onReplace,
     onClose: () => {
       unsubscribe();
@@ -153,6 +200,10 @@ export class QueryPool {
   #restartTimer: NodeJS.Timeout | undefined;
   #replacements = 0;
   #surges = 0;
+  #reseeds = 0;
+  #images: boolean;
+  /** How each replica was seeded, and the time the worker took for it. */
+  readonly #seeds: { via: Seed['kind']; ms: number }[] = [];
   /** Clients whose jobs were stopped at the limit or faulted, until when. */
   readonly #offenders = new Map<string, number>();
   /** Clients whose last job finished within LONG_MS (insertion order = age). */
@@ -161,6 +212,7 @@ export class QueryPool {
 
   constructor(opts: PoolOptions) {
     this.#opts = opts;
+    this.#images = opts.images ?? true;
     for (let i = 0; i < opts.size + (opts.spares ?? 0); i++) this.#slots.push(this.#spawn(true));
     this.#ensure();
   }
@@ -172,6 +224,11 @@ export class QueryPool {
   /** Workers replaced since start (after timeouts or faults). */
   get replacements(): number {
     return this.#replacements;
+  }
+
+  /** How each replica so far was seeded (image, dir, nquads) and how long the worker took, oldest first (the last 100). */
+  get seeds(): readonly { via: Seed['kind']; ms: number }[] {
+    return this.#seeds;
   }
 
   /** Surge workers started since start (while others were held by long jobs). */
@@ -264,7 +321,31 @@ export class QueryPool {
 
   /** Send an acknowledged write to every replica (DurableStore.onWrite listener). */
   forward(op: WriteOp, seq: number): void {
-    for (const slot of this.#slots) if (slot.state !== 'dead' && slot.state !== 'blank') this.#post(slot, { type: 'write', op, seq });
+    // A write large enough that copying the owner's heap is cheaper than parsing it in every
+    // replica (the catalog graph at a first start): workers not running a job are retired and
+    // new ones adopt an image that already holds it. A busy worker gets the write as usual.
+    const reseed = this.#images && !this.#closed && this.#opts.copyCheaper?.(op) === true;
+    let retired = 0;
+    for (const slot of this.#slots) {
+      if (slot.state === 'dead' || slot.state === 'blank') continue;
+      if (reseed && slot.state !== 'busy') {
+        slot.state = 'dead';
+        slot.worker.removeAllListeners('exit');
+        void slot.worker.terminate();
+        retired++;
+        continue;
+      }
+      this.#post(slot, { type: 'write', op, seq });
+    }
+    if (retired > 0) {
+      this.#reseeds += retired;
+      this.#ensure();
+    }
+  }
+
+  /** Workers retired by a large write and started again from a memory image that holds it. */
+  get reseeds(): number {
+    return this.#reseeds;
   }
 
   async close(): Promise<void> {
@@ -307,7 +388,7 @@ export class QueryPool {
     slot.state = 'starting';
     // Seed message first: every write acknowledged after this is forwarded with its sequence
     // number, and the worker skips those its seed already holds.
-    this.#post(slot, { type: 'seed', seed: this.#opts.seed() });
+    this.#post(slot, { type: 'seed', seed: this.#opts.seed({ images: this.#images }) });
   }
 
   /** Jobs running past LONG_MS: their workers count as held, as a runaway's would. */
@@ -381,7 +462,14 @@ export class QueryPool {
     if (slot.state === 'dead') return;
     if (m.type === 'booted') {
       slot.booted = true;
+    } else if (m.type === 'image-refused') {
+      // Seed it from the files instead (it keeps the writes it holds), and offer no more images.
+      this.#images = false;
+      this.#opts.onReplace?.(`a query worker could not adopt a memory image (${m.reason}); replicas are read from the store's files from now on`);
+      if (slot.state === 'starting') this.#post(slot, { type: 'seed', seed: this.#opts.seed({ images: false }) });
     } else if (m.type === 'ready') {
+      this.#seeds.push({ via: m.via, ms: m.ms });
+      if (this.#seeds.length > 100) this.#seeds.shift();
       slot.state = 'idle';
       this.#startupFailures = 0;
       this.#pump();

@@ -20,6 +20,7 @@
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
 import { applyToMemory as applyWrite, DurableStore, writeSnapshotFile, type SnapshotSums, type WriteOp } from '../../rdf/durable.ts';
+import type { WasmImage } from '../../rdf/wasm-image.ts';
 import { planSweep, type SweepPlan } from '../retention.ts';
 import type { Limits } from '../../config.ts';
 import { PreparedQueries, runJob, type Job, type Reply } from './evaluate.ts';
@@ -37,8 +38,16 @@ export type PoolReply =
   | { ok: true; kind: 'snapshot'; sums: SnapshotSums }
   | { ok: true; kind: 'sweep-plan'; plan: SweepPlan };
 
-/** Where a replica comes from: the data directory (read off the main thread) or a dump. */
-export type Seed = { kind: 'dir'; dir: string } | { kind: 'nquads'; nquads: string; seq: number };
+/**
+ * Where a replica comes from: a memory image of the owner's store (copied, not parsed; see
+ * src/rdf/wasm-image.ts), the data directory (read and parsed off the main thread), or a dump.
+ * A thread that cannot adopt an image answers 'image-refused' and keeps the writes it holds;
+ * the pool then sends it another seed.
+ */
+export type Seed =
+  | { kind: 'dir'; dir: string }
+  | { kind: 'nquads'; nquads: string; seq: number }
+  | { kind: 'image'; image: WasmImage; seq: number };
 
 export type ToWorker =
   | { type: 'seed'; seed: Seed }
@@ -47,15 +56,17 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'booted' }
-  | { type: 'ready'; quads: number }
+  | { type: 'ready'; quads: number; via: Seed['kind']; ms: number }
   | { type: 'result'; id: number; reply: PoolReply; seq: number }
+  | { type: 'image-refused'; reason: string }
   | { type: 'failed'; message: string };
 
 function main(): void {
   const port = parentPort;
   if (!port) throw new Error('worker.ts must run as a worker thread (see pool.ts)');
   const prepared = new PreparedQueries();
-  let replica = new RdfStore();
+  // Created by the seed, not before: a thread that has not used oxigraph can adopt a memory image.
+  let replica = null as unknown as RdfStore;
   let replicaSeq = 0;
   let held: { op: WriteOp; seq: number }[] | null = null; // non-null while seeding
   const send = (m: FromWorker) => port.postMessage(m);
@@ -70,11 +81,15 @@ function main(): void {
     }
   };
   const seedFrom = async (seed: Seed): Promise<void> => {
-    if (seed.kind === 'dir') {
+    if (seed.kind === 'image') {
+      replica = RdfStore.fromMemoryImage(seed.image);
+      replicaSeq = seed.seq;
+    } else if (seed.kind === 'dir') {
       const r = await DurableStore.readReplica(seed.dir);
       replica = r.rdf;
       replicaSeq = r.seq;
     } else {
+      replica = new RdfStore();
       if (seed.nquads.length > 0) replica.load(seed.nquads, { format: RDF_FORMATS.nquads, lenient: true });
       replicaSeq = seed.seq;
     }
@@ -82,12 +97,19 @@ function main(): void {
   port.on('message', (m: ToWorker) => {
     switch (m.type) {
       case 'seed':
-        held = [];
-        seedFrom(m.seed).then(() => {
-          for (const w of held ?? []) apply(w.op, w.seq);
-          held = null;
-          send({ type: 'ready', quads: replica.size });
-        }, (e: Error) => send({ type: 'failed', message: `seeding the replica failed: ${e.message}` }));
+        held ??= []; // a second seed (after an image was refused) keeps what the first one held
+        {
+          const t0 = performance.now();
+          const { seed } = m;
+          seedFrom(seed).then(() => {
+            for (const w of held ?? []) apply(w.op, w.seq);
+            held = null;
+            send({ type: 'ready', quads: replica.size, ms: performance.now() - t0, via: seed.kind });
+          }, (e: Error) => {
+            if (seed.kind === 'image') send({ type: 'image-refused', reason: e.message });
+            else send({ type: 'failed', message: `seeding the replica failed: ${e.message}` });
+          });
+        }
         return;
       case 'write':
         if (held) held.push({ op: m.op, seq: m.seq });

@@ -1,26 +1,36 @@
 /**
  * Layer 1 of catalog validation: a descriptor file must be an ARD v0.9 ai-catalog manifest, checked
  * against the vendored upstream JSON Schema (src/ard/schemas/ai-catalog.schema.json, draft 2020-12).
- * The schema is compiled once, when this module loads.
+ * The schema is compiled once, on first use.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020 as Ajv2020Type, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Problem } from './problems.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv and its formats are required on first use, not imported: loading them costs start-up time.
+const require = createRequire(import.meta.url);
 
-/** Compiled once when the module loads; immutable afterwards. */
-const validateManifest: ValidateFunction = (() => {
-  const schema = JSON.parse(readFileSync(new URL('./schemas/ai-catalog.schema.json', import.meta.url), 'utf8')) as object;
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  return ajv.compile(schema);
-})();
+/** Compiled once, on first use (a process that reads the catalog from its caches never pays for it); immutable afterwards. */
+let compiled: ValidateFunction | undefined;
+function validateManifest(json: unknown): { ok: boolean; errors: ErrorObject[] } {
+  compiled ??= (() => {
+    const schema = JSON.parse(readFileSync(new URL('./schemas/ai-catalog.schema.json', import.meta.url), 'utf8')) as object;
+    const { Ajv2020 } = require('ajv/dist/2020.js') as { Ajv2020: new (o: object) => Ajv2020Type };
+    const formats = require('ajv-formats') as { default?: unknown };
+    const addFormats = (formats.default ?? formats) as (ajv: Ajv2020Type) => Ajv2020Type;
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    return ajv.compile(schema);
+  })();
+  const ok = compiled(json);
+  return { ok, errors: ok ? [] : [...(compiled.errors ?? [])] };
+}
 
 export function validateArdManifest(json: unknown, file: string): Problem[] {
-  if (validateManifest(json)) return [];
-  return (validateManifest.errors ?? []).filter(notNoise).map((e) => ({
+  const { ok, errors } = validateManifest(json);
+  if (ok) return [];
+  return errors.filter(notNoise).map((e) => ({
     file,
     layer: 'ard-schema' as const,
     path: e.instancePath || '/',

@@ -20,7 +20,7 @@ import { catalogFiles } from '../ard/load.ts';
 import type { Card, OperationRef } from './cards.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/1';
+export const CACHE_FORMAT = 'assay-discovery-index/2';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
@@ -36,6 +36,11 @@ export interface CachedIndex {
   /** MiniSearch's own serialization (`toJSON()`), loaded back with `MiniSearch.loadJS`. */
   search: unknown;
   terms: number;
+  /** Per card (parallel to `cards`): its title's terms and head terms, derived at build (see text.ts). */
+  titles: string[][];
+  heads: string[][];
+  /** Per publisher: the terms of its source text. */
+  sourceTerms: Record<string, string[]>;
 }
 
 export function packCards(cards: readonly Card[]): Pick<CachedIndex, 'sources' | 'operations' | 'cards'> {

@@ -58,6 +58,8 @@ export interface Reranker {
   rerank(intent: Intent, candidates: Candidate[], signal?: AbortSignal): Promise<Candidate[]>;
 }
 
+interface Derived { titles: Map<string, string[]>; heads: Map<string, Set<string>>; sourceTerms: Map<string, Set<string>> }
+
 const FIELDS = ['title', 'questions', 'description', 'source'] as const;
 const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
 
@@ -102,28 +104,46 @@ export class DiscoveryIndex {
     return DiscoveryIndex.assemble(cards, ms, performance.now() - t0);
   }
 
-  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization). */
+  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization, derived terms). */
   toCache(fingerprint: string): CachedIndex {
-    return { format: CACHE_FORMAT, fingerprint, ...packCards([...this.cards.values()]), search: this.search.toJSON(), terms: this.stats.terms };
+    const cards = [...this.cards.values()];
+    return {
+      format: CACHE_FORMAT, fingerprint, ...packCards(cards), search: this.search.toJSON(), terms: this.stats.terms,
+      titles: cards.map((c) => this.titles.get(c.id)!), heads: cards.map((c) => [...this.heads.get(c.id)!]),
+      sourceTerms: Object.fromEntries([...this.sourceTerms].map(([k, v]) => [k, [...v]])),
+    };
   }
 
-  /** An index loaded back from its cache: the same cards and the same full-text index, not rebuilt. */
+  /** An index loaded back from its cache: the same cards, full-text index and derived terms, not recomputed. */
   static fromCache(c: CachedIndex): DiscoveryIndex {
     const t0 = performance.now();
     const cards = unpackCards(c);
     const ms = MiniSearch.loadJS<Card>(c.search as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions());
-    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0, true);
+    const derived: Derived = {
+      titles: new Map(cards.map((card, i) => [card.id, c.titles[i]!])),
+      heads: new Map(cards.map((card, i) => [card.id, new Set(c.heads[i]!)])),
+      sourceTerms: new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)])),
+    };
+    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0, derived);
   }
 
-  private static assemble(cards: Card[], ms: MiniSearch<Card>, buildMs: number, fromCache = false): DiscoveryIndex {
+  private static derive(cards: Card[]): Derived {
     const sourceTerms = new Map<string, Set<string>>();
     for (const c of cards) {
       if (sourceTerms.has(c.publisherId)) continue;
       sourceTerms.set(c.publisherId, new Set(tokenize(c.source).map(processTerm).filter((t): t is string => !!t)));
     }
-    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms, {
-      cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
-      terms: ms.termCount, buildMs, ...(fromCache ? { fromCache } : {}),
+    return { titles: new Map(cards.map((c) => [c.id, titleTerms(c.title)])), heads: new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms };
+  }
+
+  private static assemble(cards: Card[], ms: MiniSearch<Card>, buildMs: number, cached?: Derived): DiscoveryIndex {
+    const { titles, heads, sourceTerms } = cached ?? DiscoveryIndex.derive(cards);
+    let measures = 0;
+    let operations = 0;
+    for (const c of cards) { if (c.kind === 'measure') measures++; else if (c.kind === 'operation') operations++; }
+    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), titles, heads, sourceTerms, {
+      cards: cards.length, measures, operations,
+      terms: ms.termCount, buildMs, ...(cached ? { fromCache: true } : {}),
     });
   }
 

@@ -25,6 +25,7 @@ start)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   vad=/usr/share/virtuoso-opensource-7/vad
+  buffers=${ASSAY_VIRTUOSO_BUFFERS:-20000}
   cat >"$dir/virtuoso.ini" <<EOF
 [Database]
 DatabaseFile = $dir/virtuoso.db
@@ -50,9 +51,10 @@ MaxClientConnections = 20
 CheckpointInterval = 60
 CaseMode = 2
 DirsAllowed = ., $dir, $vad
-; ~160 MB of buffers: enough for the suite, small beside other work on a shared machine
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
+; ~160 MB of buffers by default: enough for the suite, small beside other work on a shared machine
+; (a benchmark of tens of millions of triples sets ASSAY_VIRTUOSO_BUFFERS; 8 KB each)
+NumberOfBuffers = $buffers
+MaxDirtyBuffers = $((buffers * 3 / 4))
 ThreadsPerQuery = 2
 [HTTPServer]
 ServerPort = 127.0.0.1:$http
@@ -83,8 +85,12 @@ EOF
   if [ -f "$dir/credentials" ]; then
     pw=$(cat "$dir/credentials")
   else
-    isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); SET PASSWORD dba $dba; checkpoint;" >"$dir/setup.log" 2>&1 \
+    isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); USER_SET_PASSWORD('dba', '$dba'); checkpoint;" >"$dir/setup.log" 2>&1 \
       || { echo "could not create the assay account; see $dir/setup.log" >&2; exit 5; }
+    # isql goes on past a failed statement and exits 0: check that the new DBA password works (the
+    # bulk loader logs in with it) and that the package default no longer does.
+    isql-vt "127.0.0.1:$sql" dba "$dba" exec="select 1;" >>"$dir/setup.log" 2>&1 \
+      || { echo "the DBA password was not changed; see $dir/setup.log" >&2; exit 5; }
     echo "$pw" >"$dir/credentials"
     echo "$dba" >"$dir/dba-credentials"
     echo "$sql" >"$dir/sql-port"

@@ -3,7 +3,10 @@
  * against the vendored upstream JSON Schema (src/ard/schemas/ai-catalog.schema.json, draft 2020-12).
  * The schema is compiled once, on first use.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { Ajv2020 as Ajv2020Type, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Problem } from './problems.ts';
@@ -27,9 +30,47 @@ function validateManifest(json: unknown): { ok: boolean; errors: ErrorObject[] }
   return { ok, errors: ok ? [] : [...(compiled.errors ?? [])] };
 }
 
-export function validateArdManifest(json: unknown, file: string): Problem[] {
+/**
+ * Manifests already found valid, by SHA-256 of the schema and the manifest's text: a descriptor
+ * passes or fails on its bytes alone, so a process that meets the same bytes again (every `assay
+ * ask` reads the same hand-written descriptors) skips compiling the schema and validating. Kept in
+ * node_modules/.cache/assay; only passes are remembered, so a failure is always reported afresh.
+ */
+const KNOWN_VALID_FILE = fileURLToPath(new URL('../../node_modules/.cache/assay/ard-manifests-valid.json', import.meta.url));
+let knownValid: Set<string> | undefined;
+let schemaHash: string | undefined;
+function validKey(text: string): string {
+  schemaHash ??= createHash('sha256').update(readFileSync(new URL('./schemas/ai-catalog.schema.json', import.meta.url))).digest('hex');
+  return createHash('sha256').update(schemaHash).update('\u0000').update(text).digest('hex');
+}
+function known(): Set<string> {
+  if (!knownValid) {
+    try { knownValid = new Set(JSON.parse(readFileSync(KNOWN_VALID_FILE, 'utf8')) as string[]); } catch { knownValid = new Set(); }
+  }
+  return knownValid;
+}
+function remember(key: string): void {
+  const set = known();
+  if (set.has(key)) return;
+  set.add(key);
+  try {
+    mkdirSync(dirname(KNOWN_VALID_FILE), { recursive: true });
+    const tmp = `${KNOWN_VALID_FILE}.${process.pid}.tmp`;
+    // the newest few hundred: enough for every descriptor of a few catalogs
+    writeFileSync(tmp, JSON.stringify([...set].slice(-500)));
+    renameSync(tmp, KNOWN_VALID_FILE);
+  } catch { /* a read-only cache only costs the next process a validation */ }
+}
+
+/**
+ * Problems of a manifest against the ARD schema (none: valid). `text`, the manifest's bytes as
+ * read, lets a manifest already found valid skip validation (see KNOWN_VALID_FILE).
+ */
+export function validateArdManifest(json: unknown, file: string, text?: string): Problem[] {
+  const key = text === undefined ? undefined : validKey(text);
+  if (key && known().has(key)) return [];
   const { ok, errors } = validateManifest(json);
-  if (ok) return [];
+  if (ok) { if (key) remember(key); return []; }
   return errors.filter(notNoise).map((e) => ({
     file,
     layer: 'ard-schema' as const,

@@ -277,6 +277,24 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                   period: req.period, attribute: req.attribute,
                 });
                 verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+                if (verdict.passed && req.period.latest) {
+                  // "latest" is the newest period the response holds for what is asked, not the first concept that validates:
+                  // a concept a filer stopped using (Apple's Revenues, to FY2018) yields to a later candidate of the same response
+                  // only a later candidate whose record itself passes the same checks displaces this one
+                  const passes = async (o: Observation, measure: string, u: string | undefined) => {
+                    if (recordQuantity(req.quantity ?? null, o)) return false;
+                    const st = checkObservation(o, { entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
+                    return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
+                  };
+                  const newer = await newerInResponse(req, cand, op.key, result.records, entityKey, rec.period.end ?? '', passes);
+                  if (newer) {
+                    const message = `${binding.measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
+                    return {
+                      reject: { boundary: 'no_data', code: 'newer_in_response', message, params: { measure: binding.measure, end: rec.period.end ?? '', newer: newer.measure, newerEnd: newer.end } },
+                      reason: message, checks: verdict.checks, said: `passed over ${binding.measure}: ${message}`,
+                    };
+                  }
+                }
                 if (verdict.passed) {
                   const p = rec.period;
                   const geo = rec.geography;
@@ -309,6 +327,33 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
       }
     }
   };
+}
+
+/**
+ * For a "latest" read: a candidate after `cand` of the same operation (an eligible one) whose measure
+ * the same response holds to a later period end than `end`, the latest such; undefined when none.
+ */
+async function newerInResponse(
+  req: LeafRequest, cand: Assessment, opKey: string, records: OperationResult['records'], entityKey: { keyType: string; value: string }, end: string,
+  passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>,
+): Promise<{ measure: string; end: string } | undefined> {
+  const later: Array<{ measure: string; end: string; rec: Observation; unit: string | undefined }> = [];
+  const after = req.candidates.slice(req.candidates.indexOf(cand) + 1);
+  for (const c of after) {
+    const unit = req.units.get(c.candidateKey);
+    if (c.operation?.key !== opKey || req.eligible?.(c, unit)) continue;
+    const readings = bindReadings(opKey, c.candidateKey, entityKey, req.period);
+    if ('error' in readings) continue;
+    for (const b of readings) {
+      if (b.operation && b.operation !== cand.operation?.operationId) continue; // another request, not this response
+      const rec = selectRecords(records, b.measure, req.period, entityKey, b.attributes).matches[0];
+      const e = rec?.period.end ?? '';
+      if (rec && e > end) later.push({ measure: b.measure, end: e, rec, unit });
+    }
+  }
+  later.sort((a, b) => b.end.localeCompare(a.end));
+  for (const l of later) if (await passes(l.rec, l.measure, l.unit)) return { measure: l.measure, end: l.end };
+  return undefined;
 }
 
 export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {

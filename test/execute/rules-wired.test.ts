@@ -66,3 +66,22 @@ describe('Which company earned more in 2022, Apple or NVIDIA?', () => {
     expect(r.qualification!.disclosures).toContain('"earnings" compared as net income, the first of its readings (net income, revenue); name another to compare on it');
   }, 120_000);
 });
+
+describe("What was Apple's revenue? (latest means latest within one response too)", () => {
+  it('a concept the filer stopped using is passed over for the later one the same companyfacts response holds', async () => {
+    const r = await ask(offline, { question: "What was Apple's revenue?" });
+    expect(r.status).toBe('answered');
+    // us-gaap/Revenues ends FY2018 in Apple's companyfacts; RevenueFromContractWithCustomerExcludingAssessedTax runs to FY2025 there
+    expect(r.evidence.map((e) => [e.source, e.period, e.period_end, e.value])).toEqual([['sec-edgar', 'FY2025', '2025-09-27', 416161000000]]);
+    expect(r.evidence.some((e) => e.value === 265595000000)).toBe(false);
+    const revenues = r.attempts.find((a) => a.measure === 'sec-edgar/us-gaap/Revenues');
+    expect(revenues).toMatchObject({ disposition: 'rejected' });
+    expect(revenues!.reason).toMatch(/us-gaap\/Revenues ends 2018-09-29; the same response holds .* to 2025-09-27/);
+  }, 120_000);
+
+  it('a year asked is still that year, whichever concept is newest', async () => {
+    const r = await ask(offline, { question: "What was Apple's total revenue in 2018?" });
+    expect(r.status).toBe('answered');
+    expect(r.evidence[0]!.period).toBe('FY2018');
+  }, 120_000);
+});

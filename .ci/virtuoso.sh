@@ -25,6 +25,7 @@ start)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
   vad=/usr/share/virtuoso-opensource-7/vad
+  buffers=${ASSAY_VIRTUOSO_BUFFERS:-20000}
   cat >"$dir/virtuoso.ini" <<EOF
 [Database]
 DatabaseFile = $dir/virtuoso.db
@@ -50,9 +51,10 @@ MaxClientConnections = 20
 CheckpointInterval = 60
 CaseMode = 2
 DirsAllowed = ., $dir, $vad
-; ~160 MB of buffers: enough for the suite, small beside other work on a shared machine
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
+; ~160 MB of buffers by default: enough for the suite, small beside other work on a shared machine
+; (a benchmark of tens of millions of triples sets ASSAY_VIRTUOSO_BUFFERS; 8 KB each)
+NumberOfBuffers = $buffers
+MaxDirtyBuffers = $((buffers * 3 / 4))
 ThreadsPerQuery = 2
 [HTTPServer]
 ServerPort = 127.0.0.1:$http

@@ -63,7 +63,9 @@ async function loadVirtuoso(): Promise<Loaded> {
   await mkdir(dir, { recursive: true });
   const http = await freePort();
   const sql = await freePort();
-  const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 600_000 });
+  // Buffers for the graph's size (about 1 GB per 10 M triples, at most 4 GB); the suite's default is 160 MB.
+  const buffers = Math.min(500_000, Math.max(20_000, Math.round(edges * 17 / 80)));
+  const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 600_000, env: { ...process.env, ASSAY_VIRTUOSO_BUFFERS: String(buffers) } });
   const url = /ASSAY_TEST_VIRTUOSO=(\S+)/.exec(started.stdout)?.[1];
   if (!url) throw new Error(`.ci/virtuoso.sh start printed no ASSAY_TEST_VIRTUOSO: ${started.stdout} ${started.stderr}`);
   const origin = new URL(url).origin;

@@ -1,6 +1,6 @@
 /**
  * NL→SPARQL benchmark: grounding build time and card size on Assay's catalog graph, and
- * question-to-rows latency of the offline generator (p50/p95) on both case sets.
+ * question-to-rows latency of the offline generator (p50/p95) on the catalog, SWAPI and music case sets.
  *   npx tsx bench/nlq.ts [rounds=5]
  * The catalog graph is built as `assay serve` builds it (src/ard/sync.ts); the SWAPI graph is the
  * bundled fixture. Every query runs in one query worker (src/server/sparql/pool.ts). Latency is
@@ -27,7 +27,7 @@ async function measure(name: string, store: DurableStore, graph: string, casesPa
   const g = await groundings.get(graph);
   const buildMs = performance.now() - t0;
   const card = schemaCard(g, 4000);
-  process.stdout.write(`${name}: ${g.void.triples} triples; grounding built in ${(buildMs / 1000).toFixed(2)} s (mining, labels, types, dictionary, linker); card ${card.length} chars at a 4000-char budget; full card ${schemaCard(g, 100_000).length} chars\n`);
+  process.stdout.write(`${name}: ${g.void.triples} triples; grounding built in ${(buildMs / 1000).toFixed(2)} s (mining, labels, types, dictionary, numeric stats, linker); card ${card.length} chars at a 4000-char budget; full card ${schemaCard(g, 100_000).length} chars; ${g.cuts.length === 0 ? 'nothing cut' : `cut: ${g.cuts.map((c) => `${c.code} at ${c.read}`).join(', ')}`}\n`);
   const set = await loadCases(casesPath);
   const deps = { runner, groundings, generator: offlineGenerator() };
   const ms: number[] = [];
@@ -55,4 +55,8 @@ const swapi = DurableStore.inMemory();
 await swapi.apply({ kind: 'load', data: readFileSync('fixtures/nlq/swapi/swapi-dataset.ttl', 'utf8'), format: 'text/turtle', graph: 'http://example.org/graph/swapi', baseIri: 'http://example.org/' });
 await measure('swapi', swapi, 'http://example.org/graph/swapi', 'fixtures/nlq/cases/swapi.jsonl');
 await swapi.close();
+const music = DurableStore.inMemory();
+await music.apply({ kind: 'load', data: readFileSync('fixtures/nlq/music/music.ttl', 'utf8'), format: 'text/turtle', graph: 'http://example.org/graph/music', baseIri: 'http://example.org/' });
+await measure('music', music, 'http://example.org/graph/music', 'fixtures/nlq/cases/music.jsonl');
+await music.close();
 process.stdout.write(`reproduce: npx tsx bench/nlq.ts ${rounds}\n`);

@@ -22,6 +22,11 @@ export interface AskRequest {
   resume?: { run: string; option: number };
   interpreter?: 'offline' | 'model';
   timeoutMs?: number;
+  /**
+   * In a conversation, the previous turn's intent (null: no earlier understood turn): the question
+   * is then read as a possible follow-up (understand/followup.ts). Set by conversation/ask.ts.
+   */
+  previous?: Intent | null;
 }
 
 export type RefusalBoundary =
@@ -34,6 +39,8 @@ export interface Refusal {
   reached?: Array<{ source: string; boundaries: Array<{ boundary: string; code: string; count: number; request?: string }> }>;
   /** Whether every choice point was tried (false: stopped by the deadline, budget, cancellation or a cap first). */
   exhausted?: boolean;
+  /** How the question was read before the search (the scope reading taken), worded: a refusal says it as an answer would. */
+  disclosures?: string[];
 }
 
 export interface ClarificationOption {

@@ -96,3 +96,23 @@ export const candidateSchema = z.object({
   identifiers: z.record(z.string(), z.array(z.string())),
   match: z.string(),
 }).loose();
+
+/** POST /nlq's outcome (src/nlq/json.ts): the generated query and its rows are the unverified lane. */
+export const nlqResultSchema = z.object({
+  status: z.enum(['answered', 'not_answered']),
+  question: z.string(),
+  graph: z.string().nullable(),
+  generator: z.string().describe('what wrote the query (the offline generator or a model)'),
+  sparql: z.string().optional().describe('the query that was run (unverified: read it before trusting the rows)'),
+  verified: z.literal(false).optional().describe('always false: generated SPARQL is never graded evidence'),
+  lane: z.string().optional(),
+  result: z.object({
+    kind: z.enum(['select', 'ask']),
+    vars: z.array(z.string()).optional(),
+    rows: z.array(z.record(z.string(), z.unknown())).optional(),
+    boolean: z.boolean().optional(),
+  }).loose().optional(),
+  text: z.string().optional().describe('not_answered: why'),
+  reason: z.unknown().optional(),
+  transcript: z.array(z.object({ round: z.number(), sparql: z.string().nullable().optional() }).loose()),
+}).loose();

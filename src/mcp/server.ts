@@ -26,7 +26,17 @@ async function turtle(g: Gateway, path: string, uri: string) {
   return { contents: [{ uri, mimeType: 'text/turtle', text: res.body }] };
 }
 
-export function createMcpServer(g: Gateway): McpServer {
+/** What one connection (stdio) or one request (HTTP) adds to every tool call it carries. */
+export interface ConnectionContext {
+  /** Aborted when the connection or request ends (the client went away): running calls stop. */
+  signal?: AbortSignal;
+  /** A signal for one call by its JSON-RPC id, aborted when the client cancels it from elsewhere (HTTP). */
+  signalFor?: (requestId: string | number) => AbortSignal | undefined;
+  /** The client's address, for per-client limits. */
+  remoteAddress?: string;
+}
+
+export function createMcpServer(g: Gateway, conn: ConnectionContext = {}): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
   for (const tool of TOOLS) {
     if (tool.available && !tool.available(g)) continue;
@@ -37,8 +47,17 @@ export function createMcpServer(g: Gateway): McpServer {
       outputSchema: tool.output,
       annotations: { readOnlyHint: tool.name !== 'ask' && tool.name !== 'resume', openWorldHint: tool.name === 'ask' || tool.name === 'resume' },
     }, async (args: Record<string, unknown>, extra) => {
+      // Progress: one notification per progress event when the client sent a progressToken.
+      const token = extra._meta?.progressToken;
+      let n = 0;
+      const progress = token === undefined ? undefined : (message: string) => {
+        extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++n, message } })
+          .catch(() => undefined); // a client gone mid-call: the call's signal stops the work
+      };
+      const more = [conn.signal, conn.signalFor?.(extra.requestId)].filter((x): x is AbortSignal => x !== undefined);
+      const signal = more.length ? AbortSignal.any([extra.signal, ...more]) : extra.signal;
       try {
-        const r = await tool.run(g, args, extra.signal);
+        const r = await tool.run(g, args, { signal, ...(progress ? { progress } : {}), ...(conn.remoteAddress ? { remoteAddress: conn.remoteAddress } : {}) });
         return { content: [{ type: 'text' as const, text: r.text }], structuredContent: r.structured };
       } catch (e) {
         if (e instanceof ToolError) return { content: [{ type: 'text' as const, text: e.message }], isError: true };

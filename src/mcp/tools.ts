@@ -6,6 +6,10 @@
  *
  * A handler either returns structured content or throws ToolError, which the server turns into a
  * tool result with isError and the message (what was wrong and what to send instead).
+ *
+ * Every handler gets a ToolContext: the call's AbortSignal (the client cancelled the call or
+ * closed its connection), a progress callback when the client asked for progress, and the
+ * client's address, so the per-client limits of /ask and /sparql count the agent, not the gateway.
  */
 import { z } from 'zod';
 import sparqljs from 'sparqljs';
@@ -17,7 +21,7 @@ import { resolveContext, resolveName } from '../resolve/registry.ts';
 import { catalogIris } from '../ard/rdf/iris.ts';
 import type { Catalog, Publisher } from '../ard/catalog.ts';
 import type { Gateway } from './gateway.ts';
-import { askResultSchema, candidateSchema, sourceDetailSchema, sourceSummarySchema, sparqlResultSchema } from './result-schema.ts';
+import { askResultSchema, candidateSchema, nlqResultSchema, sourceDetailSchema, sourceSummarySchema, sparqlResultSchema } from './result-schema.ts';
 
 function isUpdate(text: string): boolean {
   try { return new sparqljs.Parser().parse(text).type === 'update'; } catch { return false; }
@@ -35,23 +39,38 @@ export interface ToolDef {
   output: z.ZodObject;
   /** Registered only when this is true for the gateway (optional surfaces). */
   available?: (g: Gateway) => boolean;
-  run(g: Gateway, args: Record<string, unknown>, signal: AbortSignal): Promise<{ structured: Record<string, unknown>; text: string }>;
+  run(g: Gateway, args: Record<string, unknown>, ctx: ToolContext): Promise<{ structured: Record<string, unknown>; text: string }>;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  /** Called once per progress event of a running question; set when the client sent a progressToken. */
+  progress?: (message: string) => void;
+  /** The agent's address (the /mcp request's client; loopback for stdio). */
+  remoteAddress?: string;
 }
 
 /** One in-process request to the gateway; a non-2xx status becomes a ToolError with its message. */
-async function call(g: Gateway, req: { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string>; body?: string }): Promise<{ body: string; headers: Record<string, unknown> }> {
-  const res = await g.app.inject({ method: req.method, url: req.url, headers: req.headers ?? {}, ...(req.payload !== undefined ? { payload: req.payload as object } : {}), ...(req.body !== undefined ? { body: req.body } : {}) });
-  if (res.statusCode >= 400) {
-    let message = res.body;
-    let code: string | undefined;
-    try {
-      const j = JSON.parse(res.body) as { message?: string; fix?: string; error?: string };
-      message = `${j.message ?? res.body}${j.fix ? ` Fix: ${j.fix}.` : ''}`;
-      code = j.error;
-    } catch { /* not JSON: the body is the message */ }
-    throw new ToolError(`${req.method} ${req.url.split('?')[0]} answered ${res.statusCode}: ${message}`, res.statusCode, code);
-  }
+async function call(g: Gateway, ctx: ToolContext, req: { method: 'GET' | 'POST'; url: string; payload?: unknown; headers?: Record<string, string>; body?: string }): Promise<{ body: string; headers: Record<string, unknown> }> {
+  const res = await g.app.inject({
+    method: req.method, url: req.url, headers: req.headers ?? {}, ...(ctx.remoteAddress ? { remoteAddress: ctx.remoteAddress } : {}),
+    ...(req.payload !== undefined ? { payload: req.payload as object } : {}), ...(req.body !== undefined ? { body: req.body } : {}),
+  });
+  if (res.statusCode >= 400) throw statusError(req.method, req.url, res.statusCode, res.body, res.headers);
   return { body: res.body, headers: res.headers as Record<string, unknown> };
+}
+
+/** A non-2xx answer of the gateway as a tool error: the route's own message and fix, and when to retry. */
+function statusError(method: string, url: string, status: number, body: string, headers: Record<string, unknown>): ToolError {
+  let message = body;
+  let code: string | undefined;
+  try {
+    const j = JSON.parse(body) as { message?: string; fix?: string; error?: string };
+    message = `${j.message ?? body}${j.fix ? ` Fix: ${j.fix}.` : ''}`;
+    code = j.error;
+  } catch { /* not JSON: the body is the message */ }
+  const retry = headers['retry-after'] !== undefined ? ` Retry after ${String(headers['retry-after'])} s.` : '';
+  return new ToolError(`${method} ${url.split('?')[0]} answered ${status}: ${message}${retry}`, status, code);
 }
 
 /** The answer as an agent reads it in plain text: the text, then each figure with its grade and evidence. */
@@ -66,10 +85,68 @@ function answerText(r: z.infer<typeof askResultSchema>): string {
   return lines.join('\n');
 }
 
-async function askVia(g: Gateway, body: Record<string, unknown>) {
-  const { body: text } = await call(g, { method: 'POST', url: '/ask', payload: body });
-  const result = askResultSchema.parse(JSON.parse(text));
-  return { structured: result as Record<string, unknown>, text: answerText(result) };
+/** A progress event of /ask/stream as one line, the way the CLI and the page show it. */
+function progressLine(e: { stage?: unknown; by?: unknown; message?: unknown }): string {
+  return `${String(e.stage ?? 'progress')} [${String(e.by ?? 'ask')}] ${String(e.message ?? '')}`;
+}
+
+/**
+ * A question through POST /ask/stream, in process: the route's validation, per-client rate limit,
+ * store and queue limits apply as they do to any client; each NDJSON progress line becomes a
+ * progress report; the last line is the result. Cancelling closes the response, which the route
+ * reads as a client disconnect and aborts the question in its ask worker. (The response object
+ * exists once the route writes its first line; a call cancelled while its question still waits
+ * for a worker is closed as soon as it starts.)
+ */
+async function askVia(g: Gateway, body: Record<string, unknown>, ctx: ToolContext) {
+  let response: { destroy(): void } | undefined;
+  let stream: import('node:stream').Readable | undefined;
+  const cancel = () => {
+    response?.destroy();
+    stream?.destroy(new ToolError('the call was cancelled; the question was stopped', undefined, 'cancelled'));
+  };
+  ctx.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const res = await g.app.inject({
+      method: 'POST', url: '/ask/stream', payload: body, payloadAsStream: true,
+      ...(ctx.remoteAddress ? { remoteAddress: ctx.remoteAddress } : {}),
+    });
+    response = res.raw.res;
+    stream = res.stream();
+    if (ctx.signal.aborted) cancel();
+    let buffered = '';
+    let result: unknown;
+    let failure: string | undefined;
+    const take = (line: string) => {
+      if (!line.trim()) return;
+      const j = JSON.parse(line) as { event?: Record<string, unknown>; result?: unknown; error?: string };
+      if (j.event) ctx.progress?.(progressLine(j.event));
+      else if (j.result !== undefined) result = j.result;
+      else if (j.error !== undefined) failure = j.error;
+    };
+    const chunks: string[] = [];
+    for await (const chunk of stream) {
+      const text = String(chunk);
+      if (res.statusCode >= 400) { chunks.push(text); continue; }
+      buffered += text;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) !== -1) {
+        take(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+      }
+    }
+    if (res.statusCode >= 400) throw statusError('POST', '/ask/stream', res.statusCode, chunks.join(''), res.headers);
+    take(buffered);
+    if (failure !== undefined) throw new ToolError(`the question failed: ${failure}`, 500);
+    if (result === undefined) throw new ToolError('the question ended without a result', 500);
+    const parsed = askResultSchema.parse(result);
+    return { structured: parsed as Record<string, unknown>, text: answerText(parsed) };
+  } catch (e) {
+    if (ctx.signal.aborted) throw new ToolError('the call was cancelled; the question was stopped', undefined, 'cancelled');
+    throw e;
+  } finally {
+    ctx.signal.removeEventListener('abort', cancel);
+  }
 }
 
 const askInput = z.object({
@@ -105,7 +182,7 @@ export const TOOLS: readonly ToolDef[] = [
     description: 'Answer a question from the publishers\' own APIs (SEC EDGAR, Census, IRS, Treasury, CDC, NSF, …). Every number in the answer is graded by code (verified, derived, corroborated, conflict, unverified) and cited to the publisher response it came from. An ambiguous question returns a clarification (call resume with an option); an unanswerable one a typed refusal saying why and what would make it answerable. Numbers never come from a model.',
     input: askInput as unknown as z.ZodObject,
     output: askResultSchema,
-    run: (g, a) => askVia(g, a),
+    run: (g, a, ctx) => askVia(g, a, ctx),
   },
   {
     name: 'resume',
@@ -118,7 +195,7 @@ export const TOOLS: readonly ToolDef[] = [
       conversation: askBodyFields.conversation,
     }).strict(),
     output: askResultSchema,
-    run: (g, a) => askVia(g, { resume: { run: a.run, option: a.option }, ...(a.strict !== undefined ? { strict: a.strict } : {}), ...(a.conversation ? { conversation: a.conversation } : {}) }),
+    run: (g, a, ctx) => askVia(g, { resume: { run: a.run, option: a.option }, ...(a.strict !== undefined ? { strict: a.strict } : {}), ...(a.conversation ? { conversation: a.conversation } : {}) }, ctx),
   },
   {
     name: 'sparql',
@@ -126,9 +203,9 @@ export const TOOLS: readonly ToolDef[] = [
     description: 'Run a SPARQL 1.1 query (SELECT, ASK, CONSTRUCT, DESCRIBE) over everything Assay knows: the catalog of publishers (DCAT and access paths), admitted evidence with PROV-O provenance, question runs and feedback. The default graph is the union of all graphs. Runs under the endpoint\'s time and row limits in its query sandbox; updates are refused.',
     input: z.object({ query: z.string().min(1).describe('the SPARQL query text') }).strict(),
     output: sparqlResultSchema,
-    async run(g, a) {
+    async run(g, a, ctx) {
       const query = String(a.query);
-      const { body, headers } = await call(g, {
+      const { body, headers } = await call(g, ctx, {
         method: 'POST', url: '/sparql', body: query,
         headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json, text/turtle;q=0.9' },
       }).catch((e: unknown) => {
@@ -157,10 +234,10 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Write SPARQL for a question about the graph',
     description: 'Write and run a SPARQL query over the store\'s graphs (or one named graph) from a question, grounded in the graph\'s own schema and labels, repaired when it fails. The generated query and its rows are unverified (not graded evidence): read the query before trusting them.',
     input: nlqBodySchema,
-    output: z.object({}).loose(),
+    output: nlqResultSchema,
     available: (g) => g.serves('POST', '/nlq'),
-    async run(g, a) {
-      const { body } = await call(g, { method: 'POST', url: '/nlq', payload: a });
+    async run(g, a, ctx) {
+      const { body } = await call(g, ctx, { method: 'POST', url: '/nlq', payload: a });
       const j = JSON.parse(body) as Record<string, unknown>;
       const query = typeof j.sparql === 'string' ? j.sparql : typeof j.query === 'string' ? j.query : null;
       return { structured: j, text: query ? `Generated SPARQL (unverified):\n${query}` : body };
@@ -176,12 +253,12 @@ export const TOOLS: readonly ToolDef[] = [
       seed: z.array(z.string()).max(20).optional().describe('class or predicate IRIs to scope the card to'),
     }).strict(),
     output: z.object({ card: z.string() }),
-    async run(g, a) {
+    async run(g, a, ctx) {
       const q = new URLSearchParams();
       if (a.graph) q.set('graph', String(a.graph));
       if (a.budget) q.set('budget', String(a.budget));
       for (const s of (a.seed as string[] | undefined) ?? []) q.append('seed', s);
-      const { body } = await call(g, { method: 'GET', url: `/schema-card${q.size ? `?${q}` : ''}`, headers: { accept: 'text/plain' } });
+      const { body } = await call(g, ctx, { method: 'GET', url: `/schema-card${q.size ? `?${q}` : ''}`, headers: { accept: 'text/plain' } });
       return { structured: { card: body }, text: body };
     },
   },
@@ -228,10 +305,10 @@ export const TOOLS: readonly ToolDef[] = [
       type: z.enum(ENTITY_TYPES).optional(),
     }).strict(),
     output: z.object({ name: z.string(), type: z.string().nullable(), registry: z.string(), candidates: z.array(candidateSchema) }),
-    async run(g, a, signal) {
+    async run(g, a, ctx) {
       const registry = await g.registry();
       const type = a.type as EntityType | undefined;
-      const candidates = await resolveName(registry, String(a.name), { ...(type ? { type } : {}) }, resolveContext(signal));
+      const candidates = await resolveName(registry, String(a.name), { ...(type ? { type } : {}) }, resolveContext(ctx.signal));
       const out = candidates.map((c) => ({ id: c.id, label: c.label, types: c.types, identifiers: c.identifiers as Record<string, string[]>, match: c.match }));
       return {
         structured: { name: String(a.name), type: type ?? null, registry: registry.kind, candidates: out },

@@ -32,7 +32,7 @@ export async function openNlq(store: DurableStore, options: { baseIri: string; e
     const runner = poolRunner(pool, { baseIri: options.baseIri });
     const { generator } = await generatorFromEnv(options.env ?? process.env);
     const groundings = new GroundingCache(runner);
-    const off = store.onWrite(() => groundings.clear());
+    const off = store.onWrite(groundings.onWrite);
     return { deps: { runner, groundings, generator }, close: async () => { off(); await pool.close(); } };
   } catch (e) {
     await pool.close();

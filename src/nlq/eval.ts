@@ -16,7 +16,11 @@ import { termKey, type QueryResult, type Term } from './exec.ts';
 import { validateQuery } from './validate.ts';
 import { SparqlError } from './exec.ts';
 
-export interface EvalCase { id: string; question: string; gold: string }
+/**
+ * A case: a question and its gold query, or (`expect: 'refuse'`) a question the graph cannot answer,
+ * which scores 1 only when the loop declines (a plausible query over the wrong data is a wrong answer).
+ */
+export interface EvalCase { id: string; question: string; gold: string; expect: 'answer' | 'refuse' }
 
 /** The first line of a case file may say which graph the cases are over and how to build it. */
 export interface CaseSetMeta {
@@ -51,11 +55,16 @@ export async function loadCases(path: string): Promise<CaseSet> {
       return;
     }
     const gold = (o.gold ?? o.sparql) as unknown;
-    if (typeof o.question !== 'string' || typeof gold !== 'string') {
-      problems.push(`line ${i + 1}: a case needs "question" and "gold" (or "sparql") strings`);
+    const expect = o.expect === 'refuse' ? 'refuse' : 'answer';
+    if (o.expect !== undefined && o.expect !== 'refuse' && o.expect !== 'answer') {
+      problems.push(`line ${i + 1}: "expect" is "answer" (the default) or "refuse"`);
       return;
     }
-    cases.push({ id: typeof o.id === 'string' ? o.id : `case-${cases.length + 1}`, question: o.question, gold });
+    if (typeof o.question !== 'string' || (expect === 'answer' && typeof gold !== 'string')) {
+      problems.push(`line ${i + 1}: a case needs "question" and "gold" (or "sparql") strings, or "expect": "refuse"`);
+      return;
+    }
+    cases.push({ id: typeof o.id === 'string' ? o.id : `case-${cases.length + 1}`, question: o.question, gold: typeof gold === 'string' ? gold : '', expect });
   });
   if (problems.length > 0) throw new Error(`${path} has ${problems.length} bad line${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
   if (cases.length === 0) throw new Error(`${path} holds no cases: each line is {"id", "question", "gold"}`);
@@ -107,6 +116,9 @@ export interface CaseScore {
   sparql: string | null;
   /** Why the loop produced no rows (typed code), when it did not. */
   failure: string | null;
+  /** The loop answered (a query ran), whatever the score. */
+  answered: boolean;
+  expect: 'answer' | 'refuse';
 }
 
 export interface CellReport {
@@ -118,6 +130,10 @@ export interface CellReport {
   exactMatch: number;
   validity: number;
   repairs: number;
+  /** Cases the loop declined (typed reason). */
+  refused: number;
+  /** Cases the loop answered with F1 < 1 (or answered when it should have declined): worse than declining. */
+  wrong: number;
 }
 
 export interface GoldFailure { id: string; message: string }
@@ -129,6 +145,7 @@ async function goldSets(cases: readonly EvalCase[], graph: string | undefined, d
   const sets = new Map<string, string[]>();
   const failures: GoldFailure[] = [];
   for (const c of cases) {
+    if (c.expect === 'refuse') continue;
     const checked = validateQuery(c.gold, { allowPropertyPaths: true });
     if (!checked.ok) { failures.push({ id: c.id, message: `gold query is invalid: ${JSON.stringify(checked.issues)}` }); continue; }
     try {
@@ -146,29 +163,38 @@ export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<stri
   const scores: CaseScore[] = [];
   const cfg: NlqConfig = { ...config, ground: grounded, cite: false };
   for (const c of cases) {
-    const g = gold.get(c.id);
+    if (c.expect === 'refuse' && mode === 'oracle') continue;
+    const g = c.expect === 'refuse' ? [] : gold.get(c.id);
     if (!g) continue;
     let s: CaseScore;
-    if (mode === 'oracle') {
+    const base = { id: c.id, question: c.question, expect: c.expect };
+    if (c.expect === 'refuse') {
+      const out = await askGraph(c.question, graph, deps, cfg);
+      const answered = out.status === 'answered';
+      const failure = out.status === 'answered' ? null : out.reason.code === 'beyond' ? `beyond:${out.reason.beyond.code}` : out.reason.code === 'exhausted' ? `exhausted:${out.reason.last.kind}` : out.reason.code;
+      const one = { precision: 1, recall: 1, f1: 1, intersection: 0, predicted: 0, gold: 0 };
+      const zero = { precision: 0, recall: 0, f1: 0, intersection: 0, predicted: 1, gold: 0 };
+      s = { ...base, f1: answered ? zero : one, valid: answered, repairs: out.repairs, sparql: out.status === 'answered' ? out.sparql : null, failure, answered };
+    } else if (mode === 'oracle') {
       const grounding = grounded && cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
       const checked = validateQuery(c.gold, { ...(grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths });
-      if (!checked.ok) s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: 0, sparql: c.gold, failure: checked.issues.map((i) => i.code).join(',') };
+      if (!checked.ok) s = { ...base, f1: f1([], g), valid: false, repairs: 0, sparql: c.gold, failure: checked.issues.map((i) => i.code).join(','), answered: false };
       else {
         try {
           const r = await deps.runner.query(checked.sparql, graph, { timeoutMs: cfg.timeoutMs, maxRows: cfg.maxRows });
           const truncated = r.kind === 'select' && r.truncated;
-          s = { id: c.id, question: c.question, f1: f1(truncated ? [] : answerSet(r), g), valid: !truncated, repairs: 0, sparql: checked.sparql, failure: truncated ? 'row-budget' : null };
+          s = { ...base, f1: f1(truncated ? [] : answerSet(r), g), valid: !truncated, repairs: 0, sparql: checked.sparql, failure: truncated ? 'row-budget' : null, answered: !truncated };
         } catch (e) {
           if (!(e instanceof SparqlError)) throw e;
-          s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: 0, sparql: checked.sparql, failure: e.code };
+          s = { ...base, f1: f1([], g), valid: false, repairs: 0, sparql: checked.sparql, failure: e.code, answered: false };
         }
       }
     } else {
       const out = await askGraph(c.question, graph, deps, cfg);
-      if (out.status === 'answered') s = { id: c.id, question: c.question, f1: f1(answerSet(out.result), g), valid: true, repairs: out.repairs, sparql: out.sparql, failure: null };
+      if (out.status === 'answered') s = { ...base, f1: f1(answerSet(out.result), g), valid: true, repairs: out.repairs, sparql: out.sparql, failure: null, answered: true };
       else {
         const code = out.reason.code === 'beyond' ? `beyond:${out.reason.beyond.code}` : out.reason.code === 'exhausted' ? `exhausted:${out.reason.last.kind}` : out.reason.code;
-        s = { id: c.id, question: c.question, f1: f1([], g), valid: false, repairs: out.repairs, sparql: out.transcript.at(-1)?.sparql ?? null, failure: code };
+        s = { ...base, f1: f1([], g), valid: false, repairs: out.repairs, sparql: out.transcript.at(-1)?.sparql ?? null, failure: code, answered: false };
       }
     }
     scores.push(s);
@@ -181,6 +207,8 @@ export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<stri
     exactMatch: scores.filter((s) => s.f1.f1 === 1).length / n,
     validity: scores.filter((s) => s.valid).length / n,
     repairs: scores.reduce((a, s) => a + s.repairs, 0),
+    refused: scores.filter((s) => !s.answered).length,
+    wrong: scores.filter((s) => s.answered && s.f1.f1 < 1).length,
   };
 }
 
@@ -201,10 +229,10 @@ export async function runEval(set: CaseSet, graph: string | undefined, depsFor: 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function reportTable(r: EvalReport): string {
-  const lines = ['cell                     generator        n   macro-F1   exact   valid  repairs'];
+  const lines = ['cell                     generator        n   macro-F1   exact   valid  repairs  refused  wrong'];
   for (const c of r.cells) {
     const name = `${c.mode} ${c.grounded ? 'grounded' : 'ungrounded'}`;
-    lines.push(`${name.padEnd(24)} ${c.generator.slice(0, 15).padEnd(15)} ${String(c.cases.length).padStart(3)}   ${c.macroF1.toFixed(3).padStart(8)}  ${pct(c.exactMatch).padStart(6)}  ${pct(c.validity).padStart(6)}  ${String(c.repairs).padStart(7)}`);
+    lines.push(`${name.padEnd(24)} ${c.generator.slice(0, 15).padEnd(15)} ${String(c.cases.length).padStart(3)}   ${c.macroF1.toFixed(3).padStart(8)}  ${pct(c.exactMatch).padStart(6)}  ${pct(c.validity).padStart(6)}  ${String(c.repairs).padStart(7)}  ${String(c.refused).padStart(7)}  ${String(c.wrong).padStart(5)}`);
   }
   if (r.goldFailures.length > 0) lines.push(`gold queries that did not run (cases left out): ${r.goldFailures.map((f) => `${f.id} (${f.message})`).join('; ')}`);
   return lines.join('\n');

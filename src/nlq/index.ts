@@ -18,5 +18,5 @@ export { routeQuestion, isAboutAssaysGraphs, graphForRoute, type Route } from '.
 export { qualify, type Qualification, type QualifyConfig } from './qualify.ts';
 export { cite, resolutionRate, type Cited, type Citation } from './cite.ts';
 export { loadCases, runEval, reportTable, answerSet, f1, type EvalReport, type CaseSet } from './eval.ts';
-export { beyondText, failureText, qualificationText, footnotes, LANE_LABEL } from './render.ts';
+export { beyondText, failureText, groundingCutText, qualificationText, footnotes, LANE_LABEL } from './render.ts';
 export { outcomeJson } from './json.ts';

@@ -3,14 +3,17 @@
  * snake_case keys like the rest of Assay's HTTP surface, with the English rendered once.
  */
 import type { NlqOutcome } from './loop.ts';
-import { failureText, footnotes, LANE_LABEL, outcomeText, qualificationText } from './render.ts';
+import { failureText, footnotes, groundingCutText, LANE_LABEL, outcomeText, qualificationText } from './render.ts';
 
 export function outcomeJson(o: NlqOutcome, options: { prompts?: boolean } = {}): Record<string, unknown> {
   const transcript = o.transcript.map((t) => ({
     round: t.round, generator: t.generator, ...(options.prompts ? { prompt: t.prompt } : {}),
     completion: t.completion, sparql: t.sparql, outcome: t.outcome, outcome_text: outcomeText(t.outcome), notes: t.notes, ms: Math.round(t.ms),
   }));
-  const common = { question: o.question, graph: o.graph, generator: o.generator, repairs: o.repairs, linking: o.linking, transcript };
+  const common = {
+    question: o.question, graph: o.graph, generator: o.generator, repairs: o.repairs, linking: o.linking, transcript,
+    grounding_cuts: o.groundingCuts.map((c) => ({ ...c, text: groundingCutText(c) })),
+  };
   if (o.status === 'not_answered') return { status: o.status, text: failureText(o), reason: o.reason, ...(o.sparql ? { sparql: o.sparql } : {}), ...common };
   const r = o.result;
   return {

@@ -18,7 +18,7 @@
 import type { Introspection } from '../../introspect/index.ts';
 import { isStopword, localName, nameWords, normaliseLabel, singular, stem, tokenKey, tokens, type Token } from './text.ts';
 
-export interface LabelEntry { iri: string; label: string; via: string }
+export interface LabelEntry { iri: string; label: string; via: string; lang?: string }
 
 export interface Span { mention: string; start: number; end: number }
 export interface Candidate { iri: string; label: string; types: readonly string[] }
@@ -50,8 +50,17 @@ const DIMENSIONS: Record<string, string[]> = {
   old: ['age', 'birth'], oldest: ['age', 'birth'], youngest: ['age', 'birth'], born: ['birth'],
   expensive: ['cost', 'price'], cheapest: ['cost', 'price'], cheap: ['cost', 'price'], costs: ['cost', 'price'],
   fast: ['speed'], fastest: ['speed'], slowest: ['speed'], wide: ['width', 'diameter'], widest: ['width', 'diameter'],
+  last: ['length', 'duration'], lasts: ['length', 'duration'], seconds: ['length', 'duration'], minutes: ['length', 'duration', 'runtime'], hours: ['length', 'duration'],
   released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'],
   big: ['size', 'area', 'diameter'], biggest: ['size', 'area', 'diameter'], large: ['size', 'area', 'diameter'], largest: ['size', 'area', 'diameter'], small: ['size', 'area', 'diameter'], smallest: ['size', 'area', 'diameter'],
+};
+
+/** Irregular English verb forms, so "sang"/"sung" meet "sings" and "wrote" meets "writer". */
+const IRREGULAR: Record<string, string> = {
+  sang: 'sing', sung: 'sing', wrote: 'write', written: 'write', won: 'win', led: 'lead', made: 'make', took: 'take', taken: 'take',
+  gave: 'give', given: 'give', held: 'hold', began: 'begin', begun: 'begin', bought: 'buy', sold: 'sell', built: 'build', ran: 'run',
+  drove: 'drive', driven: 'drive', flew: 'fly', flown: 'fly', taught: 'teach', spoke: 'speak', spoken: 'speak', chose: 'choose', chosen: 'choose',
+  drew: 'draw', drawn: 'draw', grew: 'grow', grown: 'grow', knew: 'know', known: 'know', paid: 'pay', played: 'play', sent: 'send', wore: 'wear',
 };
 
 /** Words too generic to name a relation on their own. */
@@ -68,9 +77,16 @@ export class Linker {
   readonly #byTokens = new Map<string, Set<string>>();
   /** Names made from IRI local names: consulted only when no label matches. */
   readonly #byLocal = new Map<string, Set<string>>();
+  /**
+   * A label with a Wikipedia-style qualifier ("Queen (band)", "Mick Jones (Foreigner)") also names
+   * its subject by the bare part, consulted after whole labels: one subject links, several are
+   * ambiguous (the qualifiers tell them apart, so they are shown as candidates).
+   */
+  readonly #byBase = new Map<string, Set<string>>();
   readonly #records: LabelRec[] = [];
   readonly #inverted = new Map<string, number[]>();
   readonly #labelOf = new Map<string, string>();
+  readonly #plainLabel = new Set<string>();
   readonly #types: ReadonlyMap<string, readonly string[]>;
   readonly #classKeys = new Map<string, { iri: string; label: string; instances: number }[]>();
   readonly #preds: { iri: string; label: string; words: string[]; stems: Set<string>; triples: number }[] = [];
@@ -88,7 +104,7 @@ export class Linker {
     const termLabels = new Map<string, string[]>();
     for (const e of input.labels) {
       if (schemaTerms.has(e.iri)) termLabels.set(e.iri, [...(termLabels.get(e.iri) ?? []), e.label]);
-      else l.#addLabel(e.iri, e.label);
+      else l.#addLabel(e.iri, e.label, e.lang);
     }
     // Local names of typed subjects count as names too ("companyfacts", "Luke_Skywalker").
     for (const [s, ts] of input.types) {
@@ -101,6 +117,9 @@ export class Linker {
         if (key) add(l.#byLocal, key, s);
         if (!l.#labelOf.has(s)) l.#labelOf.set(s, name);
       }
+      const spaced = name.replace(/_/g, ' ');
+      const base = qualifiedBase(spaced);
+      if (base) { const key = tokenKey(base); if (key) add(l.#byBase, key, s); }
     }
     for (const c of input.classes) {
       const label = termLabels.get(c)?.[0] ?? nameWords(localName(c)).join(' ');
@@ -124,11 +143,18 @@ export class Linker {
     return l;
   }
 
-  #addLabel(iri: string, label: string): void {
-    if (!this.#labelOf.has(iri)) this.#labelOf.set(iri, label);
+  #addLabel(iri: string, label: string, lang?: string): void {
+    // Every language's label links; the one shown is untagged or English when the graph has one.
+    const plain = !lang || /^en(-|$)/i.test(lang);
+    if (!this.#labelOf.has(iri) || (plain && !this.#plainLabel.has(iri))) {
+      this.#labelOf.set(iri, label);
+      if (plain) this.#plainLabel.add(iri);
+    }
     const full = normaliseLabel(label);
     if (!full) return;
     add(this.#full, full, iri);
+    const base = qualifiedBase(label);
+    if (base) { const key = tokenKey(base); if (key) add(this.#byBase, key, iri); }
     const toks = tokens(label).map((t) => t.norm);
     if (toks.length === 0) return;
     add(this.#byTokens, toks.join(' '), iri);
@@ -192,7 +218,9 @@ export class Linker {
         const plural = span.at(-1)!.norm;
         const singularKey = plural.endsWith('s') ? [...span.slice(0, -1).map((t) => t.norm), singular(plural)].join(' ') : undefined;
         const hit = this.#byTokens.get(key) ?? (singularKey ? this.#byTokens.get(singularKey) : undefined)
-          ?? this.#byLocal.get(key) ?? (singularKey ? this.#byLocal.get(singularKey) : undefined);
+          ?? this.#byLocal.get(key) ?? (singularKey ? this.#byLocal.get(singularKey) : undefined)
+          // A qualified label's bare part names it only when written as a name (capitalised, not the question's opening words).
+          ?? (s > 0 && span.every((t) => /^[\p{Lu}\p{N}]/u.test(t.raw) || isStopword(t.norm)) && /^[\p{Lu}\p{N}]/u.test(span[0]!.raw) ? this.#byBase.get(key) : undefined);
         if (!hit) continue;
         const m = { mention: mention(s, s + n), start: s, end: s + n };
         if (hit.size === 1) out.entities.push({ ...m, ...this.#candidate([...hit][0]!), exact: true, score: 1 });
@@ -245,6 +273,8 @@ export class Linker {
       const stems = new Map<string, number>();
       for (const d of DIMENSIONS[t.norm] ?? []) stems.set(stem(d), 0.6);
       stems.set(stem(t.norm), 1);
+      const base = IRREGULAR[t.norm];
+      if (base) stems.set(stem(base), 1);
       words.push({ i: t.i, stems });
     }
     const out: LinkedRelation[] = [];
@@ -262,6 +292,13 @@ export class Linker {
     }
     return out.sort((a, b) => b.score - a.score || b.tokens.length - a.tokens.length || b.triples - a.triples || (a.iri < b.iri ? -1 : 1));
   }
+}
+
+/** "Queen (band)" → "Queen"; undefined when the label carries no trailing qualifier. */
+export function qualifiedBase(label: string): string | undefined {
+  const m = /^(.*\S)\s*\(([^()]+)\)\s*$/.exec(label);
+  if (!m || !/[\p{L}\p{N}]/u.test(m[1]!)) return undefined;
+  return m[1]!;
 }
 
 function add(map: Map<string, Set<string>>, key: string, iri: string): void {

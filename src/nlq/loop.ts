@@ -16,7 +16,7 @@
  * rounds, each recorded as a turn (prompt, completion, SPARQL, outcome).
  */
 import type { Query } from 'sparqljs';
-import { buildGrounding, DEFAULT_GROUND_OPTIONS, type GroundOptions, type Grounding } from './grounding.ts';
+import { buildGrounding, DEFAULT_GROUND_OPTIONS, type GroundOptions, type Grounding, type GroundingCut } from './grounding.ts';
 import type { GraphRunner, QueryResult } from './exec.ts';
 import { SparqlError } from './exec.ts';
 import { cite, supportingIris, type Cited } from './cite.ts';
@@ -100,6 +100,8 @@ export interface NlqAnswer {
   citations: Cited | null;
   qualification: Qualification | null;
   linking: LinkSummary | null;
+  /** Grounding reads that stopped at a limit (empty: the whole graph was read). */
+  groundingCuts: readonly GroundingCut[];
 }
 
 export type FailureReason =
@@ -120,6 +122,7 @@ export interface NlqFailure {
   /** The last query that ran, when an abstention follows a successful execution. */
   sparql?: string;
   linking: LinkSummary | null;
+  groundingCuts: readonly GroundingCut[];
 }
 
 export type NlqOutcome = NlqAnswer | NlqFailure;
@@ -131,29 +134,55 @@ export interface LinkSummary {
   relations: { iri: string; score: number }[];
 }
 
-/** Groundings per graph, built once and dropped when the store changes. */
+/**
+ * Groundings per graph, built once and kept until a write touches that graph: each entry carries
+ * the store's write sequence it was built at, and `noteWrite` records, per graph, the sequence of
+ * the last write to it (a SPARQL update or a delta may touch any graph, so it counts for all).
+ * A write to one graph leaves the other graphs' groundings in place.
+ */
 export class GroundingCache {
   readonly #runner: GraphRunner;
   readonly #options: GroundOptions;
-  readonly #cache = new Map<string, Promise<Grounding>>();
+  readonly #cache = new Map<string, { seq: number; g: Promise<Grounding> }>();
+  readonly #lastWrite = new Map<string, number>();
+  #seq = 0;
   constructor(runner: GraphRunner, options: GroundOptions = DEFAULT_GROUND_OPTIONS) {
     this.#runner = runner;
     this.#options = options;
   }
   get(graph: string | undefined): Promise<Grounding> {
-    const key = graph ?? '\u0000union';
-    let g = this.#cache.get(key);
-    if (!g) {
-      g = buildGrounding(this.#runner, graph, this.#options);
-      this.#cache.set(key, g);
-      g.catch(() => { if (this.#cache.get(key) === g) this.#cache.delete(key); });
-    }
+    const key = graph ?? UNION;
+    const had = this.#cache.get(key);
+    if (had && !this.#stale(key, had.seq)) return had.g;
+    const g = buildGrounding(this.#runner, graph, this.#options);
+    const entry = { seq: this.#seq, g };
+    this.#cache.set(key, entry);
+    g.catch(() => { if (this.#cache.get(key) === entry) this.#cache.delete(key); });
     return g;
+  }
+  /** A write landed: `graph` undefined = any graph may have changed. Wire to the store's onWrite. */
+  noteWrite(graph: string | undefined, seq: number): void {
+    this.#seq = Math.max(this.#seq, seq);
+    this.#lastWrite.set(graph ?? ANY, seq);
+  }
+  /** The store's onWrite listener: the graph each write touched, by its kind. */
+  readonly onWrite = (op: { kind: string; graph?: string }, seq: number): void => {
+    const graph = op.kind === 'load' || op.kind === 'clearGraph' || op.kind === 'replaceGraph' ? op.graph : undefined;
+    this.noteWrite(graph, seq);
+  };
+  #stale(key: string, builtAt: number): boolean {
+    const any = this.#lastWrite.get(ANY) ?? -1;
+    // The union of every graph changes with any write.
+    const mine = key === UNION ? Math.max(-1, ...this.#lastWrite.values()) : (this.#lastWrite.get(key) ?? -1);
+    return Math.max(any, mine) > builtAt;
   }
   clear(): void {
     this.#cache.clear();
   }
 }
+
+const UNION = '\u0000union';
+const ANY = '\u0000any';
 
 export interface NlqDeps {
   runner: GraphRunner;
@@ -164,7 +193,7 @@ export interface NlqDeps {
 export async function askGraph(question: string, graph: string | undefined, deps: NlqDeps, config: NlqConfig = DEFAULT_NLQ_CONFIG, signal?: AbortSignal): Promise<NlqOutcome> {
   const needGrounding = config.ground || config.checkDictionary;
   const grounding = needGrounding ? await deps.groundings.get(graph) : undefined;
-  const base = { question, graph: graph ?? null, generator: deps.generator.id };
+  const base = { question, graph: graph ?? null, generator: deps.generator.id, groundingCuts: grounding?.cuts ?? [] };
   if (grounding && grounding.ix.triples === 0) {
     return { status: 'not_answered', ...base, reason: graph === undefined ? { code: 'empty-graph' } : { code: 'unknown-graph', graph }, repairs: 0, transcript: [], linking: null };
   }
@@ -175,6 +204,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
     : ungroundedPrompt(question);
   const transcript: Turn[] = [];
   let prompt = basePrompt;
+  let tentative: BeyondReason | undefined;
   for (let round = 0; round <= config.maxRepairRounds; round++) {
     signal?.throwIfAborted();
     const started = performance.now();
@@ -193,6 +223,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
       }
       text = gen.text;
       turn.notes = gen.notes ?? [];
+      tentative = gen.tentative;
     } catch (e) {
       if (signal?.aborted) throw e;
       done({ kind: 'generator-error', message: (e as Error).message });
@@ -219,6 +250,10 @@ export async function askGraph(question: string, graph: string | undefined, deps
             problem = `the query returned more than ${config.maxRows} rows (the row budget); aggregate, filter, or add a LIMIT`;
           } else {
             done(result.kind === 'ask' ? { kind: 'boolean', value: result.value } : { kind: 'rows', rows: result.rows.length });
+            if (tentative && foundNothing(result)) {
+              turn.notes.push('the query found nothing through a join the question did not name');
+              return { status: 'not_answered', ...base, reason: { code: 'beyond', beyond: tentative }, repairs: round, transcript, linking: summary, sparql: checked.sparql };
+            }
             return finish(question, graph, deps, config, grounding, checked.ast, checked.sparql, result, round, transcript, summary);
           }
         } catch (e) {
@@ -247,13 +282,24 @@ async function finish(question: string, graph: string | undefined, deps: NlqDeps
     });
     qualification = qualify(citations.support, config.qualify);
     if (qualification.abstain) {
-      return { status: 'not_answered', question, graph: graph ?? null, generator: deps.generator.id, reason: { code: 'abstained', why: qualification.abstainReason! }, repairs: round, transcript, sparql, linking };
+      return { status: 'not_answered', question, graph: graph ?? null, generator: deps.generator.id, reason: { code: 'abstained', why: qualification.abstainReason! }, repairs: round, transcript, sparql, linking, groundingCuts: grounding?.cuts ?? [] };
     }
   }
   return {
     status: 'answered', question, graph: graph ?? null, generator: deps.generator.id, sparql, result, repairs: round, transcript,
-    lane: 'generated-query', verified: false, citations, qualification, linking,
+    lane: 'generated-query', verified: false, citations, qualification, linking, groundingCuts: grounding?.cuts ?? [],
   };
+}
+
+/** No rows, one row whose only value is a zero count, or ASK false. */
+function foundNothing(r: QueryResult): boolean {
+  if (r.kind === 'ask') return !r.value;
+  if (r.rows.length === 0) return true;
+  if (r.rows.length === 1 && r.vars.length === 1) {
+    const t = r.rows[0]![r.vars[0]!];
+    return t?.type === 'literal' && /#(integer|decimal|long|int)$/.test(t.datatype ?? '') && Number(t.value) === 0;
+  }
+  return false;
 }
 
 function summarise(l: Linking): LinkSummary {

@@ -4,6 +4,7 @@
 import type { Cited } from './cite.ts';
 import type { BeyondReason } from './generate/types.ts';
 import type { NlqFailure, TurnOutcome } from './loop.ts';
+import type { GroundingCut } from './grounding.ts';
 import type { Qualification, Rung } from './qualify.ts';
 import { localName } from './text.ts';
 
@@ -18,6 +19,9 @@ export function beyondText(r: BeyondReason): string {
     case 'no-relation': return `no predicate of ${r.subject ? short(r.subject) : 'the entities asked about'} matches the words of the question${r.hint ? ` (needed for the ${r.hint})` : ''}`;
     case 'no-join': return `the graph links no ${localName(r.from)} to ${short(r.to)} through any predicate`;
     case 'not-numeric': return `${short(r.predicate)} does not hold numbers or dates, so it cannot be ordered or compared`;
+    case 'unlinked-mention': return `"${r.mention}" names nothing this graph holds under that name (no label, local name or qualified name matches), and a query without it would answer a different question`;
+    case 'zero-values': return `${short(r.predicate)} holds ${r.zeros} zero value${r.zeros === 1 ? '' : 's'}, and the graph does not say whether a zero is a measurement or a placeholder for an unknown one, so the smallest values cannot be ranked safely`;
+    case 'guessed-join-empty': return `the question names no relation, the join the generator chose (${short(r.predicate)}) found nothing, and an empty answer from a guessed join is no evidence of absence`;
     case 'cannot-repair': return 'the offline generator writes one query per question and cannot repair it';
   }
 }
@@ -68,6 +72,11 @@ export function footnotes(c: Cited): string[] {
   }
   if (c.noSourceRecorded.length > 0) lines.push(`no source recorded for ${c.noSourceRecorded.length} binding${c.noSourceRecorded.length === 1 ? '' : 's'}${c.noSourceRecorded.length <= 5 ? `: ${c.noSourceRecorded.map(short).join(', ')}` : ''}`);
   return lines;
+}
+
+export function groundingCutText(c: GroundingCut): string {
+  const what = c.code === 'labels-cut' ? 'labels' : c.code === 'types-cut' ? 'rdf:type statements' : 'predicates';
+  return `grounding read only the first ${c.read} ${what} (limit ${c.limit}; raise nlq.maxLabelRows): names beyond them were not linked`;
 }
 
 export const LANE_LABEL = 'generated-query lane: rows from a generated SPARQL query, unverified (not graded evidence)';

@@ -46,3 +46,13 @@ export function isAboutAssaysGraphs(question: string): boolean {
 export function graphForRoute(route: Extract<Route, { route: 'graph' }>, baseIri: string): string | undefined {
   return route.role === 'catalog' ? graphIri(baseIri, 'catalog') : undefined;
 }
+
+/**
+ * The question as the loop over Assay's own graphs reads it: "Assay" there names the system whose
+ * graph is asked (the route already chose it), not something in the graph, so the word is left out
+ * — otherwise it links to whatever the graph labels "Assay …" (a connector agent) and scopes the
+ * query to it. Only for a question routed to Assay's graphs.
+ */
+export function withoutSelfReference(question: string): string {
+  return question.replace(/\bAssay(?:['’]s)?\b/giu, ' ').replace(/\s+([?.!,])/gu, '$1').replace(/\s{2,}/gu, ' ').trim();
+}

@@ -13,6 +13,7 @@ export const iri = (value: string) => namedNode(value);
 export const v = (name: string) => variable(name);
 export const num = (n: number) => literal(String(n), namedNode(Number.isInteger(n) ? 'http://www.w3.org/2001/XMLSchema#integer' : 'http://www.w3.org/2001/XMLSchema#decimal'));
 export const str = (s: string) => literal(s);
+export const bool = (b: boolean) => literal(String(b), namedNode('http://www.w3.org/2001/XMLSchema#boolean'));
 
 type T = ReturnType<typeof iri> | ReturnType<typeof v> | ReturnType<typeof literal>;
 
@@ -41,8 +42,29 @@ export function containsText(x: ReturnType<typeof v>, text: string): Expression 
   return op('contains', op('lcase', op('str', x)), str(text.toLowerCase()));
 }
 
+/** COUNT(DISTINCT ?x) as an expression (for HAVING). */
+export function countExpr(x: Variable): Expression {
+  return { type: 'aggregate', aggregation: 'count', distinct: true, expression: x } as unknown as Expression;
+}
+
 export function countAs(x: Variable, alias: string, distinct = true): VariableExpression {
   return { expression: { type: 'aggregate', aggregation: 'count', distinct, expression: x }, variable: v(alias) } as unknown as VariableExpression;
+}
+
+/** (AVG|SUM|MIN|MAX)(?x) AS ?alias */
+export function aggregateAs(aggregation: 'avg' | 'sum' | 'min' | 'max', x: Variable, alias: string): VariableExpression {
+  return { expression: { type: 'aggregate', aggregation, distinct: false, expression: x }, variable: v(alias) } as unknown as VariableExpression;
+}
+
+/** REGEX(STR(?x), "(^|[^letters])word([^letters]|$)", "i") — the word as a whole word (hyphenated compounds are other words). */
+export function containsWord(x: ReturnType<typeof v>, word: string): Expression {
+  const escaped = word.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return op('regex', op('str', x), str(`(^|[^\\p{L}\\p{N}-])${escaped}([^\\p{L}\\p{N}-]|$)`), str('i'));
+}
+
+/** LCASE(STR(?x)) = "value" — a categorical value matched whole. */
+export function equalsText(x: ReturnType<typeof v>, value: string): Expression {
+  return op('=', op('lcase', op('str', x)), str(value.toLowerCase()));
 }
 
 export interface SelectSpec {
@@ -50,6 +72,7 @@ export interface SelectSpec {
   where: Pattern[];
   distinct?: boolean;
   group?: Variable[];
+  having?: Expression[];
   order?: { expression: Variable; descending: boolean }[];
   limit?: number;
 }
@@ -60,6 +83,7 @@ export function select(spec: SelectSpec): Query {
     variables: spec.variables, where: spec.where,
     ...(spec.distinct ? { distinct: true } : {}),
     ...(spec.group ? { group: spec.group.map((expression) => ({ expression }) as Grouping) } : {}),
+    ...(spec.having ? { having: spec.having } : {}),
     ...(spec.order ? { order: spec.order as Ordering[] } : {}),
     ...(spec.limit !== undefined ? { limit: spec.limit } : {}),
   } as unknown as Query;

@@ -127,7 +127,9 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
         origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
         credentials: false,
         methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
-        allowedHeaders: ['Content-Type', 'Accept'],
+        // An MCP client in a page sends the protocol's own headers and reads the session id (routes/mcp.ts).
+        allowedHeaders: path === '/mcp' ? ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'] : ['Content-Type', 'Accept'],
+        ...(path === '/mcp' ? { exposedHeaders: ['Mcp-Session-Id'] } : {}),
         maxAge: 600,
       });
     },

@@ -32,6 +32,13 @@ export type FollowupPart = 'period' | 'entity' | 'measure' | 'comparison';
 /** A field of the intent and its value, as carried over or as replaced. */
 export interface FieldValue { field: keyof Intent; value: unknown }
 
+/**
+ * A question read as a follow-up, as the answer and the progress trace disclose it: what the
+ * question named, the fields taken from the previous turn and those it set, and the one sentence
+ * saying so.
+ */
+export interface FollowupRead { parts: FollowupPart[]; carried: FieldValue[]; replaced: FieldValue[]; said: string }
+
 export type FollowupReading =
   | { kind: 'standalone' }
   | { kind: 'followup'; parts: FollowupPart[]; intent: Intent; carried: FieldValue[]; replaced: FieldValue[] }
@@ -160,16 +167,59 @@ export function readFollowup(question: string, previous: Intent | null): Followu
 
   const parsed = parseIntent(next);
   if (!parsed.ok) return { kind: 'not_understood', code: 'invalid_intent', parts, issues: parsed.issues };
+  return { kind: 'followup', parts, intent: parsed.intent, ...compareIntents(previous!, parsed.intent) };
+}
+
+/** The shown fields of `next` that equal the previous turn's (carried) and those that differ (replaced). */
+function compareIntents(previous: Intent, next: Intent): { carried: FieldValue[]; replaced: FieldValue[] } {
   const carried: FieldValue[] = [];
   const replaced: FieldValue[] = [];
   for (const f of SHOWN) {
-    const before = previous![f];
-    const after = parsed.intent[f];
+    const before = previous[f];
+    const after = next[f];
     if (isEmpty(after) && isEmpty(before)) continue;
     if (same(before, after)) carried.push({ field: f, value: after });
     else replaced.push({ field: f, value: after });
   }
-  return { kind: 'followup', parts, intent: parsed.intent, carried, replaced };
+  return { carried, replaced };
+}
+
+/** The fields that make a question a follow-up when they are taken from the turn before. */
+const MAIN: ReadonlyArray<keyof Intent> = ['entity', 'entities', 'attribute', 'attributes', 'period', 'periods', 'span'];
+const PART_OF: Partial<Record<keyof Intent, FollowupPart>> = { entity: 'entity', entities: 'comparison', attribute: 'measure', attributes: 'measure', period: 'period', periods: 'period', span: 'period' };
+
+/** The words a field's value is said with ("Apple", "total revenue", a period's own text). */
+function surfaces(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (typeof v === 'number') return [String(v)];
+  if (Array.isArray(v)) return v.flatMap(surfaces);
+  if (v && typeof v === 'object' && typeof (v as { text?: unknown }).text === 'string') return [(v as { text: string }).text];
+  return [];
+}
+
+/**
+ * A model's reading of a question asked after `previous` (the model saw that intent as context):
+ * which fields it took from the previous turn. A field is carried when its value equals the
+ * previous turn's and the question does not say it itself (none of its words are in the
+ * question); replaced when it differs. The question is a follow-up only when an entity, measure or
+ * period was carried: a whole question that restates them stands alone (null). Decided by code,
+ * from the two intents and the question's text — the model is not asked what it carried.
+ */
+export function carriedByModel(question: string, previous: Intent, next: Intent): FollowupRead | null {
+  const q = question.toLowerCase();
+  const said = (v: unknown) => surfaces(v).some((s) => s.trim() !== '' && q.includes(s.toLowerCase()));
+  const { carried: equal, replaced } = compareIntents(previous, next);
+  const carried = equal.filter((c) => !said(c.value));
+  const restated = equal.filter((c) => said(c.value));
+  if (!carried.some((c) => MAIN.includes(c.field))) return null;
+  const parts = [...new Set([...replaced, ...restated].flatMap((c) => { const p = c.field === 'shape' && next.shape === 'comparison' ? 'comparison' : PART_OF[c.field]; return p ? [p] : []; }))];
+  const reading = { kind: 'followup' as const, parts, intent: next, carried, replaced: [...replaced, ...restated] };
+  return { parts, carried, replaced: reading.replaced, said: describeFollowup(reading, previous.question) };
+}
+
+/** A reading of the follow-up reader as the answer discloses it. */
+export function followupRead(r: Extract<FollowupReading, { kind: 'followup' }>, fromQuestion: string): FollowupRead {
+  return { parts: r.parts, carried: r.carried, replaced: r.replaced, said: describeFollowup(r, fromQuestion) };
 }
 
 /** The one sentence a reader sees about a follow-up (disclosure and progress): which fields were carried. */

@@ -2,12 +2,15 @@
  * Assay's MCP server through the SDK's own client, over both transports: Streamable HTTP at /mcp
  * on a gateway listening on loopback, and stdio (`assay mcp` as a subprocess). The same
  * specification runs against each: list the tools, call every one, read the resources, and send
- * bad arguments (a tool error that says what was wrong).
+ * bad arguments (a tool error that says what was wrong). Every structured result — answers,
+ * clarifications and refusals alike — is validated with Ajv against the output schema the tool
+ * list declares, the JSON Schema a client nobody here wrote would check it with.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -62,8 +65,23 @@ describe.each([
   let c: Connected;
   // The SDK's default request timeout is 60 s; a first question loads the discovery index, which on a
   // busy shared machine can take longer. Correctness, not speed, is under test here.
-  const call = (name: string, args: Record<string, unknown>) => c.client.callTool({ name, arguments: args }, undefined, { timeout: 240_000 }) as Promise<CallResult>;
-  beforeAll(async () => { c = await connect(); }, 120_000);
+  const validators = new Map<string, ValidateFunction>();
+  const validated = new Set<string>();
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const r = await c.client.callTool({ name, arguments: args }, undefined, { timeout: 240_000 }) as CallResult;
+    if (!r.isError) {
+      const validate = validators.get(name)!;
+      expect(validate(r.structuredContent), `${name} ${JSON.stringify(args)}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      const status = (r.structuredContent as { status?: string }).status;
+      validated.add(status ? `${name}:${status}` : name);
+    }
+    return r;
+  };
+  beforeAll(async () => {
+    c = await connect();
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    for (const t of (await c.client.listTools()).tools) validators.set(t.name, ajv.compile(t.outputSchema!));
+  }, 120_000);
   afterAll(async () => c?.close());
 
   it('lists its tools, each with an input and an output schema', async () => {
@@ -172,18 +190,42 @@ describe.each([
     expect(text(bad)).toMatch(/question/);
   }, 180_000);
 
+  it('refusals validate against the same output schema and say why', async () => {
+    // A follow-up with no previous turn: refused as not understood, saying why.
+    const lone = await call('ask', { question: 'and in 2022?' });
+    expect(lone.structuredContent).toMatchObject({ status: 'refused', refusal: { boundary: 'not_understood' } });
+    expect(text(lone)).toMatch(/Refused \(not_understood\)/);
+    // A question no catalogued publisher answers (state poverty rankings became answerable offline).
+    const ranked = await call('ask', { question: 'What was the average rainfall in Seattle in 2020?' });
+    expect(ranked.structuredContent).toMatchObject({ status: 'refused', refusal: { boundary: 'no_candidate_source' } });
+    expect((ranked.structuredContent as { refusal: { reason: string } }).refusal.reason.length).toBeGreaterThan(10);
+  }, 240_000);
+
+  // One row per class of bad argument: each answer names the field and what it must be.
   it.each([
-    ['ask', {}, /exactly one of question or intent/],
-    ['ask', { question: 'x', intent: { question: 'x', shape: 'point' } }, /exactly one of question or intent/],
-    ['ask', { question: 42 }, /question/],
-    ['ask', { question: 'x', on_ambiguity: 'sometimes' }, /on_ambiguity/],
-    ['ask', { intent: { question: 'x', shape: 'no-such-shape' } }, /intent.*shape|shape/],
-    ['resume', { run: 'abc', option: 0 }, /option/],
-    ['sparql', { query: '' }, /query/],
-    ['ask', { question: 'and in 2022?', conversation: 'no' }, /conversation/],
-    ['resolve_entity', { name: 'Apple', type: 'planet' }, /type/],
-    ['describe_source', { id: 'sec-edgar', extra: 1 }, /extra/],
-  ] as const)('bad arguments to %s (%j) are a tool error saying what was wrong', async (name, args, message) => {
+    ['one-of', 'ask', {}, /exactly one of question or intent/],
+    ['one-of', 'ask', { question: 'x', intent: { question: 'x', shape: 'point' } }, /exactly one of question or intent/],
+    ['wrong type', 'ask', { question: 42 }, /expected string, received number.*question/s],
+    ['missing', 'sparql', {}, /expected string, received undefined.*query/s],
+    ['missing', 'resume', { option: 1 }, /expected string, received undefined.*run/s],
+    ['enum', 'ask', { question: 'x', on_ambiguity: 'sometimes' }, /expected one of "answer"\|"all"\|"ask".*on_ambiguity/s],
+    ['enum', 'resolve_entity', { name: 'Apple', type: 'planet' }, /expected one of .*"company".*type/s],
+    ['nested', 'ask', { intent: { question: 'x', shape: 'no-such-shape' } }, /intent\.shape/],
+    ['range', 'resume', { run: 'abc', option: 0 }, />=1.*option/s],
+    ['range', 'ask', { question: 'x', timeout_ms: 10_000_000 }, /<=300000.*timeout_ms/s],
+    ['range', 'schema_card', { budget: 0 }, />=1.*budget/s],
+    ['integer', 'resume', { run: 'abc', option: 1.5 }, /expected int.*option/s],
+    ['length', 'ask', { question: 'x'.repeat(2001) }, /<=2000 characters.*question/s],
+    ['length', 'sparql', { query: '' }, />=1 characters.*query/s],
+    ['length', 'schema_card', { seed: Array.from({ length: 21 }, (_, i) => `urn:x:${i}`) }, /<=20 items.*seed/s],
+    ['format', 'ask', { question: 'and in 2022?', conversation: 'no' }, /conversation id is the "conversation" of an earlier ask result.*conversation/s],
+    ['unknown key', 'describe_source', { id: 'sec-edgar', extra: 1 }, /Unrecognized key.*"extra"/s],
+    ['unknown key', 'list_sources', { verbose: true }, /Unrecognized key.*"verbose"/s],
+    ['unknown value', 'describe_source', { id: 'no-such-source' }, /no source "no-such-source".*sec-edgar/s],
+    ['syntax', 'sparql', { query: 'SELECT ?x WHERE { ?x' }, /POST \/sparql answered 400: /],
+    ['read-only', 'sparql', { query: 'DELETE WHERE { ?s ?p ?o }' }, /read-only: this text is a SPARQL Update/],
+    ['unknown tool', 'no_such_tool', {}, /Tool no_such_tool not found/],
+  ] as const)('bad arguments (%s) to %s %j are a tool error saying what was wrong', async (_class, name, args, message) => {
     const r = await call(name, args as Record<string, unknown>);
     expect(r.isError).toBe(true);
     expect(text(r)).toMatch(message);
@@ -193,5 +235,11 @@ describe.each([
     const r = await call('resume', { run: '0123456789abcdef', option: 1 });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ status: 'refused', refusal: { boundary: 'bad_resume' } });
+  });
+
+  it('every tool\'s structured output was validated, answers, clarifications and refusals alike', () => {
+    const tools = ['describe_source', 'list_sources', 'resolve_entity', 'schema_card', 'sparql'];
+    expect([...validated]).toEqual(expect.arrayContaining(['ask:answered', 'ask:needs_clarification', 'ask:refused', 'resume:answered', 'resume:refused', ...tools]));
+    if (servesNlq) expect([...validated].some((v) => v.startsWith('nlq:'))).toBe(true);
   });
 });

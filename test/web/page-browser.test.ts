@@ -175,6 +175,28 @@ describe('the web page in Chromium', () => {
     await screenshot(page.locator('#nlq'), '7-nlq');
   }, 180_000);
 
+  // Last of the page's interactions: it expands a 3,140-row table, which leaves the page heavy.
+  it('draws a correlation as a scatter of the graded members, both measures and units on the axes', async () => {
+    const turn = await ask('Is county poverty associated with diabetes prevalence?');
+    const chart = turn.locator('figure.chart');
+    await chart.waitFor({ timeout: 60_000 });
+    expect(await chart.getAttribute('data-kind')).toBe('scatter');
+    const n = Number(await chart.getAttribute('data-points'));
+    expect(n).toBeGreaterThan(3000); // every aligned county whose two cells are graded
+    expect(await chart.locator('svg circle').count()).toBe(n);
+    const caption = await chart.locator('figcaption').innerText();
+    expect(caption).toContain('Units: across %, up %');
+    expect(caption).toMatch(/Source: .*svi\.cdc\.gov.*data\.cdc\.gov/s);
+    expect(await chart.getAttribute('aria-label')).toMatch(/^Scatter plot, Diagnosed diabetes among adults against Persons below poverty \(percent\), \d+ members/);
+    // The members' table shows its first rows and the rest on request (by keyboard here).
+    const table = turn.locator('table.data[data-rows]');
+    expect(Number(await table.getAttribute('data-rows'))).toBe(n);
+    expect(await table.locator('tbody tr').count()).toBe(50);
+    await turn.getByRole('button', { name: `Show all ${n.toLocaleString('en-US')} rows` }).press('Enter');
+    expect(await table.locator('tbody tr').count()).toBe(n);
+    await screenshot(chart, '5c-scatter');
+  }, 300_000);
+
   it('needed nothing from any other origin, and logged no script errors', () => {
     expect(b.offOrigin).toEqual([]);
     expect(b.consoleErrors.filter((e) => !/status of 400/.test(e))).toEqual([]);

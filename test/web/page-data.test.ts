@@ -83,6 +83,29 @@ describe('chartFor', () => {
     expect(spec.title).toBe('Population, 2018');
   });
 
+  it('a correlation table (src/population/table.ts) is a scatter: a dot only where both cells are graded, coloured by the weaker', () => {
+    const cell = (column: string, value: unknown, grade: string, evidence?: string) => ({ column, value, grade, ...(evidence ? { evidence } : {}) });
+    const row = (name: string, x: number | null, y: number, n: number, gx = 'verified', gy = 'verified') => [
+      cell('entity', name, 'label', `e${n}x`), cell('key', String(n), 'label', `e${n}x`), cell('x', x, gx, `e${n}x`), cell('y', y, gy, `e${n}y`),
+    ];
+    const spec = chartFor(result({
+      intent: { shape: 'correlation' },
+      table: {
+        shape: 'correlation',
+        columns: [{ id: 'entity', role: 'entity', unit: null }, { id: 'key', role: 'key', unit: null },
+          { id: 'x', role: 'x', label: 'Poverty rate', unit: '%', period: '2022' }, { id: 'y', role: 'y', label: 'Diabetes prevalence', unit: '%', period: '2022' }],
+        rows: [row('Adams County', 12.5, 9.1, 1), row('Baker County', 20.25, 11.4, 2), row('Clark County', 15, 10, 3, 'verified', 'not-a-grade'), row('Dale County', null, 8, 4)],
+        derived: [{ id: 'pearson_r', op: 'pearson', value: 0.9, n: 2, unit: null, of: ['x', 'y'] }], populations: [],
+      },
+      // The text states Baker's y value, graded conflict: that dot takes the weaker grade.
+      figures: [fig('11.4%', 11.4, ['e2y'], 'conflict')],
+    }))!;
+    expect(spec.kind).toBe('scatter');
+    expect(spec.points.map((p) => [p.x, p.xValue, p.y, p.grade])).toEqual([['Adams County', 12.5, 9.1, 'verified'], ['Baker County', 20.25, 11.4, 'conflict']]);
+    expect(spec.omitted).toBe(2); // Clark's y has no grade; Dale has no x value
+    expect([spec.xLabel, spec.yLabel, spec.title]).toEqual(['Poverty rate (%)', 'Diabetes prevalence (%)', 'Diabetes prevalence against Poverty rate']);
+  });
+
   it('a ranking table is bars in the table\'s order, each cell matched to its figure by evidence', () => {
     const spec = chartFor(result({
       intent: { shape: 'ranking' },

@@ -109,23 +109,34 @@ function qualification(result: AskResult): HTMLElement | null {
     q.disclosures.length ? h('ul', { class: 'disclosures' }, ...q.disclosures.map((d) => h('li', {}, d))) : null);
 }
 
+/** Rows shown before "Show all": a population table can have thousands (3,140 counties). */
+export const TABLE_ROWS_SHOWN = 50;
+
 export function tableView(result: AskResult): HTMLElement | null {
   if (result.table === undefined || result.table === null) return null;
   const t = readTable(result.table);
   if (!t) return h('p', { class: 'warn' }, 'This answer carries a table in a form the page cannot read; see the JSON result.');
   const gradeOf = new Map<string, Grade>();
   for (const f of result.figures) if (f.evidence.length === 1) gradeOf.set(f.evidence[0]!, f.grade);
-  return h('table', { class: 'data' },
-    h('caption', {}, t.caption ?? 'Table'),
+  const rowOf = (r: (typeof t.rows)[number]) => h('tr', {}, ...r.map((c) => {
+    const own = GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined; // 'exempt' and 'label' are not grades
+    const grade = (c.evidence ? gradeOf.get(c.evidence) : undefined) ?? (c.value !== null && typeof c.value === 'number' ? own : undefined);
+    const value = c.value === null || c.value === undefined ? '—' : typeof c.value === 'number' ? c.value.toLocaleString('en-US') : String(c.value);
+    return h('td', grade ? { class: `cell grade-${grade}`, 'data-grade': grade } : {},
+      value, grade ? srOnly(` (${grade})`) : null,
+      c.evidence ? h('span', { class: 'cell-ev' }, ' ', link(c.evidence, '↗', `evidence ${c.evidence}`)) : null);
+  }));
+  const body = h('tbody', {}, ...t.rows.slice(0, TABLE_ROWS_SHOWN).map(rowOf));
+  const table = h('table', { class: 'data', 'data-rows': t.rows.length },
+    h('caption', {}, t.caption ?? 'Table', t.rows.length > TABLE_ROWS_SHOWN ? ` (${t.rows.length.toLocaleString('en-US')} rows)` : ''),
     h('thead', {}, h('tr', {}, ...t.columns.map((c) => h('th', { scope: 'col' }, c.label, c.unit ? ` (${c.unit})` : '', c.period ? `, ${c.period}` : '')))),
-    h('tbody', {}, ...t.rows.map((r) => h('tr', {}, ...r.map((c) => {
-      const own = GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined; // 'exempt' and 'label' are not grades
-      const grade = (c.evidence ? gradeOf.get(c.evidence) : undefined) ?? (c.value !== null && typeof c.value === 'number' ? own : undefined);
-      const value = c.value === null || c.value === undefined ? '—' : typeof c.value === 'number' ? c.value.toLocaleString('en-US') : String(c.value);
-      return h('td', grade ? { class: `cell grade-${grade}`, 'data-grade': grade } : {},
-        value, grade ? srOnly(` (${grade})`) : null,
-        c.evidence ? h('span', { class: 'cell-ev' }, ' ', link(c.evidence, '↗', `evidence ${c.evidence}`)) : null);
-    })))));
+    body);
+  if (t.rows.length <= TABLE_ROWS_SHOWN) return table;
+  const more = h('button', {
+    type: 'button', class: 'show-rows',
+    onclick: () => { body.append(...t.rows.slice(TABLE_ROWS_SHOWN).map(rowOf)); more.remove(); },
+  }, `Show all ${t.rows.length.toLocaleString('en-US')} rows`);
+  return h('div', { class: 'table-wrap' }, h('div', { class: 'table-scroll' }, table), more);
 }
 
 export interface AnswerHooks {

@@ -8,14 +8,21 @@
  *   timeseries  → a line over the periods, one series per entity
  *   comparison  → bars, one per entity (and period)
  *   ranking / table with a numeric column → bars in the table's order
+ *   correlation table (an x and a y column)  → a scatter, one dot per member; a dot is drawn
+ *                                               only when both its cells carry a grade, and is
+ *                                               coloured by the weaker of the two
  */
 import { GRADES, type AskResult, type Figure, type Grade } from './types.ts';
 import { readTable } from './table-data.ts';
 
-export interface Point { x: string; y: number; series: string; grade: Grade; figure: string; evidence: string; order: number }
+/** x: the category (a period, an entity); for a scatter, the member's name, with its numeric x in xValue. */
+export interface Point { x: string; y: number; series: string; grade: Grade; figure: string; evidence: string; order: number; xValue?: number; xFigure?: string }
 export interface ChartSpec {
-  kind: 'line' | 'bar';
+  kind: 'line' | 'bar' | 'scatter';
   title: string;
+  /** A scatter's horizontal axis: its measure and unit. */
+  xLabel?: string;
+  xUnit?: string | null;
   /** Axis label for the values: the measure and its unit. */
   yLabel: string;
   unit: string | null;
@@ -42,7 +49,7 @@ const shapeOf = (r: AskResult): string | null => (typeof r.intent?.shape === 'st
 export function chartFor(result: AskResult): ChartSpec | null {
   if (result.status !== 'answered') return null;
   const shape = shapeOf(result);
-  const fromTable = tableChart(result);
+  const fromTable = scatterChart(result) ?? tableChart(result);
   if (fromTable) return fromTable;
   const numeric = result.evidence.filter((e) => typeof e.value === 'number');
   if (numeric.length < 2) return null;
@@ -117,5 +124,55 @@ function tableChart(result: AskResult): ChartSpec | null {
     points,
     omitted,
     sources: sourcesOf(result, points.map((p) => p.evidence)),
+  };
+}
+
+/** The weaker of two grades (later in GRADES: verified is strongest, unverified weakest). */
+const weaker = (a: Grade, b: Grade): Grade => (GRADES.indexOf(a) >= GRADES.indexOf(b) ? a : b);
+
+/** A cell's grade: the figure's that states its value alone when there is one, else the code grade of the cell. */
+function cellGrade(result: AskResult, c: { evidence: string | null; grade: string | null }): { grade: Grade; figure?: Figure } | undefined {
+  const f = c.evidence ? figureFor(result.figures, c.evidence) : undefined;
+  const grade = f?.grade ?? (GRADES.includes(c.grade as Grade) ? (c.grade as Grade) : undefined);
+  return grade ? { grade, ...(f ? { figure: f } : {}) } : undefined;
+}
+
+/** A correlation table (columns with roles x and y): a scatter of the members. */
+function scatterChart(result: AskResult): ChartSpec | null {
+  const table = readTable(result.table);
+  if (!table || table.rows.length < 2) return null;
+  const xi = table.columns.findIndex((c) => c.role === 'x');
+  const yi = table.columns.findIndex((c) => c.role === 'y');
+  if (xi < 0 || yi < 0) return null;
+  const li = table.columns.findIndex((c) => c.role === 'entity');
+  const points: Point[] = [];
+  let omitted = 0;
+  table.rows.forEach((row, order) => {
+    const cx = row[xi]!;
+    const cy = row[yi]!;
+    const gx = cellGrade(result, cx);
+    const gy = cellGrade(result, cy);
+    if (!gx || !gy || !cy.evidence || typeof cx.value !== 'number' || typeof cy.value !== 'number') { omitted++; return; }
+    const name = li >= 0 ? String(row[li]!.value) : `#${order + 1}`;
+    points.push({
+      x: name, xValue: gx.figure?.value ?? cx.value, xFigure: gx.figure?.text ?? cx.value.toLocaleString('en-US'),
+      y: gy.figure?.value ?? cy.value, figure: gy.figure?.text ?? cy.value.toLocaleString('en-US'),
+      series: name, grade: weaker(gx.grade, gy.grade), evidence: cy.evidence, order,
+    });
+  });
+  if (points.length < 2) return null;
+  const [cx, cy] = [table.columns[xi]!, table.columns[yi]!];
+  const label = (c: typeof cx) => (c.unit ? `${c.label} (${c.unit})` : c.label);
+  const evidence = table.rows.flatMap((r) => [r[xi]!.evidence, r[yi]!.evidence]).filter((e): e is string => !!e);
+  return {
+    kind: 'scatter',
+    title: table.caption ?? `${cy.label} against ${cx.label}`,
+    xLabel: label(cx),
+    xUnit: cx.unit,
+    yLabel: label(cy),
+    unit: cy.unit,
+    points,
+    omitted,
+    sources: sourcesOf(result, evidence),
   };
 }

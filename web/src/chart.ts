@@ -22,6 +22,11 @@ export function tick(v: number, unit: string | null): string {
 
 function summary(spec: ChartSpec): string {
   const values = spec.points.map((p) => `${p.x}: ${p.figure} (${p.grade})`).join('; ');
+  if (spec.kind === 'scatter') {
+    // A population can have thousands of members: the label names the first few; the table beside the chart has them all.
+    const shown = spec.points.slice(0, 5).map((p) => `${p.x}: ${p.xFigure}, ${p.figure} (${p.grade})`).join('; ');
+    return `Scatter plot, ${spec.title}, ${spec.points.length} members (${spec.xLabel ?? 'x'} across, ${spec.yLabel} up). ${shown}${spec.points.length > 5 ? '; …' : ''}.`;
+  }
   return `${spec.kind === 'line' ? 'Line' : 'Bar'} chart, ${spec.title}. ${values}.`;
 }
 
@@ -31,7 +36,19 @@ export async function drawChart(container: HTMLElement, result: AskResult): Prom
   const Plot = await import('@observablehq/plot');
   const used = GRADES.filter((g) => spec.points.some((p) => p.grade === g));
   const color = { type: 'ordinal' as const, domain: used, range: used.map((g) => GRADE_COLOURS[g]!), legend: true, label: 'grade' };
-  const title = (d: ChartSpec['points'][number]) => `${d.x}: ${d.figure} — ${d.grade}\n${d.evidence}`;
+  const title = (d: ChartSpec['points'][number]) => `${d.x}: ${d.xFigure !== undefined ? `${d.xFigure}, ` : ''}${d.figure} — ${d.grade}\n${d.evidence}`;
+  if (spec.kind === 'scatter') {
+    const svg = Plot.plot({
+      width: Math.min(720, Math.max(360, container.clientWidth || 640)),
+      height: 360,
+      marginLeft: 80,
+      x: { label: spec.xLabel ?? null, grid: true, tickFormat: (v: number) => tick(v, spec.xUnit ?? null) },
+      y: { label: spec.yLabel, grid: true, tickFormat: (v: number) => tick(v, spec.unit) },
+      color,
+      marks: [Plot.dot(spec.points, { x: 'xValue', y: 'y', fill: 'grade', r: 4, title })],
+    });
+    return place(container, spec, svg);
+  }
   const marks = spec.kind === 'line'
     ? [
         Plot.ruleY([0]),
@@ -53,11 +70,16 @@ export async function drawChart(container: HTMLElement, result: AskResult): Prom
     color,
     marks,
   });
+  place(container, spec, svg);
+}
+
+function place(container: HTMLElement, spec: ChartSpec, svg: Element): void {
   const figure = h('figure', { class: 'chart', role: 'img', 'aria-label': summary(spec), 'data-kind': spec.kind, 'data-points': spec.points.length });
   figure.append(svg);
+  const units = spec.kind === 'scatter' ? `across ${spec.xUnit ?? 'none stated'}, up ${spec.unit ?? 'none stated'}` : (spec.unit ?? 'none stated');
   const caption = h('figcaption', {},
     h('div', { class: 'chart-title' }, spec.title),
-    h('div', {}, `Units: ${spec.unit ?? 'none stated'}. Every plotted value is a figure of the answer, coloured by its grade.`),
+    h('div', {}, `Units: ${units}. Every plotted value is a graded value of the answer, coloured by its grade${spec.kind === 'scatter' ? ' (the weaker of a dot\'s two)' : ''}.`),
     spec.omitted ? h('div', {}, `${spec.omitted} value(s) in the data are not figures of the answer and are not plotted.`) : null,
     spec.sources.length ? h('div', { class: 'chart-sources' }, 'Source: ', ...spec.sources.flatMap((s, i) => [i ? '; ' : '', `${s.publisher?.split('/').pop() ?? 'publisher'} `, link(s.url, s.url)])) : null);
   figure.append(caption);

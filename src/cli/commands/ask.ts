@@ -13,6 +13,7 @@ import { ask } from '../../ask/run.ts';
 import { loadAskServices } from '../../ask/services.ts';
 import type { AskRequest, AskResult } from '../../ask/types.ts';
 import { UserError } from '../errors.ts';
+import { routeQuestion } from '../../nlq/route.ts';
 import { formatValue } from '../../answer/factsheet.ts';
 
 interface AskOpts { json?: boolean; onAmbiguity: 'answer' | 'all' | 'ask'; strict?: boolean; intent?: string; resume?: string; option?: string; data?: string; catalog: string; live?: boolean; interpreter: 'offline' | 'model'; timeout?: string; quiet?: boolean }
@@ -53,6 +54,12 @@ export async function askCommand(question: string | undefined, opts: AskOpts): P
   const config = loadConfig({ dataDir: opts.data });
   const store = await openStore(config);
   try {
+    // A question about Assay's own graphs (its catalog, evidence or runs) goes to the NL→SPARQL loop.
+    const route = req.question ? routeQuestion(req.question) : undefined;
+    if (req.question && route?.route === 'graph') {
+      const { askAssaysGraphs } = await import('./ask-graphs.ts');
+      return await askAssaysGraphs(req.question, route, { store, config, catalogDir: opts.catalog, ...(opts.json ? { json: true } : {}), ...(opts.quiet ? { quiet: true } : {}), ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}) });
+    }
     const model = await modelClientFromEnv();
     const services = await loadAskServices({ store, baseIri: config.baseIri, catalogDir: opts.catalog, mode: opts.live ? 'live' : 'replay', ...(model ? { model } : {}) });
     const controller = new AbortController();

@@ -18,13 +18,14 @@ import { CONVERSATION_ID, newConversationId } from '../../conversation/turns.ts'
 import { UserError } from '../errors.ts';
 import { formatResult } from './ask.ts';
 
-interface ChatOpts { onAmbiguity: 'answer' | 'all' | 'ask'; strict?: boolean; conversation?: string; data?: string; catalog: string; live?: boolean; quiet?: boolean }
+interface ChatOpts { onAmbiguity: 'answer' | 'all' | 'ask'; interpreter: 'offline' | 'model'; strict?: boolean; conversation?: string; data?: string; catalog: string; live?: boolean; quiet?: boolean }
 
 export function registerChat(cli: Command): void {
   cli.command('chat')
     .description('an interactive session: each line is a question, and follow-ups ("and in 2022?") are read against the previous turn')
     .addOption(new Option('--on-ambiguity <mode>', 'answer, all, or ask (a clarification; answer with the option number)').choices(['answer', 'all', 'ask']).default('answer'))
     .option('--strict', 'refuse an answer that contains an unverified figure')
+    .addOption(new Option('--interpreter <kind>', 'offline (default) or model (given the previous turn\'s intent as context)').choices(['offline', 'model']).default('offline'))
     .option('--conversation <id>', 'continue an earlier conversation (its id is printed when a session starts)')
     .option('--live', 'go to the publishers over the network instead of the bundled cassettes')
     .option('--quiet', 'do not print progress events')
@@ -39,6 +40,7 @@ export async function chatCommand(opts: ChatOpts): Promise<void> {
   const store = await DurableStore.open(config.dataDir);
   try {
     const model = await modelClientFromEnv();
+    if (opts.interpreter === 'model' && !model) throw new UserError('--interpreter model needs a model: set ASSAY_LLM_URL and ASSAY_LLM_MODEL (an OpenAI-compatible endpoint)');
     const services = await loadAskServices({ store, baseIri: config.baseIri, catalogDir: opts.catalog, mode: opts.live ? 'live' : 'replay', ...(model ? { model } : {}) });
     const conversation = opts.conversation ?? newConversationId();
     process.stderr.write(`assay chat — conversation ${conversation}. Ask a question; follow-ups are read against the one before. "exit" ends.\n`);
@@ -53,7 +55,7 @@ export async function chatCommand(opts: ChatOpts): Promise<void> {
       if (line) {
         const option = /^\d+$/.test(line) && last?.status === 'needs_clarification' ? Number(line) : undefined;
         const req: TurnRequest = {
-          on_ambiguity: opts.onAmbiguity, strict: !!opts.strict, conversation,
+          on_ambiguity: opts.onAmbiguity, strict: !!opts.strict, conversation, interpreter: opts.interpreter,
           ...(option !== undefined && last ? { resume: { run: last.run_id, option } } : { question: line }),
         };
         controller = new AbortController();

@@ -15,7 +15,7 @@ import { syncCatalogGraph } from '../../ard/sync.ts';
 import { graphIri } from '../../rdf/vocab.ts';
 import { startQueryPool, type QueryPool } from '../../server/sparql/pool.ts';
 import {
-  askGraph, DEFAULT_NLQ_CONFIG, failureText, footnotes, generatorFromEnv, GroundingCache, LANE_LABEL, loadCases,
+  askGraph, DEFAULT_NLQ_CONFIG, failureText, footnotes, groundingCutText, generatorFromEnv, GroundingCache, LANE_LABEL, loadCases,
   outcomeJson, poolRunner, qualificationText, reportTable, runEval, type NlqConfig, type NlqDeps, type GraphRunner,
 } from '../../nlq/index.ts';
 import { UserError } from '../errors.ts';
@@ -123,15 +123,17 @@ export async function nlqCommand(question: string, opts: NlqOptions): Promise<vo
     else if (opts.sparql) {
       if (out.status === 'answered') process.stdout.write(`${out.sparql}\n`);
       else process.stderr.write(`assay: ${failureText(out)}\n`);
-    } else process.stdout.write(human(out));
+    } else process.stdout.write(humanNlq(out));
     if (out.status !== 'answered') process.exitCode = 3;
   } finally {
     await session.close();
   }
 }
 
-function human(out: Awaited<ReturnType<typeof askGraph>>): string {
-  if (out.status !== 'answered') return `${failureText(out)}\n`;
+/** The human rendering of an NL→SPARQL outcome (also `assay ask` on a question about Assay's graphs). */
+export function humanNlq(out: Awaited<ReturnType<typeof askGraph>>): string {
+  const cuts = out.groundingCuts.map((c) => `warning: ${groundingCutText(c)}`);
+  if (out.status !== 'answered') return `${[failureText(out), ...cuts].join('\n')}\n`;
   const lines: string[] = [];
   const r = out.result;
   if (r.kind === 'ask') lines.push(r.value ? 'yes' : 'no');
@@ -146,6 +148,7 @@ function human(out: Awaited<ReturnType<typeof askGraph>>): string {
   for (const t of out.transcript) for (const n of t.notes) lines.push(`note: ${n}`);
   if (out.citations) lines.push('', 'Sources:', ...footnotes(out.citations).map((f) => `  ${f}`));
   if (out.qualification) lines.push('', `Qualification: ${qualificationText(out.qualification)}`);
+  if (cuts.length > 0) lines.push('', ...cuts);
   return `${lines.join('\n')}\n`;
 }
 

@@ -21,8 +21,10 @@ import type { ClassProfile, Introspection, PredicateProfile } from '../../../int
 import type { Grounding } from '../grounding.ts';
 import { RDF_TYPE } from '../grounding.ts';
 import type { LinkedClass, LinkedEntity, LinkedRelation, Linking } from '../link.ts';
-import { ask, bgp, containsText, countAs, filter, iri, num, op, select, subquery, toText, triple, union, v } from '../sparql-build.ts';
-import { isStopword, numbers, stem, type Token } from '../text.ts';
+import { aggregateAs, ask, bgp, bool, containsWord, countAs, countExpr, equalsText, filter, iri, num, op, select, subquery, toText, triple, union, v } from '../sparql-build.ts';
+import { isStopword, localName, nameWords, numbers, stem, type Token } from '../text.ts';
+
+const nameWordsOfIri = (i: string) => nameWords(localName(i));
 import type { BeyondReason, Generation, GenerateRequest, SparqlGenerator } from './types.ts';
 import type { Pattern, Query } from 'sparqljs';
 
@@ -40,7 +42,11 @@ const LATE_WORDS = new Set(['latest', 'newest', 'recent', 'last', 'youngest']);
 const LIGHT_WORDS = new Set(['many', 'number', 'count', 'total', 'exist', 'exists', 'there', 'appear', 'appears', 'known', 'called', 'named',
   'use', 'uses', 'used', 'using', 'make', 'makes', 'made', 'get', 'gets', 'take', 'takes', 'go', 'goes', 'come', 'comes', 'belong', 'belongs',
   'graph', 'dataset', 'catalog', 'catalogue', 'database', 'data', 'describe', 'describes', 'hold', 'holds', 'contain', 'contains', 'include', 'includes']);
-const AGGREGATE_WORDS = new Set(['average', 'mean', 'sum', 'median', 'percentage', 'percent', 'proportion', 'ratio', 'difference', 'combined', 'altogether']);
+/** Aggregates beyond this generator (it writes AVG, SUM, MIN, MAX and COUNT). */
+const AGGREGATE_WORDS = new Set(['median', 'percentage', 'percent', 'proportion', 'ratio', 'difference', 'altogether', 'variance', 'deviation']);
+const AGGREGATES: Record<string, 'avg' | 'sum' | 'min' | 'max'> = {
+  average: 'avg', mean: 'avg', avg: 'avg', sum: 'sum', total: 'sum', combined: 'sum', maximum: 'max', max: 'max', minimum: 'min', min: 'min',
+};
 const EQ = ['equal to', 'equals', 'exactly', 'of', 'is', 'with', '='];
 const GT = ['more than', 'greater than', 'larger than', 'bigger than', 'higher than', 'taller than', 'longer than', 'heavier than', 'over', 'above', 'exceeds', 'exceeding', 'exceed', 'after', 'beyond'];
 const GE = ['at least', 'no less than', 'or more'];
@@ -48,6 +54,8 @@ const LT = ['less than', 'fewer than', 'smaller than', 'lower than', 'shorter th
 const LE = ['at most', 'no more than', 'or less', 'or fewer', 'up to'];
 
 interface Ctx {
+  /** Set when a join was chosen without the question naming it (see Generation.tentative). */
+  guessed?: string;
   ix: Introspection;
   g: Grounding;
   l: Linking;
@@ -72,7 +80,7 @@ export function generateOffline(g: Grounding, l: Linking): Generation {
   const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
-  return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}) };
+  return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(ctx.guessed ? { tentative: { code: 'guessed-join-empty', predicate: ctx.guessed } } : {}) };
 }
 
 type Planned = Query | BeyondReason;
@@ -92,12 +100,23 @@ function plan(c: Ctx): Planned {
     }
   }
   entities.sort((a, b) => a.start - b.start);
+  // A name the question gives that the graph does not hold must not be dropped: a query without it
+  // answers a different question ("How many songs has Prince sung?" is not "How many songs?").
+  // …unless it is the value a text relation named right next to it holds ("the POST method", "George Lucas direct").
+  const unlinked = unlinkedName(c);
+  const textValue = unlinked && c.l.relations.some((r) => isTextual(c, r.iri) && r.tokens.some((t) => t >= unlinked.start - 2 && t < unlinked.end + 2));
+  if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked.mention };
   // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
   const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
   // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
-  const aggregate = c.norms.find((w) => AGGREGATE_WORDS.has(w));
-  if (aggregate) return { code: 'unrecognised-form' };
+  const unsupported = c.norms.find((w) => AGGREGATE_WORDS.has(w));
+  if (unsupported) return { code: 'unrecognised-form' };
+  // "… on average", "the sum": an aggregate word this generator cannot place on a numeric relation.
+  // (Unless the word is part of a relation's name the question spells out in full: "an average height above 200" → averageHeight.)
+  const aggWordAt = c.norms.findIndex((w) => ['average', 'mean', 'avg', 'sum', 'combined'].includes(w));
+  const spelledOut = aggWordAt >= 0 && c.l.relations.some((r) => r.score >= 1 && r.tokens.includes(aggWordAt));
+  if (aggWordAt >= 0 && !spelledOut && !aggregate(c)) return { code: 'unrecognised-form' };
   const first = c.norms[0] ?? '';
   const isAsk = ASK_WORDS.has(first);
   const isCount = has(c, 'how many') || has(c, 'number of') || has(c, 'count of') || first === 'count';
@@ -118,6 +137,8 @@ function plan(c: Ctx): Planned {
     return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
   }
   if (isAsk) return askForm(c, entities, classes, cmp);
+  const agg = aggregate(c);
+  if (agg) return aggregateForm(c, entities, classes, agg, cmp);
   if (isCount) return countForm(c, entities, classes, cmp);
   if (sup) return superlativeForm(c, entities, classes, sup);
   // "What <relation> …" asks for values of that relation, not for members of a class.
@@ -135,8 +156,15 @@ function plan(c: Ctx): Planned {
     const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
+    const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
+    if (having) return having;
     const filtered = valueFilter(c, F.iri, cmp, where, 'x');
     if (typeof filtered === 'object') return filtered;
+    const flag = !scoped && !filtered ? booleanFlag(c, F.iri) : undefined;
+    if (flag) {
+      where.push(bgp(triple(v('x'), iri(flag), bool(true))));
+      return select({ variables: [v('x')], where, distinct: true });
+    }
     if (!scoped && !filtered && entities.length === 0 && classes.length > 1) {
       // "Which C have C2?" — members of C related to some C2.
       const F2 = classes[1]!;
@@ -148,6 +176,103 @@ function plan(c: Ctx): Planned {
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
+}
+
+/**
+ * A capitalised run of words (not the question's first word) that no entity, class or ambiguous
+ * mention took: a name the graph does not hold under that spelling.
+ */
+function unlinkedName(c: Ctx): { mention: string; start: number; end: number } | undefined {
+  const taken = c.l.consumed;
+  const nums = new Set(numbers(c.toks).flatMap((n) => Array.from({ length: n.end - n.start }, (_, k) => n.start + k)));
+  let run: Token[] = [];
+  const flush = () => ({ mention: run.map((t) => t.raw).join(' '), start: run[0]!.i, end: run.at(-1)!.i + 1 });
+  for (const t of c.toks) {
+    const nameLike = t.i > 0 && /^\p{Lu}/u.test(t.raw) && !taken.has(t.i) && !nums.has(t.i) && t.raw !== 'I' && !isStopword(t.norm);
+    if (nameLike) { run.push(t); continue; }
+    if (run.length > 0) return flush();
+  }
+  return run.length > 0 ? flush() : undefined;
+}
+
+// ——— aggregates (AVG, SUM, MIN, MAX) ———
+
+interface Aggregate { fn: 'avg' | 'sum' | 'min' | 'max'; word: number }
+
+/** "the average height", "the total length", "the maximum length of …": an aggregate word right before a numeric relation. */
+function aggregate(c: Ctx): Aggregate | undefined {
+  const first = c.norms[0];
+  if (first === 'which' || first === 'who' || first === 'whom') return undefined;
+  for (let i = 0; i < c.norms.length; i++) {
+    const fn = AGGREGATES[c.norms[i]!];
+    if (!fn) continue;
+    // The relation may follow a class word: "the average song length".
+    const next = c.toks.slice(i + 1).filter((t) => !isStopword(t.norm)).slice(0, 2);
+    const classWord = (t: Token) => c.l.classes.some((cl) => t.i >= cl.start && t.i < cl.end);
+    const cand = next[0] && classWord(next[0]) ? next.slice(0, 2) : next.slice(0, 1);
+    const numeric = cand.some((t) => c.l.relations.some((r) => r.tokens.includes(t.i) && isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile))));
+    if (numeric) return { fn, word: i };
+  }
+  return undefined;
+}
+
+function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], agg: Aggregate, cmp: Comparison | undefined): Planned {
+  const F = classes[0];
+  const where: Pattern[] = [];
+  let rel: Directed | undefined;
+  if (F) {
+    where.push(bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri))));
+    const scoped = scope(c, F, entities, where);
+    if (typeof scoped === 'object') return scoped;
+    rel = classRelation(c, F.iri, { numeric: true });
+  } else if (entities.length === 1) {
+    // "the total length of what E sings" has no class; an entity's own numeric property is a single value.
+    return { code: 'unrecognised-form' };
+  } else {
+    rel = globalRelation(c, { numeric: true });
+  }
+  if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: F?.iri ?? '', hint: 'aggregate' };
+  if (cmp) return { code: 'unrecognised-form' };
+  const st = c.g.numeric.get(rel.iri);
+  if (agg.fn === 'min' && st && st.zeros > 0 && st.negatives === 0) return { code: 'zero-values', predicate: rel.iri, zeros: st.zeros };
+  where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+  const numericOnly = numericGuard(c, rel.iri);
+  if (numericOnly) where.push(numericOnly);
+  return select({ variables: [aggregateAs(agg.fn, v('v'), agg.fn)], where });
+}
+
+/** FILTER(isNumeric(?v)) when the predicate also holds non-numeric values (the data says so: its datatypes). */
+function numericGuard(c: Ctx, p: string): Pattern | undefined {
+  const prof = profile(c, p);
+  if (!prof) return undefined;
+  const mixed = prof.kinds.iri + prof.kinds.bnode > 0 || prof.rangeDatatypes.some((d) => !NUMERIC.has(d.iri));
+  return mixed && !TEMPORAL.has(topDatatype(prof) ?? '') ? filter(op('isnumeric', v('v'))) : undefined;
+}
+
+/** "Which C have more than N R?" where R is an object relation of C: a count per member, compared in HAVING. */
+function countFilter(c: Ctx, cls: string, cmp: Comparison, where: Pattern[]): Query | undefined {
+  if (classRelation(c, cls, { numeric: true })) return undefined;
+  const after = c.l.relations.filter((r) => r.tokens.some((t) => t > cmp.start));
+  if (after.length === 0) return undefined;
+  const rel = classRelation({ ...c, l: { ...c.l, relations: after } }, cls, { objects: true });
+  if (!rel) return undefined;
+  const pattern = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('o')) : triple(v('o'), iri(rel.iri), v('x')));
+  return select({ variables: [v('x')], where: [...where, pattern], group: [v('x')], having: [op(cmp.op, countExpr(v('o')), num(cmp.value))] });
+}
+
+/**
+ * A yes/no property of the class that the question spells out in full ("require a credential" →
+ * requiresCredential): every content word of its name is a word of the question.
+ */
+function booleanFlag(c: Ctx, cls: string): string | undefined {
+  const words = new Set(c.norms.map(stem));
+  const hits = (classProfile(c, cls)?.predicates ?? []).filter((cp) => {
+    const p = profile(c, cp.predicate);
+    if (!p || topDatatype(p) !== XSD + 'boolean') return false;
+    const name = nameWordsOfIri(cp.predicate).filter((w) => !['is', 'has', 'have', 'can', 'does'].includes(w));
+    return name.length > 0 && name.every((w) => words.has(stem(w)));
+  });
+  return hits.length === 1 ? hits[0]!.predicate : undefined;
 }
 
 /** "no P", "without P", "lacking P": a negated relation (handled); other negations are beyond this generator. */
@@ -206,7 +331,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
   if (rel) {
     const words = leftoverWords(c, rel);
     if (words.length > 0 && isTextual(c, rel.iri)) {
-      return ask([bgp(triple(e, iri(rel.iri), v('v'))), ...words.map((w) => filter(containsText(v('v'), w)))]);
+      return ask([bgp(triple(e, iri(rel.iri), v('v'))), ...textFilters(c, rel.iri, words)]);
     }
     return ask([bgp(triple(e, iri(rel.iri), v('v')))]);
   }
@@ -221,6 +346,8 @@ function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedCla
     const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
+    const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
+    if (having) return having;
     const filtered = valueFilter(c, F.iri, cmp, where, 'x');
     if (typeof filtered === 'object') return filtered;
     return select({ variables: [countAs(v('x'), 'count')], where });
@@ -238,7 +365,7 @@ function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedCla
 
 // ——— superlatives ———
 
-interface Superlative { descending: boolean; limit: number; byCount: boolean; temporal?: 'early' | 'late'; word: number }
+interface Superlative { descending: boolean; limit: number; byCount: boolean; temporal?: 'early' | 'late'; word: number; nested?: boolean }
 
 function superlative(c: Ctx): Superlative | undefined {
   for (let i = 0; i < c.norms.length; i++) {
@@ -253,12 +380,14 @@ function superlative(c: Ctx): Superlative | undefined {
       // "most" as "most of the …" is not a superlative; "the most", "has the most" are.
       if (c.norms[i - 1] !== undefined && !['which', 'who', 'what'].includes(c.norms[i - 1]!)) continue;
     }
-    if (w === 'first' || w === 'last') {
-      // "the first N" is a superlative only next to a temporal predicate; leave to the relation check.
-    }
+    if ((w === 'first' || w === 'last') && comparisonAt(c, i + 1)) continue; // "songs that last less than 60 seconds"
+    // "the maximum length of …" with a question asking for a value is an aggregate, not a ranking.
+    if ((w === 'max' || w === 'maximum' || w === 'min' || w === 'minimum') && aggregate(c)) continue;
     let limit = 1;
     const counts = numbers(c.toks);
-    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined);
+    // "the five longest", "top 3", or a count of the class asked for ("Which three bands have the most …").
+    const n = counts.find((m) => m.end === i)?.value ?? ((w === 'top' || w === 'bottom') ? counts.find((m) => m.start === i + 1)?.value : undefined)
+      ?? counts.find((m) => m.end < i && c.l.classes.some((cl) => cl.start === m.end) && !comparisonBefore(c, m.start))?.value;
     if (n !== undefined && n > 0 && n <= 1000) limit = n;
     const byCount = (w === 'most' || w === 'fewest' || w === 'least') && !isAdjectiveNext(c, i);
     return { descending, limit, byCount, word: i, ...(temporal ? { temporal } : {}) };
@@ -266,15 +395,43 @@ function superlative(c: Ctx): Superlative | undefined {
   return undefined;
 }
 
-/** "the most populous" — "most" followed by an adjective-like word that names a relation. */
+function comparisonBefore(c: Ctx, i: number): boolean {
+  const before = c.norms.slice(Math.max(0, i - 3), i).join(' ');
+  return [...GT, ...GE, ...LT, ...LE].some((p) => before.endsWith(p));
+}
+
+function comparisonAt(c: Ctx, i: number): boolean {
+  const two = c.norms.slice(i, i + 2).join(' ');
+  return [...GT, ...GE, ...LT, ...LE].some((p) => two.startsWith(p));
+}
+
+/** "the most populous" — "most" followed by an adjective-like word that names a literal-valued relation ("the most members" counts). */
 function isAdjectiveNext(c: Ctx, i: number): boolean {
   const next = c.toks[i + 1];
   if (!next) return false;
-  return c.l.relations.some((r) => r.tokens.includes(next.i)) && !c.l.classes.some((cl) => cl.start === next.i);
+  return c.l.relations.some((r) => r.tokens.includes(next.i) && isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile)))
+    && !c.l.classes.some((cl) => cl.start === next.i);
 }
 
 function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], sup: Superlative): Planned {
+  // "Who sang the most songs?": the class right after "most" is what is counted, not what is asked for.
+  const counted = sup.byCount ? classes.find((cl) => cl.start === sup.word + 1) : undefined;
+  if (counted) {
+    const asked = classes.find((cl) => cl !== counted && cl.start < sup.word);
+    if (!asked && c.norms[0] !== 'who' && c.norms[0] !== 'whom') return { code: 'unrecognised-form' };
+    return countedSuperlative(c, asked, counted, entities, sup);
+  }
   const F = classes[0];
+  // "Who sings the longest song?": rank the class, then ask who is related to the top one.
+  const verbBetween = c.l.relations.some((r) => r.tokens.some((t) => t > 0 && t < sup.word) && !isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile)));
+  if (F && !sup.nested && verbBetween && (c.norms[0] === 'who' || c.norms[0] === 'whom') && F.start > sup.word && !sup.byCount) {
+    const inner = superlativeForm(c, entities, classes, { ...sup, nested: true });
+    if ('code' in inner) return inner;
+    const into = c.l.relations.filter((r) => c.ix.joinHints.hints.some((h) => h.predicate === r.iri && h.to === F.iri) && !isNumericProfile(profile(c, r.iri) ?? ({} as PredicateProfile)));
+    const preds = [...new Set(into.map((r) => r.iri))];
+    if (preds.length !== 1) return { code: 'no-relation', subject: F.iri, hint: 'who' };
+    return select({ variables: [v('y')], where: [bgp(triple(v('y'), iri(preds[0]!), v('x'))), subquery(inner)], distinct: true });
+  }
   const focus = F?.iri;
   const where: Pattern[] = focus ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(focus)))] : [];
   if (F) {
@@ -304,8 +461,36 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     if (named) return { code: 'not-numeric', predicate: named.iri };
     return { code: 'no-relation', subject: focus ?? '', hint: 'superlative' };
   }
+  // Ascending ranks meet zeros first; whether a zero is a measurement or a placeholder the data does
+  // not say, so a rank that would start at zeros is declined rather than guessed.
+  const st = c.g.numeric.get(rel.iri);
+  if (!sup.descending && !sup.temporal && st && st.zeros > 0 && st.negatives === 0) return { code: 'zero-values', predicate: rel.iri, zeros: st.zeros };
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
+  const guard = numericGuard(c, rel.iri);
+  if (guard) where.push(guard);
   return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
+}
+
+/** Members of `asked` (or anything, for "who") ranked by how many `counted` they relate to. */
+function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: LinkedClass, entities: LinkedEntity[], sup: Superlative): Planned {
+  const where: Pattern[] = asked ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(asked.iri)))] : [];
+  if (asked) {
+    const scoped = scope(c, asked, entities, where);
+    if (typeof scoped === 'object') return scoped;
+  } else if (entities.length > 0) return { code: 'unrecognised-form' };
+  const hints = c.ix.joinHints.hints.filter((h) => h.predicate !== RDF_TYPE && (asked ? (h.from === asked.iri && h.to === counted.iri) || (h.from === counted.iri && h.to === asked.iri) : h.to === counted.iri));
+  const options = new Map<string, Directed>();
+  for (const h of hints) options.set(`${h.to === counted.iri}${h.predicate}`, { iri: h.predicate, forward: h.to === counted.iri });
+  const list = [...options.values()];
+  const named = list.filter((d) => c.l.relations.some((r) => r.iri === d.iri));
+  if (list.length === 0) return { code: 'no-join', from: asked?.iri ?? '', to: counted.iri };
+  // Named by the question: that one (several named: beyond); none named: the most used join, said in a note.
+  if (named.length > 1) return { code: 'unrecognised-form' };
+  const d = named[0] ?? (asked ? pickRelated(c, joinPredicatesBetween(c, asked.iri, counted.iri).map((j) => ({ ...j, forward: j.forward }))) : undefined);
+  if (!d) return { code: 'unrecognised-form' };
+  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(counted.iri)));
+  const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [...where, pattern], group: [v('x')] });
+  return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
 }
 
 // ——— filters ———
@@ -339,8 +524,20 @@ function valueFilter(c: Ctx, cls: string, cmp: Comparison | undefined, where: Pa
   if (!rel) return false;
   const words = leftoverWords(c, rel);
   if (words.length === 0) return false;
-  where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), ...words.map((w) => filter(containsText(v('v'), w))));
+  where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), ...textFilters(c, rel.iri, words));
   return true;
+}
+
+/**
+ * How a word of the question matches a text value: a categorical predicate (few distinct values,
+ * each repeated) holds whole values, so "blue" means the value "blue", not "blue-gray"; a free-text
+ * predicate (names, titles) is matched by whole words, not substrings ("love" is not "lover").
+ */
+function textFilters(c: Ctx, p: string, words: readonly string[]): Pattern[] {
+  const prof = profile(c, p);
+  const categorical = prof?.objects !== undefined && prof.objects <= 100 && prof.objects * 3 <= prof.triples;
+  if (categorical) return [filter(equalsText(v('v'), words.join(' ')))];
+  return words.map((w) => filter(containsWord(v('v'), w)));
 }
 
 /** Content words not taken by a mention, a relation or a number: the value a text filter looks for. */
@@ -468,6 +665,7 @@ function pickRelated(c: Ctx, preds: (Directed & { triples?: number; specificity?
   }
   const best = [...preds].sort((a, b) => (a.specificity ?? 0) - (b.specificity ?? 0) || (b.triples ?? 0) - (a.triples ?? 0) || Number(b.forward) - Number(a.forward) || (a.iri < b.iri ? -1 : 1))[0]!;
   if (preds.length > 1) c.notes.push(`joined through <${best.iri}>, the most used of ${preds.length} predicates linking the classes (the question names none of them)`);
+  c.guessed ??= best.iri;
   return best;
 }
 
@@ -501,12 +699,55 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       continue;
     }
     const preds = joinPredicates(c, F.iri, E.types);
-    const p = pickRelated(c, preds);
+    // Two hops (F — p1 — M — p2 — E) when they carry more of the relations the question names than
+    // any direct link: "songs sung by members of Queen" is not "songs Queen sings".
+    const named = (p: string) => c.l.relations.some((r) => r.iri === p);
+    const directScore = Math.max(0, ...preds.map((p) => (named(p.iri) ? 1 : 0)));
+    const hop = twoHop(c, F.iri, E.types, named);
+    if (hop && hop.score > directScore) {
+      const m = v(`m${where.length}`);
+      where.push(bgp(
+        hop.first.forward ? triple(v('x'), iri(hop.first.iri), m) : triple(m, iri(hop.first.iri), v('x')),
+        hop.second.forward ? triple(m, iri(hop.second.iri), e) : triple(e, iri(hop.second.iri), m),
+      ));
+      c.notes.push(`joined in two steps, through <${hop.first.iri}> and <${hop.second.iri}> (both named by the question)`);
+      added = true;
+      continue;
+    }
+    const p = pickRelated(c, preds) as (Directed & { specificity?: number }) | undefined;
     if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
+    // A join seen only on a broader class of the entity than its most specific one is a guess about this entity.
+    const narrowest = Math.min(...E.types.map((t) => classProfile(c, t)?.instances ?? Number.MAX_SAFE_INTEGER));
+    if (p.specificity !== undefined && p.specificity > narrowest) c.guessed ??= p.iri;
     where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), e) : triple(e, iri(p.iri), v('x'))));
     added = true;
   }
   return added;
+}
+
+/** The two-step join F — p1 — M — p2 — (one of `to`) naming the most linked relations; undefined when none or tied. */
+function twoHop(c: Ctx, from: string, to: readonly string[], named: (p: string) => boolean): { first: Directed; second: Directed; score: number } | undefined {
+  const hints = c.ix.joinHints.hints.filter((h) => h.predicate !== RDF_TYPE);
+  const found = new Map<string, { first: Directed; second: Directed; score: number }>();
+  for (const h1 of hints) {
+    const firsts: [string, Directed][] = [];
+    if (h1.from === from) firsts.push([h1.to, { iri: h1.predicate, forward: true }]);
+    if (h1.to === from) firsts.push([h1.from, { iri: h1.predicate, forward: false }]);
+    for (const [mid, first] of firsts) {
+      for (const h2 of hints) {
+        if (h2 === h1) continue;
+        let second: Directed | undefined;
+        if (h2.from === mid && to.includes(h2.to)) second = { iri: h2.predicate, forward: true };
+        else if (to.includes(h2.from) && h2.to === mid) second = { iri: h2.predicate, forward: false };
+        if (!second || second.iri === first.iri) continue;
+        const score = (named(first.iri) ? 1 : 0) + (named(second.iri) ? 1 : 0);
+        found.set(`${first.forward}${first.iri} ${second.forward}${second.iri}`, { first, second, score });
+      }
+    }
+  }
+  const best = Math.max(0, ...[...found.values()].map((f) => f.score));
+  const top = [...found.values()].filter((f) => f.score === best && best > 0);
+  return top.length === 1 ? top[0] : undefined;
 }
 
 function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondReason | boolean {

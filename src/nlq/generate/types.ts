@@ -28,10 +28,17 @@ export type BeyondReason =
   | { code: 'no-relation'; subject: string; hint?: string }
   | { code: 'no-join'; from: string; to: string }
   | { code: 'not-numeric'; predicate: string }
+  | { code: 'unlinked-mention'; mention: string }
+  | { code: 'zero-values'; predicate: string; zeros: number }
+  | { code: 'guessed-join-empty'; predicate: string }
   | { code: 'cannot-repair' };
 
 export type Generation =
-  | { kind: 'text'; text: string; notes?: string[] }
+  /**
+   * `tentative`: the query rests on a join the question did not name; when it finds nothing (no
+   * rows, a zero count, ASK false) that is no evidence of absence, and the loop reports this reason.
+   */
+  | { kind: 'text'; text: string; notes?: string[]; tentative?: BeyondReason }
   | { kind: 'beyond'; reason: BeyondReason };
 
 export interface SparqlGenerator {

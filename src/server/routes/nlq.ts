@@ -19,7 +19,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
-  askGraph, DEFAULT_NLQ_CONFIG, failureText, generatorFromEnv, GroundingCache, outcomeJson, poolRunner,
+  askGraph, DEFAULT_NLQ_CONFIG, failureText, generatorFromEnv, groundingCutText, GroundingCache, outcomeJson, poolRunner,
   type NlqConfig, type NlqDeps, type NlqOutcome, type SparqlGenerator,
 } from '../../nlq/index.ts';
 import { SparqlError } from '../sparql/errors.ts';
@@ -38,7 +38,7 @@ export async function nlqRoutes(app: FastifyInstance, opts: NlqRouteOptions = {}
   const { config, store } = app.assay;
   const runner = poolRunner(app.queryPool, { baseIri: config.baseIri, allowedRemoteHosts: [] });
   const groundings = new GroundingCache(runner, { timeoutMs: config.sparql.voidTimeoutMs, maxLabelRows: 1_000_000 });
-  const unsubscribe = store.onWrite(() => groundings.clear());
+  const unsubscribe = store.onWrite(groundings.onWrite);
   app.addHook('onClose', async () => unsubscribe());
   let generator: Promise<SparqlGenerator> | undefined = opts.generator ? Promise.resolve(opts.generator) : undefined;
   const deps = async (): Promise<NlqDeps> => {
@@ -96,6 +96,7 @@ export async function nlqRoutes(app: FastifyInstance, opts: NlqRouteOptions = {}
       return reply.code(404).send({ error: 'unknown-dataset', message: `no dataset <${dataset}> is loaded here`, fix: 'load it with `assay load FILE --graph <dataset IRI>` and ask again' });
     }
     const query = out.status === 'answered' ? out.sparql : '';
-    return reply.send({ dataset, question, query, ...(out.status === 'answered' ? {} : { assay: { status: out.status, reason: out.reason, text: failureText(out) } }) });
+    const cuts = out.groundingCuts.length > 0 ? { grounding_cuts: out.groundingCuts.map((c) => ({ ...c, text: groundingCutText(c) })) } : {};
+    return reply.send({ dataset, question, query, ...(out.status === 'answered' ? (out.groundingCuts.length > 0 ? { assay: cuts } : {}) : { assay: { status: out.status, reason: out.reason, text: failureText(out), ...cuts } }) });
   });
 }

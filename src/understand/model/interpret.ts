@@ -10,15 +10,16 @@
  */
 import type { z } from 'zod';
 import type { ChatMessage, ModelClient } from '../../llm/types.ts';
-import { intentSchema, measureSchema, partJsonSchemas, structureSchema, toIssues, type ValidationIssue } from '../intent.ts';
+import { intentSchema, measureSchema, partJsonSchemas, structureSchema, toIssues, type Intent, type ValidationIssue } from '../intent.ts';
 import type { Understanding } from '../understanding.ts';
 import { messages, renderPrompts } from './prompts.ts';
 
 type Part<S extends z.ZodType> = { ok: true; value: z.infer<S> } | { ok: false; issues: ValidationIssue[] };
 
-export async function interpretWithModel(question: string, client: ModelClient, options: { signal?: AbortSignal } = {}): Promise<Understanding> {
+/** options.previous: in a conversation, the previous turn's intent, given to both calls as context. */
+export async function interpretWithModel(question: string, client: ModelClient, options: { signal?: AbortSignal; previous?: Intent } = {}): Promise<Understanding> {
   const q = question.trim();
-  const prompts = renderPrompts(q);
+  const prompts = renderPrompts(q, options.previous);
   const schemas = partJsonSchemas();
   const [structure, measure] = await Promise.all([
     callPart(client, messages(prompts.structure), 'structure', schemas.structure, structureSchema, options.signal),

@@ -5,7 +5,7 @@
  * decides eligibility downstream and no later stage re-derives it.
  */
 import type { ChatMessage } from '../../llm/types.ts';
-import { SHAPES } from '../intent.ts';
+import { SHAPES, type Intent } from '../intent.ts';
 
 const STRUCTURE_SYSTEM = `You read one question about public data and say what kind of question it is and who it is about.
 Answer with JSON only, matching the schema. You are not told which data sources exist, and you must not guess any.
@@ -57,11 +57,21 @@ export interface RenderedPrompts {
   measure: { system: string; user: string };
 }
 
-export function renderPrompts(question: string): RenderedPrompts {
-  const user = `Question: ${JSON.stringify(question)}`;
+/**
+ * The prompts for one question; in a conversation, with the previous turn's intent as explicit
+ * context (what that question was read as — it names no source and no catalog entry either).
+ */
+export function renderPrompts(question: string, previous?: Intent): RenderedPrompts {
+  const user = `Question: ${JSON.stringify(question)}${previous ? `\n\n${previousContext(previous)}` : ''}`;
   return { structure: { system: STRUCTURE_SYSTEM, user }, measure: { system: MEASURE_SYSTEM, user } };
 }
 
 export function messages(p: { system: string; user: string }): ChatMessage[] {
   return [{ role: 'system', content: p.system }, { role: 'user', content: p.user }];
+}
+
+/** The previous turn as the model reads it: its question and the intent it was read as. */
+export function previousContext(previous: Intent): string {
+  return `This question follows another in the same conversation: ${JSON.stringify(previous.question)}, read as this intent:\n${JSON.stringify(previous)}\n`
+    + 'If this question leaves something unsaid — an elliptical follow-up ("and in 2022?", "what about Microsoft?", "and its net income?", "compare that with Alphabet") or a reference ("its", "that", "them") — take what it leaves unsaid from that intent and keep what it says itself. A whole question of its own ignores it.';
 }

@@ -1,6 +1,7 @@
 /**
- * Fault 8: liveness is not readiness. A real `assay serve` over a store large enough that its
- * query workers take a while to load: /health answers 200 as soon as it listens, /ready answers
+ * Fault 8: liveness is not readiness. A real `assay serve` (its query and ask workers take a
+ * while to start; query workers adopt a memory image of the store, so the store's size hardly
+ * matters any more): /health answers 200 as soon as it listens, /ready answers
  * 503 with Retry-After (saying what it waits for) until the workers and catalog are ready, and
  * "ready" is printed only when a query can run: from then on a cheap query gets 200, not busy.
  */
@@ -15,7 +16,7 @@ describe('readiness (real process)', () => {
   it('answers /health at once, /ready 503 with Retry-After until ready, and prints "ready" only when queries run', async () => {
     const dir = await tempDir();
     const store = await DurableStore.open(dir);
-    const lines = Array.from({ length: 150_000 }, (_, i) => `<http://x/s${i}> <http://x/p${i % 13}> "value ${i}" .`).join('\n');
+    const lines = Array.from({ length: 20_000 }, (_, i) => `<http://x/s${i}> <http://x/p${i % 13}> "value ${i}" .`).join('\n');
     await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://x/bulk', data: lines });
     await store.compact();
     await store.close();
@@ -37,7 +38,7 @@ describe('readiness (real process)', () => {
     const notReady = seen.ready.filter((r) => r.status === 503);
     expect(notReady.length).toBeGreaterThan(0);
     expect(notReady.every((r) => r.retryAfter !== null && r.waiting && r.waiting.length > 0)).toBe(true);
-    expect(notReady[0]!.waiting).toContain('sparql-workers');
+    expect(notReady.flatMap((r) => r.waiting ?? [])).toContain('sparql-workers');
     // Ready means ready: the first query after the line is answered, not 503 busy.
     const q = await sparqlGet(gw.url, 'ASK { GRAPH <http://x/bulk> { <http://x/s7> ?p ?o } }');
     expect(q.status, q.body).toBe(200);

@@ -232,7 +232,9 @@ export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cach
       const tmp = `${cached}.${process.pid}.tmp`;
       await writeFile(tmp, JSON.stringify(index));
       await rename(tmp, cached);
-      const old = (await readdir(cacheDir!)).filter((f) => /^registry-[0-9a-f]+\.json$/.test(f) && join(cacheDir!, f) !== cached);
+      // older snapshots' indexes, and files a writer killed mid-write left (a concurrent writer whose
+      // file goes only loses its rename, which is caught)
+      const old = (await readdir(cacheDir!)).filter((f) => /^registry-[0-9a-f]+\.json(\.\d+\.tmp)?$/.test(f) && join(cacheDir!, f) !== cached);
       for (const f of old) await rm(join(cacheDir!, f), { force: true });
     } catch { /* a read-only cache directory only costs the next process the build */ }
   }

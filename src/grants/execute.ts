@@ -124,7 +124,8 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const outcome = await traverse(deps, question);
-  const coverage = await readCoverage(deps);
+  // the traversal read the coverage already; a failure without one reads it here
+  const coverage = outcome.ok ? outcome.result.coverage : await readCoverage(deps);
   const responses = await responsesFor(deps, coverage.documents);
   const attempt: Attempt = {
     n, source: GRANT_SOURCE, operation: OPERATION[outcome.ok ? outcome.result.kind : kindOf(question)], measure: `${GRANT_SOURCE}/grants/amount-paid`,

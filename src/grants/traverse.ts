@@ -88,8 +88,9 @@ const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { 
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
 
 export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
-  const rows = await ctx.store.select(Q.coverage(ctx.iris), ctx.signal);
-  const flags = (await ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal))[0];
+  // independent reads, sent together: on a remote store each is a round trip
+  const [rows, flagRows] = await Promise.all([ctx.store.select(Q.coverage(ctx.iris), ctx.signal), ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal)]);
+  const flags = flagRows[0];
   return {
     complete: flags?.complete?.value === 'true' || flags?.complete?.value === '1',
     synthetic: flags?.synthetic?.value === 'true' || flags?.synthetic?.value === '1',
@@ -180,23 +181,28 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       const shown_: Disclosure[] = [];
       let rows: TotalRow[];
       if (q.taxYear === undefined) {
+        // the rollup totals, the distinct-funder count (several nodes only) and the largest funders of each
+        // status are independent reads, sent together (on a remote store each is a round trip)
+        const lim = q.limit ? { limit: q.limit } : {};
+        const [totalRows, countRows, paidRows, futureRows] = await Promise.all([
+          ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal),
+          ri.length > 1 ? ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal) : Promise.resolve([]),
+          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim }), ctx.signal),
+          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }), ctx.signal),
+        ]);
         const counted = { paid: 0, approved_future: 0 };
-        for (const t of await ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal)) {
+        for (const t of totalRows) {
           const st = statusOf(t.status!.value);
           const s = slot(totals, st); s.amount += num(t.total); s.grants += num(t.n); counted[st] += num(t.k);
         }
         // distinct funders: one node's rollup counts them; a funder reaching several nodes of one organization is counted once
         if (ri.length > 1) {
           counted.paid = 0; counted.approved_future = 0;
-          for (const c of await ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal)) counted[statusOf(c.status!.value)] = num(c.k);
+          for (const c of countRows) counted[statusOf(c.status!.value)] = num(c.k);
         }
         totals.paid.counterparts = counted.paid;
         totals.approvedFuture.counterparts = counted.approved_future;
-        // per status, largest first; with a limit only the largest `limit` funders are read (the totals above cover all)
-        const raw = [
-          ...(counted.paid > 0 ? await ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...(q.limit ? { limit: q.limit } : {}) }), ctx.signal) : []),
-          ...(counted.approved_future > 0 ? await ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...(q.limit ? { limit: q.limit } : {}) }), ctx.signal) : []),
-        ];
+        const raw = [...paidRows, ...futureRows];
         const orgs = await orgRefs(ctx, raw.map((x) => x.f!.value));
         rows = raw.map((x) => ({ org: orgs.get(x.f!.value)!, status: statusOf(x.status!.value), amount: num(x.total), grants: num(x.n) }));
         for (const [status, total] of [['paid', counted.paid], ['approved_future', counted.approved_future]] as const) {

@@ -1,18 +1,24 @@
 /**
  * What a user waits for at the command line: whole-process wall time, CPU time and peak RSS of
  * `assay` commands, beside `node -e 0` on the same machine in the same run (the floor).
- *   npx tsx bench/cli.ts [runs=5]
+ *   npx tsx bench/cli.ts [runs=5] [--baseline <checkout>]
  * Each command runs `runs` times through /usr/bin/time (GNU time: wall, user+sys, max RSS); medians
  * are printed with the ratio to `node -e 0`. `assay` runs as a user runs it (bin/assay.js: the
  * compiled dist/ when it matches the sources, else the TypeScript through tsx — the line says which),
  * with a fresh data directory for `ask` so a store grown by earlier runs does not count.
+ * With `--baseline <checkout>` (another built checkout, e.g. main exported with `git archive`), each
+ * assay command also runs from there, interleaved run by run, and the line gives after/before ratios
+ * of the medians from the same run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const runs = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const at = args.indexOf('--baseline');
+const baseline = at >= 0 ? args.splice(at, 2)[1] : undefined;
+const runs = Number(args[0] ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 if (!existsSync('/usr/bin/time')) throw new Error('bench/cli.ts needs GNU time at /usr/bin/time (Debian package "time")');
 
@@ -34,18 +40,28 @@ const cases: Array<{ label: string; argv: string[]; data?: boolean }> = [
   { label: 'assay ask "…" (offline)', argv: [process.execPath, 'bin/assay.js', 'ask', "What was Apple's total revenue in 2023?"], data: true },
 ];
 
-console.log(`CLI benchmark (Node ${process.version}; assay runs ${distFresh ? 'compiled dist/' : 'TypeScript through tsx (dist/ missing or stale: run npm run build)'}; ${runs} runs each, medians)`);
-console.log('command                        wall s   ×node   cpu s   peak RSS MB   exit');
+console.log(`CLI benchmark (Node ${process.version}; assay runs ${distFresh ? 'compiled dist/' : 'TypeScript through tsx (dist/ missing or stale: run npm run build)'}; ${runs} runs each, medians${baseline ? `; baseline ${baseline}` : ''})`);
+console.log(`command                        wall s   ×node   cpu s   peak RSS MB   exit${baseline ? '   | baseline wall s  cpu s  RSS MB   after/before wall  cpu  RSS' : ''}`);
 let floor = 0;
+const runOf = (argv: string[], data: boolean): Sample => {
+  const dir = data ? mkdtempSync(join(tmpdir(), 'assay-bench-data-')) : undefined;
+  const s = measure(argv, dir ? { ASSAY_DATA_DIR: dir } : {});
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  return s;
+};
+const med = (xs: Sample[], k: keyof Sample) => median(xs.map((x) => x[k]));
 for (const c of cases) {
   const xs: Sample[] = [];
+  const bs: Sample[] = [];
+  const isAssay = c.argv[1] === 'bin/assay.js';
   for (let i = 0; i < runs; i++) {
-    const data = c.data ? mkdtempSync(join(tmpdir(), 'assay-bench-data-')) : undefined;
-    xs.push(measure(c.argv, data ? { ASSAY_DATA_DIR: data } : {}));
-    if (data) rmSync(data, { recursive: true, force: true });
+    xs.push(runOf(c.argv, !!c.data));
+    if (baseline && isAssay) bs.push(runOf([c.argv[0]!, join(baseline, 'bin/assay.js'), ...c.argv.slice(2)], !!c.data));
   }
-  const wall = median(xs.map((x) => x.wall));
+  const wall = med(xs, 'wall');
   if (c.label === 'node -e 0') floor = wall;
-  console.log(`${c.label.padEnd(30)} ${wall.toFixed(2).padStart(6)} ${(floor ? wall / floor : 1).toFixed(1).padStart(7)} ${median(xs.map((x) => x.cpu)).toFixed(2).padStart(7)} ${median(xs.map((x) => x.rssMb)).toFixed(0).padStart(13)} ${[...new Set(xs.map((x) => x.code))].join(',').padStart(6)}`);
+  let line = `${c.label.padEnd(30)} ${wall.toFixed(2).padStart(6)} ${(floor ? wall / floor : 1).toFixed(1).padStart(7)} ${med(xs, 'cpu').toFixed(2).padStart(7)} ${med(xs, 'rssMb').toFixed(0).padStart(13)} ${[...new Set(xs.map((x) => x.code))].join(',').padStart(6)}`;
+  if (bs.length) line += `   | ${med(bs, 'wall').toFixed(2).padStart(14)} ${med(bs, 'cpu').toFixed(2).padStart(6)} ${med(bs, 'rssMb').toFixed(0).padStart(7)}   ${(wall / med(bs, 'wall')).toFixed(2).padStart(17)} ${(med(xs, 'cpu') / med(bs, 'cpu')).toFixed(2).padStart(4)} ${(med(xs, 'rssMb') / med(bs, 'rssMb')).toFixed(2).padStart(4)}`;
+  console.log(line);
 }
-console.log(`reproduce: npx tsx bench/cli.ts ${runs}`);
+console.log(`reproduce: npx tsx bench/cli.ts ${runs}${baseline ? ` --baseline ${baseline}` : ''}`);

@@ -6,12 +6,18 @@
  * ('' = the default graph).
  */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type * as RDFJS from '@rdfjs/types';
 import { Parser } from 'n3';
-import * as ox from 'oxigraph';
+import type * as Ox from 'oxigraph';
 import { IntrospectError } from './errors.ts';
 import { fromQuads, type TripleSource } from './source.ts';
+
+// oxigraph is loaded when RDF/XML is first read, not at import: a static import would start its
+// WebAssembly instance before Assay's store module catches it (src/rdf/wasm-image.ts).
+const require = createRequire(import.meta.url);
+let ox: typeof Ox | undefined;
 
 /** Syntax names the library accepts, with their media types. */
 export const SYNTAXES = {
@@ -50,6 +56,7 @@ export function parseQuads(text: string, syntax: Syntax, options: { baseIri?: st
   const label = options.label ?? 'the input';
   try {
     if (syntax === 'rdfxml') {
+      ox ??= require('oxigraph') as typeof Ox;
       return ox.parse(text, { format: SYNTAXES.rdfxml, ...(options.baseIri ? { base_iri: options.baseIri } : {}) }) as unknown as RDFJS.Quad[];
     }
     return new Parser({ format: N3_FORMATS[syntax], ...(options.baseIri ? { baseIRI: options.baseIri } : {}) }).parse(text);

@@ -55,6 +55,14 @@ try {
 } catch (e) {
   console.error(`assay build: the discovery index was not cached (${e.message}); it will be built on first use`);
 }
+// Likewise the offline identity registry's index (src/resolve/registry.ts).
+try {
+  const { loadRegistryIndex } = await import(join(dist, 'src', 'resolve', 'registry.js'));
+  const r = await loadRegistryIndex();
+  console.error(`assay build: identity registry index over ${r.index.subjects.length} subjects ${r.fromCache ? 'already cached' : 'built and cached'}`);
+} catch (e) {
+  console.error(`assay build: the identity registry index was not cached (${e.message}); it will be built on first use`);
+}
 // Likewise the catalog graph a first `assay serve` writes into its store (src/ard/sync.ts).
 try {
   const { cacheCatalogGraph } = await import(join(dist, 'src', 'ard', 'sync.js'));

@@ -121,6 +121,8 @@ export const LimitsSchema = z.object({
     maxUpdateQuads: z.number().int().positive(),
     /** Loaded query workers kept in reserve: one takes over at once when a worker is killed or all are busy. */
     spareWorkers: z.number().int().min(0).max(8),
+    /** Extra query workers started while others are held by long-running jobs (retired when idle again). */
+    surgeWorkers: z.number().int().min(0).max(8),
     /** Most operators and list terms in one query, counted before parsing (deep expression trees crash the engine). */
     maxExpressionTerms: z.number().int().positive(),
   }),
@@ -165,7 +167,7 @@ export const LimitsSchema = z.object({
 export type Limits = z.infer<typeof LimitsSchema>;
 
 export const LIMIT_DEFAULTS: Limits = {
-  sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, maxExpressionTerms: 500 },
+  sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, surgeWorkers: 2, maxExpressionTerms: 500 },
   rateLimit: { askPerMinute: 30, sparqlPerMinute: 1_200, trustProxy: false },
   cors: { readOrigins: ['*'], askOrigins: [] },
   runs: { maxAgeHours: 24 * 7, maxCount: 2_000, sweepEveryMs: 60_000 },
@@ -181,7 +183,7 @@ function limitsFrom(env: NodeJS.ProcessEnv, input: LimitsInput = {}): unknown {
   const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
   const D = LIMIT_DEFAULTS;
   return {
-    sparql: { ...D.sparql, ...pick({ updateTimeoutMs: num('ASSAY_UPDATE_TIMEOUT_MS'), maxUpdateQuads: num('ASSAY_UPDATE_MAX_QUADS'), spareWorkers: num('ASSAY_SPARQL_SPARES'), maxExpressionTerms: num('ASSAY_SPARQL_MAX_TERMS') }), ...input.sparql },
+    sparql: { ...D.sparql, ...pick({ updateTimeoutMs: num('ASSAY_UPDATE_TIMEOUT_MS'), maxUpdateQuads: num('ASSAY_UPDATE_MAX_QUADS'), spareWorkers: num('ASSAY_SPARQL_SPARES'), surgeWorkers: num('ASSAY_SPARQL_SURGE'), maxExpressionTerms: num('ASSAY_SPARQL_MAX_TERMS') }), ...input.sparql },
     rateLimit: { ...D.rateLimit, ...pick({ askPerMinute: num('ASSAY_RATE_ASK_PER_MINUTE'), sparqlPerMinute: num('ASSAY_RATE_SPARQL_PER_MINUTE'), trustProxy: env.ASSAY_TRUST_PROXY !== undefined ? ['1', 'true', 'yes'].includes(env.ASSAY_TRUST_PROXY.toLowerCase()) : undefined }), ...input.rateLimit },
     cors: { ...D.cors, ...pick({ readOrigins: list('ASSAY_CORS_READ_ORIGINS'), askOrigins: list('ASSAY_CORS_ASK_ORIGINS') }), ...input.cors },
     runs: { ...D.runs, ...pick({ maxAgeHours: num('ASSAY_RUNS_MAX_AGE_HOURS'), maxCount: num('ASSAY_RUNS_MAX_COUNT') }), ...input.runs },

@@ -8,6 +8,7 @@ import type { RefusalBoundary, Refusal } from '../ask/types.ts';
 import { reachedBySource } from '../execute/engine.ts';
 import type { Failure } from '../execute/failure.ts';
 import type { Note } from '../execute/notes.ts';
+import type { LatestDisclosure } from '../validate/latest.ts';
 import type { RefusalContext } from '../execute/shapes/types.ts';
 import { ERROR_CODES } from '../http/errors.ts';
 import { publisherName } from './render.ts';
@@ -30,12 +31,17 @@ const keyWords = (keyType: string) => keyType.replace(/_/g, ' ');
 export function renderNote(n: Note): string {
   switch (n.code) {
     case 'entity_ambiguous_answered': return `"${n.entity}" is ambiguous (${n.candidates.join('; ')}); answered for the most likely, ${n.chosen}`;
+    case 'scope_reading': return n.by
+      ? `"${n.entity}" read as ${n.chosen} (the ${n.grain}, as "${n.by}" says); the same name is also ${andList.format(n.alternatives)}`
+      : `"${n.entity}" names several geographies (${[n.chosen, ...n.alternatives].join('; ')}); answered for the most likely, ${n.chosen} (the ${n.grain})`;
+    case 'latest': return latestWords(n.disclosure);
     case 'scope_read': return `no entity named: the figure is for the ${n.scope.replace(/^the /i, '')}, the only scope ${publisherName(n.source)} publishes it for`;
     case 'code_read': return `read by the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
     case 'code_bound': return `"${n.asked}" bound to the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
     case 'period_missing': return `no ${n.measure} value for ${n.period}: ${n.detail}`;
     case 'readings_aliases': return `readings collapsed as aliases: ${n.groups.map((g) => `${g.join(' = ')} (same value)`).join('; ')}`;
     case 'readings_all': return `"${n.attribute}" read ${n.readings.length} ways: ${n.readings.join(', ')}`;
+    case 'reading_compared': return `"${n.attribute}" compared as ${n.reading}, the first of its readings (${n.readings.join(', ')}); name another to compare on it`;
     case 'reading_chosen': return `"${n.attribute}" read as ${n.reading}; other readings differ materially (see alternatives)`;
     case 'measures_differ': return `the values compared are different published measures: ${n.items.map((e) => `${e.entity}, ${e.measure}`).join('; ')}`;
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
@@ -56,6 +62,21 @@ export interface RefusalDecision {
   context?: RefusalContext;
   reached?: readonly Failure[];
   exhausted?: boolean;
+  /** Readings taken before the search (a place's scope), disclosed with the refusal. */
+  notes?: readonly Note[];
+}
+
+/** Why a newer declared period was not read, from the failure code its attempts ended with. */
+const NOT_READ: Readonly<Record<string, string>> = {
+  offline: 'not in the offline snapshot', not_attempted: 'not tried', not_found: 'no value for this entity', period: 'no value for the period',
+  quantity_mismatch: 'not the kind of quantity asked', entity_unresolved: 'the entity could not be bound to it', residual: 'its label could not be settled',
+};
+
+/** The "latest" disclosure: the newest declared period read, or the older one read and every newer one with why not. */
+export function latestWords(d: LatestDisclosure): string {
+  if (d.code === 'latest_available') return `latest available: ${d.period}, the newest period in ${publisherName(d.source)}'s response; no other eligible source declares a newer one`;
+  const newer = d.newer.map((x) => `${x.period}, ${publisherName(x.source)}: ${NOT_READ[x.reason] ?? x.reason.replace(/_/g, ' ')}`);
+  return `"latest" read as ${d.read.period}; ${count(d.newer.length, 'newer declared period')} not read: ${andList.format(newer)}`;
 }
 
 const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
@@ -70,6 +91,7 @@ function answerableIf(d: RefusalDecision): string {
     case 'no_candidate_source': return `a catalogued source publishing ${c.attribute ?? 'this measure'}`;
     case 'entity_unresolved': {
       const candidates = Array.isArray(p.candidates) ? p.candidates as readonly string[] : [];
+      if (d.code === 'grain_missing' && Array.isArray(p.available)) return `${a(String(p.asked))} the identity registry holds (it has ${anyOf((p.available as readonly string[]).map((x) => `"${x}"`))} by that name), or one of those named`;
       if (d.code === 'ambiguous' && candidates.length > 0) return `the one meant named in full: ${anyOf(candidates.map((x) => `"${x}"`))}`;
       if (typeof p.entityType === 'string' && p.candidates === 0) return `${a(p.entityType)} the identity registry holds, named as registered (this read is keyed by ${p.entityType}), or an intent naming the canonical entity`;
       return 'the entity named unambiguously (its full legal name), or an intent naming the canonical entity';
@@ -99,12 +121,13 @@ export function renderRefusal(d: RefusalDecision): Refusal {
     boundary: d.boundary, reason, answerable_if: answerableIf(d), ...(d.code ? { code: d.code } : {}),
     ...(reached ? { reached: reached.map((s) => ({ source: s.source, boundaries: s.boundaries.map((b) => ({ boundary: b.boundary, code: b.code, count: b.count, ...(b.request ? { request: b.request } : {}) })) })) } : {}),
     ...(d.exhausted !== undefined && reached ? { exhausted: d.exhausted } : {}),
+    ...(d.notes && d.notes.length > 0 ? { disclosures: d.notes.map(renderNote) } : {}),
   };
 }
 
 /** The refusal as one paragraph: the boundary, the reason, and — after a search — whether it tried every choice point and where. */
 export function refusalText(r: Refusal): string {
-  const head = `Not answered (${r.boundary.replace(/_/g, ' ')}): ${r.reason}`;
+  const head = `Not answered (${r.boundary.replace(/_/g, ' ')}): ${r.reason}${r.disclosures ? `\nRead as: ${r.disclosures.join('; ')}` : ''}`;
   if (!r.reached || r.reached.length < 2) return head;
   const where = r.reached.map((s) => `${s.source} (${s.boundaries.map((b) => `${b.code.replace(/_/g, ' ')}${b.count > 1 ? ` ×${b.count}` : ''}`).join(', ')})`);
   return `${head}\n${r.exhausted ? `Every choice point was tried, in ${count(r.reached.length, 'source')}` : `The search stopped before every choice point was tried; it reached ${count(r.reached.length, 'source')}`}: ${where.join('; ')}.`;

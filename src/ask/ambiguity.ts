@@ -12,6 +12,7 @@ import { crossCheck } from '../execute/corroborate.ts';
 import { searchLeaf, type LeafResult } from '../execute/leaf.ts';
 import { leafRequest, wanted } from '../execute/shapes/common.ts';
 import type { Intent } from '../understand/index.ts';
+import type { Note } from '../execute/notes.ts';
 import { clarifyReadings } from './clarify.ts';
 import { planFor } from './plan-step.ts';
 import type { RunState } from './state.ts';
@@ -27,6 +28,18 @@ export function readingsFor(attribute: string | null, interpretations: readonly 
   if (interpretations.length >= 2) return [...interpretations];
   if (!attribute) return [];
   return LEXICON.get(attribute.trim().toLowerCase()) ?? [];
+}
+
+/**
+ * A comparison of a measure with several readings ("which company earned more": net income or
+ * revenue): both entities are compared on the first reading, so both sides are the same published
+ * measure, and the reading taken is a typed note. Undefined when the intent is not such a comparison.
+ */
+export function comparedReading(intent: Intent): { intent: Intent; note: Extract<Note, { code: 'reading_compared' }> } | undefined {
+  if (intent.shape !== 'comparison' || !intent.attribute) return undefined;
+  const readings = readingsFor(intent.attribute, intent.interpretations);
+  if (readings.length < 2) return undefined;
+  return { intent: { ...intent, attribute: readings[0]!, interpretations: [] }, note: { code: 'reading_compared', attribute: intent.attribute, reading: readings[0]!, readings } };
 }
 
 /** Material difference: more than 0.5% apart relative to the larger magnitude. */

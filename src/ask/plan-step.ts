@@ -12,6 +12,7 @@ import type { Planned } from '../execute/shapes/index.ts';
 import type { Intent } from '../understand/index.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
 import { grainOf } from '../population/choices.ts';
+import { discoveryIntent } from '../population/discovery.ts';
 import type { RunState } from './state.ts';
 
 /** A reading the caller chose in a clarification: the concept and operation are bound. */
@@ -25,7 +26,8 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
     return { plan, candidates: [a], units: new Map(bound.unit ? [[bound.measureKey, bound.unit]] : []) };
   }
   // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
-  const found: Candidate[] = await s.services.index.discoverAsync(intent, s.ctx.signal);
+  // a population aggregate's combining word ("average") is the computation, not part of the measure discovered
+  const found: Candidate[] = await s.services.index.discoverAsync(discoveryIntent(intent), s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);

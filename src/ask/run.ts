@@ -2,7 +2,8 @@
  * ask: question (or intent, or a resumed clarification) → answered | needs_clarification | refused.
  *
  * The orchestrator only sequences typed steps; each lives in its own module:
- *   understand (understand/, or resume.ts) → entity ambiguity (known before fetching) → measure
+ *   understand (understand/, or resume.ts) → entity ambiguity (known before fetching) → scope
+ *   ambiguity of a place name (scope.ts: New York the state or the county) → measure
  *   readings (ambiguity.ts, settled on fetched values) → plan (plan-step.ts) → the shape's executor
  *   (execute/shapes/, on the one search engine; a population shape answers with a table,
  *   population/ask.ts) → cross-checks (execute/corroborate.ts) → evidence
@@ -21,9 +22,10 @@ import type { ProgressEvent } from '../execute/progress.ts';
 import { executeShape, executorsFor, type Planned, type ShapeOutcome } from '../execute/shapes/index.ts';
 import type { Note } from '../execute/notes.ts';
 import { fromCaller, periodLabel, understand, type Intent, type Understanding } from '../understand/index.ts';
-import { readingsFor, settleReadings } from './ambiguity.ts';
+import { comparedReading, readingsFor, settleReadings } from './ambiguity.ts';
 import { clarifyEntity } from './clarify.ts';
 import { answerGrantGraph } from './grants.ts';
+import { settleScope } from './scope.ts';
 import { answerPopulation } from '../population/ask.ts';
 import { planFor, type Bound } from './plan-step.ts';
 import { resumed } from './resume.ts';
@@ -78,9 +80,23 @@ async function runQuestion(s: RunState): Promise<AskResult> {
     s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${u.intent.entity}" is ambiguous (${u.intent.entity_candidates.join('; ')}); answered for the most likely, ${chosen}` });
   }
 
+  // 2b. scope ambiguity of a place name (New York: the state or the county), settled the same way before fetching
+  const scope = await settleScope(s, intent);
+  if (scope.kind === 'refuse') return s.refuse(scope.refusal);
+  if (scope.kind === 'clarify') return clarifyEntity(s, scope.intent);
+  const pinned = scope.kind === 'pinned' ? { entity: scope.entity, bundle: scope.bundle } : undefined;
+  if (scope.kind === 'pinned') notes.push(scope.note);
+
   // 3. measure ambiguity (point questions; a bound resume never re-enters it), settled on fetched values
   const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
   if (readings.length >= 2) return settleReadings(s, intent, readings);
+  // a comparison of a measure with several readings compares both sides on the preferred one, said
+  const compared = bound ? undefined : comparedReading(intent);
+  if (compared) {
+    notes.push(compared.note);
+    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${compared.note.attribute}" compared as ${compared.note.reading} (readings: ${compared.note.readings.join(', ')})` });
+    intent = s.intent = compared.intent;
+  }
 
   // 4. the plan: a refusal that names the missing operation is a successful plan
   const planned = await planFor(s, intent, bound);
@@ -96,7 +112,7 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, notes);
 
   // 5. the shape's executor, on the one search engine
-  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) });
+  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}), ...(pinned ? { pinned } : {}) });
   s.attempts.push(...out.attempts);
   return outcome(s, intent, planned, out, notes);
 }
@@ -108,7 +124,7 @@ async function outcome(s: RunState, intent: Intent, planned: Planned, out: Shape
     case 'declined': return s.refuse({ boundary: 'unsupported_shape', code: 'declined', params: { shape: intent.shape }, detail: `no executor reads this ${intent.shape} question` });
     case 'refused': {
       const f = out.failure;
-      return s.refuse({ boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: out.context, ...(out.reached ? { reached: out.reached } : {}), ...(out.exhausted !== undefined ? { exhausted: out.exhausted } : {}) });
+      return s.refuse({ boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: out.context, ...(out.reached ? { reached: out.reached } : {}), ...(out.exhausted !== undefined ? { exhausted: out.exhausted } : {}), ...(notes.length ? { notes } : {}) });
     }
     case 'evidence': {
       const items = s.number(out.items);

@@ -39,6 +39,8 @@ export interface Refusal {
   reached?: Array<{ source: string; boundaries: Array<{ boundary: string; code: string; count: number; request?: string }> }>;
   /** Whether every choice point was tried (false: stopped by the deadline, budget, cancellation or a cap first). */
   exhausted?: boolean;
+  /** How the question was read before the search (the scope reading taken), worded: a refusal says it as an answer would. */
+  disclosures?: string[];
 }
 
 export interface ClarificationOption {

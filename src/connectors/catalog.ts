@@ -74,13 +74,15 @@ export async function loadDescriptors(dir: string, options: LoadOptions = {}): P
   for (const f of files) {
     const file = join(dir, f);
     let json: unknown;
+    let text: string;
     try {
-      json = JSON.parse(await readFile(file, 'utf8'));
+      text = await readFile(file, 'utf8');
+      json = JSON.parse(text);
     } catch (e) {
       problems.push({ file, layer: 'json', rule: 'json-syntax', message: `not valid JSON: ${(e as Error).message}`, fix: 'fix the JSON syntax' });
       continue;
     }
-    const schema = validateArdManifest(json, file);
+    const schema = validateArdManifest(json, file, text);
     if (schema.length > 0) { problems.push(...schema); continue; }
     const m = json as Manifest;
     const sourceIndex = m.entries.findIndex((e) => e.type === SOURCE_TYPE);

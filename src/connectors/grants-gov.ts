@@ -1,7 +1,8 @@
 /**
- * Grants.gov search2 / fetchOpportunity, built to the published API shape. No real Grants.gov
- * response exists in the samples, so the offline snapshot holds no Grants.gov data and says so; the
- * connector is tested only against a stub labelled SYNTHETIC (test/connectors/fixtures/).
+ * Grants.gov search2 / fetchOpportunity, built to the published API shape. The offline snapshot
+ * holds only the few real Grants.gov responses recorded in the samples (one search2 page, one
+ * fetchOpportunity: fixtures/publishers/grants-gov/); any other request is blocked offline and says
+ * so. Shapes the samples lack are tested against a stub labelled SYNTHETIC (test/connectors/fixtures/).
  *
  * Conventions (from the API documentation and other projects' code; unverified here): an envelope
  * {errorcode, msg, data}; errorcode ≠ 0 is a failure even with HTTP 200; opportunity ids are strings
@@ -32,7 +33,7 @@ async function call(decl: OperationDecl, args: Readonly<Record<string, string>>,
   let raw: RawResponse;
   try { raw = await ctx.http.request(request, policy, ctx); } catch (e) {
     if (e instanceof PublisherError && e.code === 'offline') {
-      throw new PublisherError('offline', 'the offline snapshot holds no Grants.gov data: no real Grants.gov response was available to record; run with --live', { method: e.method, url: e.url, source: SOURCE });
+      throw new PublisherError('offline', 'the offline snapshot has no recording of this Grants.gov request (it holds only the few real Grants.gov responses recorded in the samples); run with --live', { method: e.method, url: e.url, source: SOURCE });
     }
     throw e;
   }

@@ -103,19 +103,24 @@ export function conceptObservations(entity: { cik: string; name?: string }, taxo
       const prev = fiscalOf.get(k);
       if (!prev || f.filed < prev.filed) fiscalOf.set(k, { fy: f.fy, fp: f.fp, filed: f.filed });
     }
-    // Versions of the same period across filings: the latest filed is current.
-    const versions = new Map<string, Fact[]>();
+    // Versions of the same period across filings: the latest filed is current; a period whose
+    // versions disagree was restated (each fact is one of its period's versions). Computed once per
+    // period, not per fact: a full companyfacts body holds tens of thousands of facts.
+    const versions = new Map<string, { count: number; latest: Fact; values: Set<number> }>();
     for (const f of facts) {
       const k = `${f.start ?? ''}|${f.end}`;
-      versions.set(k, [...(versions.get(k) ?? []), f]);
+      const v = versions.get(k);
+      if (!v) { versions.set(k, { count: 1, latest: f, values: new Set([f.val]) }); continue; }
+      v.count++;
+      v.values.add(f.val);
+      if (f.filed > v.latest.filed || (f.filed === v.latest.filed && f.accn > v.latest.accn)) v.latest = f;
     }
     const { unit, currency } = unitOf(u);
     for (const f of facts) {
       if (filter.fy !== undefined && f.fy !== filter.fy) continue;
       if (filter.form && f.form !== filter.form) continue;
       const k = `${f.start ?? ''}|${f.end}`;
-      const vs = versions.get(k)!;
-      const latest = vs.reduce((a, b) => (b.filed > a.filed || (b.filed === a.filed && b.accn > a.accn) ? b : a));
+      const { count, latest, values } = versions.get(k)!;
       let fiscal: { fy: number; fp: string } | undefined = fiscalOf.get(k);
       let inferred = false;
       if (!fiscal && isAnnual(f) && calendar.has(f.end.slice(5, 7))) {
@@ -125,8 +130,8 @@ export function conceptObservations(entity: { cik: string; name?: string }, taxo
       const attributes: Record<string, Scalar> = {
         accn: f.accn, form: f.form, filed: f.filed, fy: f.fy, fp: f.fp,
         current: f === latest,
-        restated: vs.some((v) => v.val !== f.val),
-        filingsReportingPeriod: vs.length,
+        restated: values.size > 1,
+        filingsReportingPeriod: count,
         ...(inferred ? { fiscalYearInferred: true } : {}),
       };
       out.push({

@@ -3,8 +3,8 @@
  *
  * Building the index validates the whole catalog (~17,600 measures) and indexes every card, which
  * costs seconds per process. Once built for a catalog, the index is written here and the next
- * process loads it instead: the cards, the full-text index as MiniSearch serializes it, and the
- * statistics. A cache file exists only for a catalog that passed validation (it is written after a
+ * process loads it instead: the cards, the full-text postings (postings.ts), the terms derived from
+ * each title, and the statistics. A cache file exists only for a catalog that passed validation (it is written after a
  * successful build), so loading it never skips a check that would have failed.
  *
  * Key: the SHA-256 of every descriptor file's name and bytes. Hashing 35 MB on every start would
@@ -18,9 +18,10 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogFiles } from '../ard/load.ts';
 import type { Card, OperationRef } from './cards.ts';
+import type { StoredPostings } from './postings.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/1';
+export const CACHE_FORMAT = 'assay-discovery-index/3';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
@@ -33,9 +34,14 @@ export interface CachedIndex {
   sources: Record<string, string>;
   operations: Record<string, OperationRef>;
   cards: StoredCard[];
-  /** MiniSearch's own serialization (`toJSON()`), loaded back with `MiniSearch.loadJS`. */
-  search: unknown;
+  /** The full-text postings as typed arrays (postings.ts), built from MiniSearch's index. */
+  postings: StoredPostings;
   terms: number;
+  /** Per card (parallel to `cards`): its title's terms and head terms, derived at build (see text.ts). */
+  titles: string[][];
+  heads: string[][];
+  /** Per publisher: the terms of its source text. */
+  sourceTerms: Record<string, string[]>;
 }
 
 export function packCards(cards: readonly Card[]): Pick<CachedIndex, 'sources' | 'operations' | 'cards'> {

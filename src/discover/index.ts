@@ -19,6 +19,7 @@ import { buildCards, type Card, type CatalogView } from './cards.ts';
 import { cardText, dot, EmbeddingCache, embedTexts } from './embeddings.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
 import { CACHE_FORMAT, packCards, unpackCards, type CachedIndex } from './cache.ts';
+import { Postings } from './postings.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
 
@@ -58,11 +59,13 @@ export interface Reranker {
   rerank(intent: Intent, candidates: Candidate[], signal?: AbortSignal): Promise<Candidate[]>;
 }
 
-const FIELDS = ['title', 'questions', 'description', 'source'] as const;
-const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
+interface Derived { titles: Map<string, string[]>; heads: Map<string, Set<string>>; sourceTerms: Map<string, Set<string>> }
+
+export const FIELDS = ['title', 'questions', 'description', 'source'] as const;
+export const BOOST = { title: 3, questions: 1.5, description: 1, source: 0.7 };
 
 /** The index's options: building and loading back from the cache must use the same ones. */
-function miniSearchOptions() {
+export function miniSearchOptions() {
   return {
     fields: [...FIELDS], idField: 'id', storeFields: [],
     tokenize, processTerm,
@@ -77,7 +80,7 @@ export class DiscoveryIndex {
   private semantic: Semantic | undefined;
 
   private constructor(
-    private readonly search: MiniSearch<Card>,
+    private readonly postings: Postings,
     private readonly cards: Map<string, Card>,
     private readonly titles: Map<string, string[]>,
     private readonly heads: Map<string, Set<string>>,
@@ -88,7 +91,7 @@ export class DiscoveryIndex {
   private idf(term: string): number {
     let n = this.df.get(term);
     if (n === undefined) {
-      n = this.search.search(term, { tokenize: (x) => [x], processTerm: (t) => t, fields: ['title', 'description', 'questions'] }).length;
+      n = this.postings.documentFrequency(term, ['title', 'description', 'questions']);
       this.df.set(term, n);
     }
     return Math.log(1 + this.stats.cards / (1 + n));
@@ -99,31 +102,49 @@ export class DiscoveryIndex {
     const cards = buildCards(catalog);
     const ms = new MiniSearch<Card>(miniSearchOptions());
     ms.addAll(cards);
-    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0);
+    return DiscoveryIndex.assemble(cards, Postings.fromMiniSearch(ms.toJSON(), FIELDS), performance.now() - t0);
   }
 
-  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization). */
+  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization, derived terms). */
   toCache(fingerprint: string): CachedIndex {
-    return { format: CACHE_FORMAT, fingerprint, ...packCards([...this.cards.values()]), search: this.search.toJSON(), terms: this.stats.terms };
+    const cards = [...this.cards.values()];
+    return {
+      format: CACHE_FORMAT, fingerprint, ...packCards(cards), postings: this.postings.toStored(), terms: this.stats.terms,
+      titles: cards.map((c) => this.titles.get(c.id)!), heads: cards.map((c) => [...this.heads.get(c.id)!]),
+      sourceTerms: Object.fromEntries([...this.sourceTerms].map(([k, v]) => [k, [...v]])),
+    };
   }
 
-  /** An index loaded back from its cache: the same cards and the same full-text index, not rebuilt. */
+  /** An index loaded back from its cache: the same cards, full-text index and derived terms, not recomputed. */
   static fromCache(c: CachedIndex): DiscoveryIndex {
     const t0 = performance.now();
     const cards = unpackCards(c);
-    const ms = MiniSearch.loadJS<Card>(c.search as Parameters<typeof MiniSearch.loadJS>[0], miniSearchOptions());
-    return DiscoveryIndex.assemble(cards, ms, performance.now() - t0, true);
+    const postings = Postings.fromStored(c.postings);
+    const derived: Derived = {
+      titles: new Map(cards.map((card, i) => [card.id, c.titles[i]!])),
+      heads: new Map(cards.map((card, i) => [card.id, new Set(c.heads[i]!)])),
+      sourceTerms: new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)])),
+    };
+    return DiscoveryIndex.assemble(cards, postings, performance.now() - t0, derived);
   }
 
-  private static assemble(cards: Card[], ms: MiniSearch<Card>, buildMs: number, fromCache = false): DiscoveryIndex {
+  private static derive(cards: Card[]): Derived {
     const sourceTerms = new Map<string, Set<string>>();
     for (const c of cards) {
       if (sourceTerms.has(c.publisherId)) continue;
       sourceTerms.set(c.publisherId, new Set(tokenize(c.source).map(processTerm).filter((t): t is string => !!t)));
     }
-    return new DiscoveryIndex(ms, new Map(cards.map((c) => [c.id, c])), new Map(cards.map((c) => [c.id, titleTerms(c.title)])), new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms, {
-      cards: cards.length, measures: cards.filter((c) => c.kind === 'measure').length, operations: cards.filter((c) => c.kind === 'operation').length,
-      terms: ms.termCount, buildMs, ...(fromCache ? { fromCache } : {}),
+    return { titles: new Map(cards.map((c) => [c.id, titleTerms(c.title)])), heads: new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms };
+  }
+
+  private static assemble(cards: Card[], postings: Postings, buildMs: number, cached?: Derived): DiscoveryIndex {
+    const { titles, heads, sourceTerms } = cached ?? DiscoveryIndex.derive(cards);
+    let measures = 0;
+    let operations = 0;
+    for (const c of cards) { if (c.kind === 'measure') measures++; else if (c.kind === 'operation') operations++; }
+    return new DiscoveryIndex(postings, new Map(cards.map((c) => [c.id, c])), titles, heads, sourceTerms, {
+      cards: cards.length, measures, operations,
+      terms: postings.termCount, buildMs, ...(cached ? { fromCache: true } : {}),
     });
   }
 
@@ -157,7 +178,7 @@ export class DiscoveryIndex {
 
   /** Size of the index serialized as JSON (computed on demand: it costs about as much as a build). */
   serializedBytes(): number {
-    return JSON.stringify(this.search).length;
+    return this.postings.storedBytes();
   }
 
   /** The retrieval texts for an intent: [lead, secondary]. */
@@ -187,7 +208,7 @@ export class DiscoveryIndex {
     const scores = new Map<string, { bm25: number; matched: Set<string> }>();
     const run = (terms: string[], weight: number) => {
       if (terms.length === 0) return;
-      for (const r of this.search.search(terms.join(' '), { boost: BOOST, combineWith: 'OR', tokenize: (x) => x.split(' '), processTerm: (t) => t })) {
+      for (const r of this.postings.search(terms, BOOST)) {
         const e = scores.get(r.id as string) ?? { bm25: 0, matched: new Set<string>() };
         e.bm25 += r.score * weight;
         for (const t of r.terms) e.matched.add(t);

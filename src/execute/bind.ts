@@ -10,27 +10,23 @@
  */
 import type { EntityType } from '../resolve/bundle.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
-import { ORGANIZATION_BINDERS } from './binders/organizations.ts';
-import { PLACE_BINDERS } from './binders/places.ts';
-import { measurePart, type BindError, type Binder, type Binding, type BindResult } from './binders/types.ts';
+import { boundOperations, keyedBinderOf } from '../connectors/registry.ts';
+import { ACS_BINDERS } from './binders/places.ts';
+import type { BindError, Binder, Binding, BindResult } from './binders/types.ts';
 
 export type { Binding } from './binders/types.ts';
 
 const LATEST: PeriodWanted = { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
 
-const SEC_BINDERS: ReadonlyArray<[string, Binder]> = [
-  // companyfacts holds every period of every concept: the period is chosen among its records
-  ['sec-edgar/companyfacts', { bind: ({ measureKey, key }) => key.keyType === 'cik'
-    ? [{ fetchArgs: { cik: key.value }, measure: measurePart(measureKey, 'sec-edgar') }]
-    : { error: `companyfacts takes a CIK, not a ${key.keyType}` } }],
-  ['sec-edgar/companyconcept', { bind: ({ measureKey, key }) => {
-    const [taxonomy, tag] = measurePart(measureKey, 'sec-edgar').split('/');
-    if (key.keyType !== 'cik' || !taxonomy || !tag) return { error: `companyconcept takes a CIK and a taxonomy/tag measure` };
-    return [{ fetchArgs: { cik: key.value, taxonomy, tag }, measure: `${taxonomy}/${tag}` }];
-  } }],
-];
-
-const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>([...SEC_BINDERS, ...PLACE_BINDERS, ...ORGANIZATION_BINDERS]);
+/**
+ * Every keyed read is bound by its connector (`keyedBinders`, src/connectors/<source>.ts), except the
+ * ACS reads, whose executor binder still carries what the connector's does not yet: the crosswalk to
+ * the same estimate in another table (DP03_0128PE ≡ S1701_C03_001E), with its note.
+ */
+const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>([
+  ...boundOperations('keyedBinders').map((k): [string, Binder] => [k, keyedBinderOf(k)!]),
+  ...ACS_BINDERS,
+]);
 
 const unbound = (operationKey: string): BindError => ({ code: 'no_binder', error: `${operationKey} has no argument binder in the executor yet (keyed reads implemented: ${[...BINDERS.keys()].join(', ')})` });
 

@@ -1,20 +1,56 @@
 /**
  * The seam where the rules of issue 10 decide, before any request, whether a planned candidate can
- * answer what the intent asks: the kind of quantity (a count is never answered in USD), the period
- * grain (a quarter is never answered by a year). The rule functions belong to src/validate and
- * src/understand; the engine calls them only through here, so wiring one in is a change to this
- * file alone.
+ * answer what the intent asks. The rule functions belong to src/validate; the engine calls them only
+ * through here.
  *
- * Today's behaviour: every planned candidate is eligible (the checks that exist run on the fetched
- * record, in validate/structural.ts).
+ * - Kind of quantity (validate/quantity.ts `checkQuantity`): a candidate whose catalog unit cannot be
+ *   the kind asked (a count is never answered in USD, a percent never in a count) is a boundary with
+ *   code `quantity_mismatch` before it is fetched. It does not prune the source: another concept of
+ *   the same publisher may be of the right kind. The same check runs again on the unit a fetched
+ *   record states (`recordQuantity`), since a catalog card may state no unit.
+ * - Period grain is checked on what a source returned (`grainAvailability`): only the records say
+ *   which grains a source publishes, so "a quarter asked; the source has year" is decided after the
+ *   read, never by substituting an annual value.
  */
+import type { Period as RecordPeriod } from '../connectors/records.ts';
 import type { Assessment } from '../plan/plan.ts';
-import type { Intent } from '../understand/intent.ts';
+import { grainAsked, type Grain, type Intent, type QuantityKind } from '../understand/intent.ts';
+import { checkGrainAvailable } from '../validate/grain.ts';
+import { checkQuantity, type UnitOf } from '../validate/quantity.ts';
 import type { Failure } from './failure.ts';
 
 export type Eligibility = (candidate: Assessment, unit: string | undefined) => Failure | undefined;
 
-/** The eligibility check for one question's candidates. */
-export function eligibilityFor(_intent: Intent): Eligibility {
-  return () => undefined;
+/** A unit that cannot be the kind asked, as a boundary of the candidate (undefined: it may be). */
+export function quantityFailure(asked: QuantityKind | null, unit: UnitOf, source?: string): Failure | undefined {
+  const q = checkQuantity(asked, unit);
+  if (q.ok) return undefined;
+  return {
+    boundary: 'no_data', code: 'quantity_mismatch', ...(source ? { source } : {}),
+    message: `${q.asked} asked; a value in ${q.unit} is ${q.unitKind === 'money' ? 'money' : `a ${q.unitKind}`}, which cannot answer it`,
+    params: { asked: q.asked, unit: q.unit, unitKind: q.unitKind },
+  };
 }
+
+/** The eligibility check for one question's candidates (before any request). */
+export function eligibilityFor(intent: Pick<Intent, 'quantity'>): Eligibility {
+  const asked = intent.quantity ?? null;
+  return (cand, unit) => (unit ? quantityFailure(asked, { unit }, cand.publisherId) : undefined);
+}
+
+/** The kind-of-quantity check on a fetched record's own unit. */
+export const recordQuantity = (asked: QuantityKind | null, rec: { unit: string; currency?: string }): Failure | undefined =>
+  quantityFailure(asked, { unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}) });
+
+/** None of a source's records is at the grain asked: the boundary names the grains it has. */
+export function grainAvailability(asked: Grain | null, periods: readonly RecordPeriod[]): Failure | undefined {
+  const g = checkGrainAvailable(asked, periods);
+  if (g.ok) return undefined;
+  return {
+    boundary: 'no_data', code: 'grain_unavailable',
+    message: `a ${g.asked} value asked; the source has ${g.available.map((x) => x.replace('_', ' ')).join(', ')} values only`,
+    params: { asked: g.asked, available: g.available },
+  };
+}
+
+export { grainAsked };

@@ -12,7 +12,7 @@
  * failure. Only a publisher saying the thing does not exist (`not_found`) is `no_data`: a failed
  * exchange never shows the data to be absent. A bug (anything else) is rethrown with its stack.
  */
-import { PublisherError } from '../http/errors.ts';
+import { PublisherError, failureBoundary } from '../http/errors.ts';
 import { BudgetExhaustedError, DeadlineError } from './context.ts';
 
 export type Boundary = 'no_access_path' | 'no_candidate_source' | 'entity_unresolved' | 'no_data' | 'operationally_blocked' | 'cancelled' | 'not_understood';
@@ -25,6 +25,8 @@ export interface Failure {
   message: string;
   /** The publisher the failure belongs to, when one was involved. */
   source?: string;
+  /** The catalog operation (`source/operation`) the choice point was for, when one was bound. */
+  operation?: string;
   /** The (redacted) request that failed, when one was sent. */
   request?: string;
   /** The response was read and judged (not a call that failed before any record was seen). */
@@ -55,16 +57,23 @@ export function classify(e: unknown, signal: AbortSignal, source?: string): Fail
     const src = err?.source ?? source;
     return { ...f, ...(src ? { source: src } : {}), ...(err?.url ? { request: `${err.method ?? 'GET'} ${err.url}` } : {}) };
   };
-  if (signal.aborted && signal.reason instanceof DeadlineError) return at(fromSignal(signal), e instanceof PublisherError ? e : undefined);
+  if (signal.aborted && signal.reason instanceof DeadlineError) {
+    // the deadline stopped a call in flight: the refusal names the publisher and the request it was waiting on
+    const err = e instanceof PublisherError ? e : undefined;
+    const f = fromSignal(signal);
+    const waiting = err?.source ?? source;
+    return at(waiting ? { ...f, message: `${f.message} (waiting on ${waiting}${err?.url ? `: ${err.method ?? 'GET'} ${err.url}` : ''})` } : f, err);
+  }
   if (e instanceof BudgetExhaustedError) return { boundary: 'operationally_blocked', code: 'budget', message: e.message };
   if (e instanceof DeadlineError) return { boundary: 'operationally_blocked', code: 'deadline', message: e.message };
   if (e instanceof PublisherError) {
     if (e.kind === 'cancelled' || signal.aborted) return at(signal.aborted ? fromSignal(signal) : { boundary: 'cancelled', code: 'cancelled', message: e.message }, e);
-    // the publisher says it has no such record: the only publisher answer that is a lack of data
-    if (e.kind === 'not_found') return at({ boundary: 'no_data', code: 'not_found', message: e.message }, e);
-    // blocked (credential, rate limit, offline), transport (status after retries, timeout, network)
-    // and malformed (HTML as data, empty, truncated or unparsable body): the publisher failed
-    return at({ boundary: 'operationally_blocked', code: e.code, message: e.message }, e);
+    // the publisher says it has no such record (not_found): the only publisher answer that is a lack of
+    // data; blocked (credential, rate limit, offline), transport (status after retries, timeout, network)
+    // and malformed (HTML as data, empty, truncated or unparsable body) mean the publisher failed
+    const f = e.toFailure();
+    const params: Record<string, string | number> = { kind: f.kind, method: f.method, ...(f.status !== undefined ? { status: f.status } : {}), ...(f.attempts !== undefined ? { attempts: f.attempts } : {}), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}), ...(f.truncated !== undefined ? { truncated: String(f.truncated) } : {}) };
+    return at({ boundary: failureBoundary(e), code: e.kind === 'not_found' ? 'not_found' : f.code, message: e.message, params }, e);
   }
   if (signal.aborted) return fromSignal(signal);
   const err = e as Error;

@@ -17,7 +17,10 @@ import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
-import type { Eligibility } from './eligibility.ts';
+import { grainAvailability, recordQuantity, type Eligibility } from './eligibility.ts';
+import type { QuantityKind } from '../understand/intent.ts';
+import { checkGrain } from '../validate/grain.ts';
+import { byNewest, latestDisclosure, type DeclaredPeriod, type LatestDisclosure } from '../validate/latest.ts';
 import type { QueryContext } from './context.ts';
 import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
 import type { Failure } from './failure.ts';
@@ -26,6 +29,8 @@ export interface LeafRequest {
   question: string;
   entity: string;
   attribute: string | null;
+  /** The kind of quantity asked (intent.quantity): a record whose unit cannot be it is rejected. */
+  quantity?: QuantityKind | null;
   period: PeriodWanted;
   /** Eligible assessments in plan priority. */
   candidates: Assessment[];
@@ -36,6 +41,8 @@ export interface LeafRequest {
   judge?: SemanticJudge;
   /** A label for progress (branch name in a fan-out). */
   branch?: string;
+  /** The geography settled before the read (ask/scope.ts): bound as it is, never re-resolved by name. */
+  pinned?: IdentityBundle;
   /** Whether a candidate can answer what the intent asks, before any request (eligibility.ts). */
   eligible?: Eligibility;
 }
@@ -51,6 +58,8 @@ export interface LeafResult {
   /** The entity name fits several entities of the kind the operation reads (three Cook Counties): never picked silently. */
   ambiguity?: { entity: string; type: EntityType; candidates: string[] };
   notes: string[];
+  /** A "latest" read: the newest declared period read, or the newer ones declared and why they were not read. */
+  latest?: LatestDisclosure;
 }
 
 /**
@@ -131,10 +140,19 @@ export function selectRecords(records: OperationResult['records'], measure: stri
   if (attributes) obs = obs.filter((o) => Object.entries(attributes).every(([a, v]) => o.attributes[a] === v));
   if (obs.length === 0) return { matches: [], any: false };
   const annual = obs.filter(yearly);
-  const hasCurrent = annual.some((o) => o.attributes.current !== undefined);
+  const hasCurrent = obs.some((o) => o.attributes.current !== undefined);
   const current = (o: Observation) => o.attributes.current === true;
   let matches: Observation[];
-  if (want.latest) {
+  if (!want.latest && want.quarter && want.year !== null) {
+    // a quarter asked: that quarter's own value (by the basis asked), or a balance at its end — never the year's
+    const asked = { grain: 'quarter' as const, year: want.year, quarter: want.quarter, basis: want.basis };
+    matches = obs.filter((o) => {
+      const g = checkGrain(asked, o.period);
+      if (!g.ok) return false;
+      if (g.read === 'quarter') return true;
+      return g.read === 'instant' && (o.period.fiscalYear === want.year && o.period.fiscalPeriod === `Q${want.quarter}`);
+    });
+  } else if (want.latest) {
     const pool = hasCurrent ? annual.filter(current) : annual;
     const maxEnd = pool.reduce((m, o) => ((o.period.end ?? '') > m ? o.period.end ?? '' : m), '');
     matches = pool.filter((o) => (o.period.end ?? '') === maxEnd && (o.period.instant || o.period.fiscalPeriod === 'FY' || o.period.basis !== 'fiscal'));
@@ -176,20 +194,25 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
       if (h.isBlocked(op.key)) continue;
       const ineligible = req.eligible?.(cand, req.units.get(cand.candidateKey));
       const tier = cand.tier === 'fallback' ? { fallback: true } : {};
-      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId, ...tier } }; continue; }
+      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId, operation: op.key, ...tier } }; continue; }
       // entity resolution (memoised per question), among the kind of entity the operation's key names
       const entityType = entityTypeFor(op.key);
-      let bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
+      if (req.pinned && entityType && req.pinned.fipsLevel && req.pinned.fipsLevel !== entityType) {
+        // the place settled is of another grain than the operation reads (the state asked; a county file)
+        yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'scope_grain', source: cand.publisherId, operation: op.key, message: `${req.pinned.label} is a ${req.pinned.fipsLevel}; ${op.key} reads ${entityType === 'county' ? 'counties' : `${entityType}s`}`, params: { entity: req.pinned.label, grain: req.pinned.fipsLevel, reads: entityType } } };
+        continue;
+      }
+      let bundles = req.pinned ? [req.pinned] : await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
       // "Georgia (U.S. state)", "Washington (state)": a disambiguating suffix the kind asked already settles
       const bare = req.entity.replace(/\s*\([^()]*\)\s*$/, '').trim();
       if (bundles.length === 0 && entityType && bare && bare !== req.entity) bundles = await resolveName(ctx.registry, bare, { type: entityType }, ctx);
-      const { chosen, note, byName, ambiguous } = chooseBundles(bundles, op.accepts, entityType);
+      const { chosen, note, byName, ambiguous } = req.pinned ? { chosen: [req.pinned], byName: false, note: undefined, ambiguous: undefined } : chooseBundles(bundles, op.accepts, entityType);
       if (chosen.length === 0) {
         if (ambiguous) {
           found.ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
-          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, operation: op.key, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
         } else {
-          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
+          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, operation: op.key, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
         }
         continue; // another operation may accept a key some candidate carries
       }
@@ -235,9 +258,19 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                 const reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
                 return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}` };
               }
+              // a grain none of the source's records is at: refused naming the grains it has, never another grain's value
+              const grain = req.period.quarter ? 'quarter' : req.period.grain ?? null;
+              if (sel.matches.length === 0 && grain && grain !== 'year') {
+                const periods = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === binding.measure).map((o) => o.period);
+                const unavailable = grainAvailability(grain, periods);
+                if (unavailable) return { reject: unavailable, reason: unavailable.message, checks: [], said: `rejected ${binding.measure}: ${unavailable.message}` };
+              }
               const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
               let verdict;
               for (const rec of toCheck) {
+                // the kind of quantity on the unit the record states (the catalog card may state none)
+                const wrongKind = recordQuantity(req.quantity ?? null, rec);
+                if (wrongKind) return { reject: wrongKind, reason: wrongKind.message, checks: [], said: `rejected ${binding.measure}: ${wrongKind.message}` };
                 const structural = checkObservation(rec, {
                   entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
                   ...(unit ? { unit } : {}),
@@ -280,11 +313,75 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
 
 export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<LeafResult> {
   const found: { ambiguity?: LeafResult['ambiguity'] } = {};
-  const out = await search(ctx, keyedChoices(ctx, req, found), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
-  return leafResult(out, {
+  const declared = req.period.latest ? declaredOf(ctx, req) : undefined;
+  // "latest means latest": the candidates of the source declaring the newest period first (rule 4); the disclosure is typed, not the validator's
+  const ordered: LeafRequest = declared ? { ...req, candidates: newestFirst(req.candidates, declared), period: { ...req.period, latestDisclosed: true } } : req;
+  const out = await search(ctx, keyedChoices(ctx, ordered, found), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
+  const r = leafResult(out, {
     noData: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}`,
     nothingBound: `no candidate operation could be bound for "${req.entity}"`,
   }, found.ambiguity);
+  if (declared && r.evidence) r.latest = latestRead(r.evidence, declared, out, req.candidates);
+  return r;
+}
+
+/** The period each candidate's operation declares (catalog dataset temporal end), by operation key. */
+function declaredOf(ctx: QueryContext, req: LeafRequest): Map<string, DeclaredPeriod> | undefined {
+  const d = ctx.runtime.descriptors;
+  if (!d) return undefined;
+  const out = new Map<string, DeclaredPeriod>();
+  for (const c of req.candidates) {
+    if (!c.operation || out.has(c.operation.key)) continue;
+    if (req.eligible?.(c, req.units.get(c.candidateKey))) continue; // an ineligible candidate declares nothing this question can read
+    const p = d.declaredPeriod(c.publisherId, c.operation.operationId, c.operation.key);
+    if (p) out.set(c.operation.key, p);
+  }
+  return out;
+}
+
+/** Candidates newest declared period first, planned before fallback, discovery order kept within equal ends (validate/latest.ts byNewest). */
+export function newestFirst(cands: readonly Assessment[], declared: ReadonlyMap<string, DeclaredPeriod>): Assessment[] {
+  const rank = (tier: Assessment[]) => byNewest(tier.map((c) => ({ candidate: c.candidateKey, source: c.publisherId, end: (c.operation && declared.get(c.operation.key)?.end) || '0000', c }))).map((x) => x.c);
+  return [...rank(cands.filter((c) => c.tier !== 'fallback')), ...rank(cands.filter((c) => c.tier === 'fallback'))];
+}
+
+/** Failure codes that say an operation cannot read this entity at all (it declares nothing for it). */
+const CANNOT_READ_ENTITY = new Set(['entity_unresolved', 'ambiguous', 'scope_grain', 'unbound']);
+
+/**
+ * The typed "latest" disclosure of a read: what was read, against the newest period every other
+ * eligible operation declares, each newer one with why it was not read (the code its attempts or
+ * choice points ended with). The operation read is not its own rival: its response held the newest
+ * period it publishes for this entity.
+ */
+function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<string, DeclaredPeriod>, out: SearchOutcome<unknown>, cands: readonly Assessment[]): LatestDisclosure {
+  const opOf = new Map(cands.flatMap((c) => (c.operation ? [[c.candidateKey, c.operation.key] as const] : [])));
+  const readOp = opOf.get(ev.measure) ?? `${ev.source}/${ev.operation}`;
+  const tried = new Map<string, string>();
+  for (const a of out.attempts) {
+    const op = (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
+    if (a.disposition !== 'accepted' && !tried.has(op)) tried.set(op, a.failure ?? a.disposition);
+  }
+  const reached = new Map<string, string[]>();
+  for (const f of out.reached) if (f.operation) reached.set(f.operation, [...(reached.get(f.operation) ?? []), f.code]);
+  // an operation none of whose choice points could bind this entity declares nothing for it
+  const canRead = (op: string) => tried.has(op) || !reached.has(op) || reached.get(op)!.some((c) => !CANNOT_READ_ENTITY.has(c));
+  // why not read: what its request ended with, else why its choice points failed before any request
+  const whyNot = (op: string) => tried.get(op) ?? reached.get(op)?.find((c) => !CANNOT_READ_ENTITY.has(c)) ?? 'not_attempted';
+  const rank = (op: string) => (tried.has(op) ? 2 : reached.has(op) ? 1 : 0);
+  // one rival per declared dataset period of a source (several operations read one dataset): the best-explained one
+  const rivals = new Map<string, DeclaredPeriod>();
+  for (const [op, d] of declared) {
+    if (op === readOp || !canRead(op)) continue;
+    const k = `${d.source}|${d.label ?? d.end}`;
+    const had = rivals.get(k);
+    if (!had || rank(op) > rank(had.candidate)) rivals.set(k, d);
+  }
+  const why = new Map([...rivals.values()].map((d) => [d.candidate, whyNot(d.candidate)]));
+  // the operation read declares its own newest period; its response held the newest it has for this entity
+  const own = declared.get(readOp)?.end ?? '';
+  const recordEnd = ev.period.end ?? '';
+  return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
 }
 
 /** An engine outcome as a leaf result: the admitted evidence, or the failure it leads with and every boundary reached. */

@@ -14,6 +14,7 @@ import type { EntityRecord, OperationResult } from '../connectors/records.ts';
 import type { Check } from '../validate/structural.ts';
 import { normaliseName } from '../resolve/registry.ts';
 import type { BoundRead, Examined, Item } from './record-search.ts';
+import { listKinds } from '../connectors/registry.ts';
 
 export interface ListFilter {
   /** Record kind the list is made of (filing, return, award, project). */
@@ -54,14 +55,8 @@ const KINDS: Readonly<Record<string, KindSpec>> = {
 };
 const specOf = (kind: string): KindSpec => KINDS[kind] ?? { date: 'date', key: [], dateLabel: 'date' };
 
-/** Which record kinds an operation lists (the records-by-entity readers this build implements). */
-export const LIST_KINDS: Readonly<Record<string, string>> = {
-  'sec-edgar/submissions': 'filing',
-  'propublica-nonprofits/organization': 'return',
-  'nsf-awards/awards-by-awardee': 'award',
-  'nih-reporter/projects-by-organization': 'project',
-  'usaspending/spending-by-award': 'award',
-};
+/** Which record kinds an operation lists (`source/operation` → kind): declared by each connector (`listKinds`), not listed here. */
+export const LIST_KINDS: Readonly<Record<string, string>> = listKinds();
 
 /**
  * Whether a record's key is the bound entity's. Identifiers match exactly; a name matches as the
@@ -75,12 +70,6 @@ export function sameEntity(keyType: string, wanted: string, got: string | undefi
   const b = normaliseName(got);
   if (!a || !b) return false;
   return a === b || a.startsWith(`${b} `) || b.startsWith(`${a} `) || (b.length >= 12 && a.startsWith(b)) || (a.length >= 12 && b.startsWith(a));
-}
-
-/** A form type the question names ("10-K", "Form 4", "DEF 14A"), as the SEC spells it. */
-export function formInQuestion(question: string): string | undefined {
-  const m = /\b(10-K|10-Q|8-K|20-F|40-F|6-K|S-1|S-3|S-4|S-8|11-K|DEF 14A|SC 13G|SC 13D)(\/A)?\b/i.exec(question) ?? /\bform (\d{1,3})\b/i.exec(question);
-  return m ? `${m[1]!.toUpperCase()}${m[2] ?? ''}` : undefined;
 }
 
 export function examineList(filter: ListFilter, attribute: string | null) {

@@ -7,9 +7,15 @@
  * `text` carries a sentence another layer already wrote (a validator's warning, a connector's note
  * about its response) until that layer emits typed notes too.
  */
+import type { LatestDisclosure } from '../validate/latest.ts';
+
 export type Note =
   /** The name fits several entities; the most likely one was read. */
   | { code: 'entity_ambiguous_answered'; entity: string; candidates: readonly string[]; chosen: string }
+  /** A place name several geographies of different grain share: the one read, why (the grain words, when they settled it), and the others. */
+  | { code: 'scope_reading'; entity: string; chosen: string; grain: string; by?: string; alternatives: readonly string[] }
+  /** "Latest" read: the newest declared period was read, or an older one was, and every newer declared one with why it was not read. */
+  | { code: 'latest'; disclosure: LatestDisclosure }
   /** No entity named: the value is the dataset's own scope. */
   | { code: 'scope_read'; scope: string; source: string }
   /** Read by a code the publisher defines, as the question names it. */
@@ -24,6 +30,8 @@ export type Note =
   | { code: 'readings_all'; attribute: string; readings: readonly string[] }
   /** The preferred reading is answered; the others are alternatives in the data. */
   | { code: 'reading_chosen'; attribute: string; reading: string }
+  /** A comparison of a measure with several readings, compared on the preferred one (both sides the same measure). */
+  | { code: 'reading_compared'; attribute: string; reading: string; readings: readonly string[] }
   /** The values compared are different published measures. */
   | { code: 'measures_differ'; items: ReadonlyArray<{ entity: string; measure: string }> }
   /** Periods of the same name that end on different dates. */

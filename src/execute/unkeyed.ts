@@ -27,7 +27,7 @@ import type { Observation, OperationResult } from '../connectors/records.ts';
 import type { OperationDecl } from '../connectors/declarations.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import type { Assessment } from '../plan/plan.ts';
-import type { Period } from '../understand/intent.ts';
+import type { Code, Period } from '../understand/intent.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import type { Check, StructuralVerdict } from '../validate/structural.ts';
 import type { QueryContext } from './context.ts';
@@ -46,6 +46,8 @@ export interface UnkeyedRequest {
   attribute: string | null;
   /** The code the question names ("euro", "Mexican peso", "opportunity 350123"), or null for a scope read. */
   code: string | null;
+  /** The publisher-defined codes the intent names (intent.codes): a record id is bound from here, never from the question's words. */
+  codes?: readonly Code[];
   period: Period | null;
   candidates: Assessment[];
   units: ReadonlyMap<string, string>;
@@ -89,7 +91,14 @@ export function unkeyedCandidates(ctx: QueryContext, candidates: readonly Assess
   });
 }
 
-/** A numeric id named in the question for a declared parameter ("opportunity 350123" for opportunity_id). */
+/** The record id the intent names for a declared parameter: the code whose noun the parameter numbers (opportunity_id ← "opportunity 350123"). */
+export function recordIdFor(codes: readonly Code[], paramName: string): string | undefined {
+  const noun = paramName.replace(/_(id|number|no)$/, '').replace(/_/g, ' ');
+  const ids = codes.filter((c) => c.kind === 'record_id');
+  return (ids.find((c) => c.noun === noun) ?? (ids.length === 1 && ids[0]!.noun === null ? ids[0] : undefined))?.value;
+}
+
+/** A numeric id named in a code's own words for a declared parameter ("opportunity 350123" for opportunity_id). */
 export function codeFromText(text: string, paramName: string): string | undefined {
   const noun = paramName.replace(/_(id|number|no)$/, '').split('_').join('\\s+');
   const m = new RegExp(`\\b${noun}\\s*(?:id|number|no\\.?|#)?\\s*:?\\s*#?(\\d{2,})\\b`, 'i').exec(text);
@@ -192,7 +201,7 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (kind === 'param') {
         const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
         const param = paramFor(decl, keyType)!;
-        const value = codeFromText(`${req.code ?? ''} ${req.question}`, param.name);
+        const value = recordIdFor(req.codes ?? [], param.name) ?? codeFromText(req.code ?? '', param.name);
         if (!value) { state.unbound++; h.note(`${op.key}: the question names no ${param.name}`); continue; }
         args[param.name] = value;
         key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };

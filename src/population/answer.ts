@@ -14,7 +14,7 @@ import type { PopulationAnswer } from './answer-types.ts';
 import { scopeLabel } from './geo.ts';
 import { correlationTable, rankingTable, subsetTable, type ResultTable, type TableCell } from './table.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
-import { allOf, caveatText, classWords, count, grainWord, ratioWarningText, readDisclosures } from './wording.ts';
+import { allOf, caveatText, classWords, count, grainWord, ratioWarningText, readDisclosures, unweightedText } from './wording.ts';
 
 export interface ComposedPopulation {
   sheet: FactSheet;
@@ -110,7 +110,9 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     } else {
       const d = sheet.derive(a.op === 'mean' ? rounded(a.value, 2) : a.value, a.unit, a.op === 'sum' ? `sum of ${a.n} values: ${rows}` : `sum ${a.sum} / ${a.n} members: ${rows}`, `${a.op} of ${measureWords(read)}`, [], a.currency);
       const n = sheet.derive(a.n, 'count', `count of the members summed: ${rows}`, `${grainWord(read.grain)} with a value`);
-      lines.push(`The ${a.op === 'sum' ? 'total' : 'average'} ${measureWords(read)} of ${n.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} with a reported value is ${formatValue(d.value, a.unit, a.currency)} (${read.period.label}), computed by code from ${by(read)}.`);
+      const combined = a.op === 'sum' && /^total\b/i.test(measureWords(read)) ? measureWords(read) : `${a.op === 'sum' ? 'total' : 'average'} ${measureWords(read)}`;
+      lines.push(`The ${combined} of ${n.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} with a reported value is ${formatValue(d.value, a.unit, a.currency)} (${read.period.label}), computed by code from ${by(read)}.`);
+      if (a.unweighted) disclosures.push(unweightedText(a.unweighted, read.grain, read.scope.kind === 'nation' ? null : scopeLabel(read.scope)));
     }
   } else if (r.kind === 'filtered_subset' && read) {
     const s = r.subset;
@@ -148,7 +150,9 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const d = sheet.derive(rounded(q.value, 2), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to 0.01`, 'ratio', opnd);
     if (q.scale !== 1) { sheet.non(q.scale.toLocaleString('en-US'), 'the ratio\'s scale'); sheet.non(String(q.scale), 'the ratio\'s scale'); }
     const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.measure);
-    lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    // a share of like counts is a percentage of the denominator's members
+    if (q.unit === '%') lines.push(`For ${num.about.label}: ${label(num, pa.reads[0])} are ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })}% of ${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    else lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
     disclosures.push(...q.warnings.map(ratioWarningText));
   } else if (r.kind === 'topical') {
     const t = r.topical;

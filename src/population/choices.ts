@@ -20,6 +20,9 @@ import { examinePopulation, populationProgress } from './read.ts';
 import { POPULATION_PROVIDERS, providerFor } from './sources/index.ts';
 import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider } from './sources/types.ts';
 import type { Grain, PopulationFailure, PopulationRead } from './types.ts';
+import { populationFailureText, quantityMismatchText } from './wording.ts';
+import { checkQuantity } from '../validate/quantity.ts';
+import type { QuantityKind } from '../understand/intent.ts';
 
 /** The grain a question ranges over, from its geography level or the kind of entity it names. */
 export function grainOf(intent: Pick<Intent, 'geography' | 'type'>): Grain | null {
@@ -54,15 +57,12 @@ export function boundaryOf(f: PopulationFailure): Failure {
   const params = Object.fromEntries(Object.entries(f).filter(([k, v]) => k !== 'code' && (typeof v === 'string' || typeof v === 'number'))) as Record<string, string | number>;
   const source = 'source' in f ? f.source : 'operation' in f ? f.operation.split('/')[0] : undefined;
   const base = { params: { reason: f.code, ...params }, ...(source ? { source } : {}) };
+  const message = populationFailureText(f);
   switch (f.code) {
-    case 'no_population_operation': return { boundary: 'no_access_path', code: f.code, message: `${f.source} has no population operation at ${f.grain} grain`, ...base };
-    case 'grain_mismatch': return { boundary: 'no_access_path', code: f.code, message: `${f.operation} returns ${f.returns} rows, not ${f.asked} rows`, ...base };
-    case 'scope_not_covered': return { boundary: 'no_access_path', code: f.code, message: `${f.operation} covers ${f.covers}, not ${f.asked}`, ...base };
-    case 'no_period': return { boundary: 'no_data', code: 'period', message: `${f.operation} holds no population for ${f.asked}`, ...base };
-    case 'not_a_population_measure': return { boundary: 'no_access_path', code: f.code, message: `${f.measure} is not read as a population by ${f.operation}`, ...base };
-    case 'measure_absent': return { boundary: 'no_data', code: 'not_found', message: `the ${f.operation} response holds no ${f.measure} rows`, ...base };
-    case 'operationally_blocked': return { boundary: 'operationally_blocked', code: f.failure, message: f.message, ...base };
-    case 'no_data': return { boundary: 'no_data', code: 'not_found', message: f.message, ...base };
+    case 'no_period': return { boundary: 'no_data', code: 'period', message, ...base };
+    case 'measure_absent': case 'no_data': return { boundary: 'no_data', code: 'not_found', message, ...base };
+    case 'operationally_blocked': return { boundary: 'operationally_blocked', code: f.failure, message, ...base };
+    default: return { boundary: 'no_access_path', code: f.code, message, ...base };
   }
 }
 
@@ -77,6 +77,8 @@ export interface AskTemplate {
   members?: string | null;
   today: string;
   includeStateEquivalents?: boolean;
+  /** The kind of quantity the measure compared must be (a count of people is never ranked by a percent). */
+  quantity?: QuantityKind;
 }
 
 /** Binds every planned candidate a population provider serves; the bindings that fail are boundaries. */
@@ -84,6 +86,7 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
   const targets: PopulationTarget[] = [];
   const boundaries: Failure[] = [];
   const seen = new Set<string>();
+  const mismatched: Array<{ c: Assessment; asked: string; unit: string }> = [];
   // a candidate labelled exactly as the measure asked ("Total population") before ones that merely contain its words
   const said = (t.attribute ?? '').toLowerCase().trim();
   const exact = (c: Assessment) => said !== '' && labelWords(c.title) === said;
@@ -96,6 +99,11 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
     const returns = provider.operations[op.operationId]!;
     const grain = t.grain ?? returns;
     const measureKey = c.kind === 'operation' ? 'members' : c.candidateKey;
+    const unit = units?.get(c.candidateKey);
+    if (t.quantity && measureKey !== 'members' && unit) {
+      const q = checkQuantity(t.quantity, { unit });
+      if (!q.ok) { mismatched.push({ c, asked: q.asked, unit: q.unit }); continue; }
+    }
     const key = `${op.publisherId}|${op.operationId}|${measureKey}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -107,6 +115,9 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
     if (!Array.isArray(bound)) { boundaries.push(boundaryOf(bound)); continue; }
     for (const binding of bound) targets.push({ provider, binding, ask, candidate: c });
   }
+  // the measures skipped for their unit, as one boundary (the first named, the rest counted)
+  const m0 = mismatched[0];
+  if (m0) boundaries.push({ boundary: 'no_access_path', code: 'quantity_mismatch', source: m0.c.operation!.publisherId, message: quantityMismatchText(m0.c.title, m0.asked, m0.unit, mismatched.length - 1), params: { measures: mismatched.map((x) => x.c.candidateKey), asked: m0.asked } });
   return { targets, boundaries };
 }
 

@@ -188,7 +188,7 @@ export function examinePopulation(result: OperationResult, provider: PopulationP
   const read: PopulationRead = {
     source: b.source, operation: b.operation, args: b.args, grain: b.grain, scope: ask.scope,
     ...(b.memberClass ? { memberClass: b.memberClass.id } : {}),
-    measure: { key: ask.measureKey, recordMeasure: b.recordMeasure, label: ask.measureLabel ?? got.label, unit: got.unit, ...(got.currency ? { currency: got.currency } : {}) },
+    measure: { key: ask.measureKey, recordMeasure: b.recordMeasure, label: b.label ?? ask.measureLabel ?? got.label, unit: got.unit, ...(got.currency ? { currency: got.currency } : {}) },
     period, rows: got.rows, usable, completeness, responses: result.responses, notes,
     requests: result.responses.map((r) => r.url),
   };

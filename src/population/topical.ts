@@ -42,6 +42,17 @@ export const TOPICAL_SOURCES: ReadonlyMap<string, { search: string; detail?: str
   ['grants-gov', { search: 'search-opportunities', detail: 'fetch-opportunity' }],
 ]);
 
+/**
+ * The words a search is asked for: the topic of the question's phrase, without the record nouns
+ * that say what kind of records are searched ("education grant opportunities" → "education") and
+ * the fillers around them ("about", "related to", "open").
+ */
+export function topicWords(phrase: string | null): string | null {
+  if (!phrase) return null;
+  const out = phrase.replace(/\b(grants?|opportunit(?:y|ies)|funding|programs?|search(?:es)?|look(?:ing)?|about|related(?:\s+to)?|on|for|regarding|concerning|currently|open|posted|available|federal)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  return out.length >= 2 ? out : null;
+}
+
 export interface SearchPage { hits: EntityRecord[]; complete: boolean; result: OperationResult }
 
 export function pageChoice(source: string, operation: string, keyword: string, page: number): FetchChoice<SearchPage> {

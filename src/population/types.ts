@@ -99,8 +99,10 @@ export type PopulationNote =
   | { code: 'sample_recorded'; sample: string; recordedAt: string | null }
   | { code: 'periods_differ'; earliest: string; latest: string; members: number }
   | { code: 'coverage_of'; of: string }
-  | { code: 'equivalent_variable'; asked: string; read: string }
-  | { code: 'period_not_published'; asked: string; read: string };
+  | { code: 'equivalent_variable'; asked: string; read: string; why?: 'universe_total' | 'republished' }
+  | { code: 'period_not_published'; asked: string; read: string }
+  /** The values are a program's model-based estimates (SAIPE), not a survey's direct estimates. */
+  | { code: 'model_based'; program: string };
 
 export interface MeasureRef {
   /** Catalog measure key, publisher/group/name (`census-acs/acs5-2009/B19013_001E`), or a count of members. */

@@ -3,7 +3,8 @@
  * here, with Intl plural and list formatting. Nothing upstream writes these sentences, and nothing
  * reads them back.
  */
-import type { Exclusion, PopulationNote, PopulationRead } from './types.ts';
+import type { Exclusion, PopulationFailure, PopulationNote, PopulationRead } from './types.ts';
+import type { ComputeRefusal } from './compute/common.ts';
 import type { CorrelationCaveat } from './compute/correlation.ts';
 import type { RatioWarning } from './compute/ratio.ts';
 
@@ -60,8 +61,11 @@ export function populationNoteText(n: PopulationNote, read: Pick<PopulationRead,
     case 'sample_recorded': return `replayed from the offline snapshot (${n.sample}${n.recordedAt ? `, recorded ${n.recordedAt}` : ''})`;
     case 'periods_differ': return `each ${grainWord(read.grain, 1)}'s own period: ${count(n.members, grainWord(read.grain, 1), grainWord(read.grain))} with periods ending from ${n.earliest} to ${n.latest}`;
     case 'coverage_of': return `coverage: ${n.of}`;
+    case 'model_based': return `${n.program} values are model-based estimates (the ACS combined with administrative records), not the ACS survey's own estimates`;
     case 'period_not_published': return `no population of this measure for ${n.asked} was read; its latest, ${n.read}, is correlated instead`;
-    case 'equivalent_variable': return `read as ${n.read}, the same published estimate as ${n.asked} (the total population is the universe total of both tables)`;
+    case 'equivalent_variable': return n.why === 'republished'
+      ? `read as ${n.read} of the subject table, the estimate the data profile's ${n.asked} republishes`
+      : `read as ${n.read}, the same published estimate as ${n.asked} (the total population is the universe total of both tables)`;
   }
 }
 
@@ -91,3 +95,58 @@ export function readDisclosures(read: PopulationRead): string[] {
   for (const e of read.completeness.excluded) if (e.code !== 'outside_grain' || read.grain !== 'state') out.push(exclusionText(e, read.grain));
   return out;
 }
+
+/** A mean of areas' own values: each area once, whatever its size. */
+export function unweightedText(kind: 'rate' | 'median' | 'amount', grain: string, scope: string | null): string {
+  const whole = scope ?? 'the areas taken together';
+  const what = kind === 'rate' ? `not the rate of ${whole}` : kind === 'median' ? `not the median of ${whole}` : 'not weighted by size';
+  return `an unweighted mean of the ${grainWord(grain)}' own values, each ${grainWord(grain, 1)} counted once whatever its population: ${what}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refusals and boundaries of population reads and computations: typed codes worded here, once.
+
+const pct = (n: number) => `${n.toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
+const REASON_WORDS: Record<string, string> = {
+  trimmed_sample: 'a TRIMMED sample', derived_sample: 'a DERIVED sample', survey_threshold: 'a survey that publishes only larger areas',
+  search_results: 'a page of search results', unread_pages: 'pages left unread', membership_unverified: 'members not verified against the whole',
+};
+const reasonWords = (codes: readonly string[]) => allOf(codes.map((c) => REASON_WORDS[c] ?? c.replace(/_/g, ' ')));
+
+/** A population read that could not be made (the boundary an engine records). */
+export function populationFailureText(f: PopulationFailure): string {
+  switch (f.code) {
+    case 'no_population_operation': return `${f.source} has no operation returning a population at ${f.grain} grain`;
+    case 'grain_mismatch': return `${f.operation} returns ${f.returns === 'unknown' ? 'rows of another grain' : grainWord(f.returns)}, not ${grainWord(f.asked)}`;
+    case 'scope_not_covered': return `${f.operation} covers ${f.covers}, not ${f.asked}`;
+    case 'no_period': return `${f.operation} publishes no population for ${f.asked}`;
+    case 'not_a_population_measure': return `${f.measure} is not read as a population by ${f.operation}`;
+    case 'measure_absent': return `the ${f.operation} response holds no ${f.measure} rows`;
+    case 'operationally_blocked': return f.message;
+    case 'no_data': return f.message;
+  }
+}
+
+/** Why a computation over a population read does not answer (the shape's refusal). */
+export function computeRefusalText(r: ComputeRefusal): string {
+  switch (r.code) {
+    case 'partial_population': return `${r.operation} returned ${r.verdict === 'sample' ? 'a sample' : 'a partial population'} (${r.usable.toLocaleString('en-US')} usable of ${r.declared === null ? 'an undeclared number of' : r.declared.toLocaleString('en-US')} rows${r.reasons.length ? `; ${reasonWords(r.reasons)}` : ''}): no ranking, count or statistic over it stands for the whole`;
+    case 'no_usable_members': return `${r.operation} holds ${count(r.members, 'member')}, none with a usable value (${r.excluded.toLocaleString('en-US')} excluded)`;
+    case 'suppressed_series': return `${r.measure} is suppressed or missing for most members of ${r.operation}: ${r.usable.toLocaleString('en-US')} usable of ${r.members.toLocaleString('en-US')} (${pct(r.members ? (100 * r.usable) / r.members : 0)}); a statistic over the rest would not stand for the population`;
+    case 'threshold_unit_mismatch': return `the threshold ${r.threshold} is in ${r.thresholdUnit}, but the measure is in ${r.measureUnit}: no member is tested against it`;
+    case 'grain_mismatch': return `the two measures are published at different grains (${allOf(r.grains.map((g) => grainWord(g, 1)))}): no key aligns their rows`;
+    case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)})`;
+    case 'too_few_aligned': return `only ${count(r.aligned, 'member')} aligned on both measures; a correlation needs at least ${r.minimum}`;
+    case 'no_variation': return `${r.measure} has the same value for every aligned member: no association can be measured`;
+    case 'zero_denominator': return `the denominator ${r.denominator} is zero`;
+    case 'unit_mismatch': return `the components' units do not divide (${r.units[0]} by ${r.units[1]}): ${r.why}`;
+    case 'not_additive': return `${r.measure} is ${r.kind === 'rate' ? 'a rate' : 'a median'}: the members' own ${r.kind === 'rate' ? 'rates' : 'medians'} do not add up to a total (an average, or the rate of the whole from its counts, can be asked)`;
+    case 'rate_asked_as_count': return `"${r.words}" asks for a rate per people, not a count: ask it as a ratio to the total population`;
+  }
+}
+
+/** A candidate measure whose unit cannot be the quantity asked (a percent for "the number of people"). */
+export function quantityMismatchText(measure: string, asked: string, unit: string, others = 0): string {
+  return `${measure} is in ${unit === '%' ? 'percent' : unit}, not ${a(asked === 'count' ? 'count' : asked === 'money' ? 'money amount' : asked)} as asked${others > 0 ? ` (and ${count(others, 'other candidate measure')} of another kind of quantity, not read)` : ''}`;
+}
+const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;

@@ -21,7 +21,13 @@
  *   snapshot likewise. Nothing is ever loaded half.
  * - Compaction writes a new snapshot + empty journal and switches MANIFEST atomically
  *   (write temp, fsync, rename, fsync directory); a crash at any point leaves the old or the
- *   new pair, never a mixture.
+ *   new pair, never a mixture. The snapshot is the store dumped at the current sequence
+ *   number, with the write queue held. Dumping a large store takes seconds of synchronous
+ *   WebAssembly, so a gateway hands it to a query worker whose replica holds exactly that
+ *   sequence (`setSnapshotWriter`; src/server/sparql/pool.ts): reads and /health go on while it
+ *   runs, and only writes wait. Without one (CLI, tests) the dump runs here. A compaction
+ *   that fails leaves the old pair in place; one started because the journal grew never fails
+ *   the write that triggered it (that write is already durable).
  * - One process owns a data directory at a time (LOCK file with the owner's pid). Other
  *   threads hold followers (`DurableStore.follower`): a replica whose writes go to the owner
  *   and resolve once the owner acknowledged them and the replica holds them.
@@ -33,6 +39,7 @@ import { crc32 } from 'node:zlib';
 import { join } from 'node:path';
 import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
 import type { AssayStore } from './backend.ts';
+import type { WasmImage } from './wasm-image.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -118,7 +125,7 @@ interface Manifest {
   snapshotSums?: SnapshotSums;
 }
 
-interface SnapshotSums {
+export interface SnapshotSums {
   bytes: number;
   blockBytes: number;
   crc32: number[];
@@ -131,6 +138,22 @@ function snapshotSums(data: Buffer): SnapshotSums {
   for (let at = 0; at < data.length; at += SNAPSHOT_BLOCK) crcs.push(crc32(data.subarray(at, at + SNAPSHOT_BLOCK)));
   return { bytes: data.length, blockBytes: SNAPSHOT_BLOCK, crc32: crcs };
 }
+
+/**
+ * Write `data` as a snapshot file durably (temp, fsync, rename, fsync directory) and return
+ * the checksums MANIFEST records for it. Used by the owner and by the query worker that
+ * dumps the snapshot for it (SnapshotWriter).
+ */
+export async function writeSnapshotFile(path: string, data: Buffer): Promise<SnapshotSums> {
+  await writeDurably(path, data);
+  return snapshotSums(data);
+}
+
+/**
+ * Writes the store's state at sequence `seq` as the snapshot file `path` and returns its
+ * checksums; for compaction off the owner's thread (DurableStore.setSnapshotWriter).
+ */
+export type SnapshotWriter = (path: string, seq: number) => Promise<SnapshotSums>;
 
 function verifySnapshot(path: string, data: Buffer, sums: SnapshotSums): void {
   if (data.length !== sums.bytes) {
@@ -245,12 +268,17 @@ export class DurableStore implements AssayStore {
   #queue: Promise<unknown> = Promise.resolve();
   #listeners = new Set<Listener>();
   #failed: Error | null = null;
+  /** Memory holds a write that is not acknowledged yet (between applying it and its fsync). */
+  #unacked = false;
   #closed = false;
   #seq: number;
   readonly #readOnly: boolean;
   readonly #remote: RemoteWriter | null;
   /** Followers: writes acknowledged by the owner that this replica does not hold yet. */
   #waiters: { seq: number; resolve: () => void }[] = [];
+  #snapshotWriter: SnapshotWriter | null = null;
+  /** The last compaction that failed (the old snapshot and journal stay in use). */
+  #compactionError: { error: Error; journalBytes: number } | null = null;
 
   private constructor(args: {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
@@ -403,6 +431,31 @@ export class DurableStore implements AssayStore {
     }
   }
 
+  /**
+   * Dump snapshots elsewhere (a query worker at the same sequence) instead of on this thread;
+   * `null` goes back to dumping here. The gateway sets one once its query pool is up.
+   */
+  setSnapshotWriter(writer: SnapshotWriter | null): void {
+    this.#snapshotWriter = writer;
+  }
+
+  /** Why the last compaction failed, if it did (the store keeps its old snapshot and journal). */
+  get compactionError(): Error | null {
+    return this.#compactionError?.error ?? null;
+  }
+
+  /**
+   * A memory image of the store (src/rdf/wasm-image.ts) and the sequence number it holds, for
+   * seeding a replica in a fresh thread without parsing. Null when memory holds a write that is
+   * not acknowledged yet (or one that failed to journal), for a follower, or when this thread
+   * cannot take images: seed from the data directory then.
+   */
+  memoryImage(): { image: WasmImage; seq: number } | null {
+    if (this.#unacked || this.#failed || this.#remote || this.#closed) return null;
+    const image = this.rdf.memoryImage();
+    return image ? { image, seq: this.#seq } : null;
+  }
+
   /** Called after each acknowledged write (e.g. to keep a query replica current). */
   onWrite(listener: Listener): () => void {
     this.#listeners.add(listener);
@@ -446,7 +499,13 @@ export class DurableStore implements AssayStore {
         '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
     }
     // Memory first: an op that fails (or a crash while it runs) leaves no journal record.
-    applyToMemory(this.rdf, op);
+    this.#unacked = true;
+    try {
+      applyToMemory(this.rdf, op);
+    } catch (e) {
+      this.#unacked = false; // all-or-nothing: memory is unchanged
+      throw e;
+    }
     if (this.#journal) {
       const before = this.#journalBytes;
       const record = encodeRecord(op);
@@ -463,8 +522,18 @@ export class DurableStore implements AssayStore {
       }
     }
     this.#seq++;
+    this.#unacked = false;
     for (const l of this.#listeners) l(op, this.#seq);
-    if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes) await this.#compactNow();
+    if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
+      // The write is durable already: a compaction that fails must not fail it. The error is
+      // kept (compactionError); another try waits until the journal has grown by a quarter.
+      await this.#compactNow().catch(() => undefined);
+    }
+  }
+
+  #shouldRetryCompaction(): boolean {
+    const failed = this.#compactionError;
+    return !failed || this.#journalBytes > failed.journalBytes + this.#opts.compactAfterBytes / 4;
   }
 
   /** Write a fresh snapshot and start an empty journal. */
@@ -479,10 +548,22 @@ export class DurableStore implements AssayStore {
     const gen = this.#manifest.generation + 1;
     const snapshot = `snapshot-${String(gen).padStart(8, '0')}.nq`;
     const journal = `journal-${String(gen).padStart(8, '0')}.log`;
-    const data = Buffer.from(this.rdf.dump({ format: RDF_FORMATS.nquads }), 'utf8');
-    await writeDurably(join(this.dir, snapshot), data);
-    await writeDurably(join(this.dir, journal), '');
-    const next: Manifest = { version: 1, generation: gen, seq: this.#seq, snapshot, journal, snapshotSums: snapshotSums(data) };
+    let sums: SnapshotSums;
+    try {
+      if (this.#snapshotWriter) {
+        sums = await this.#snapshotWriter(join(this.dir, snapshot), this.#seq);
+      } else {
+        sums = await writeSnapshotFile(join(this.dir, snapshot), Buffer.from(this.rdf.dump({ format: RDF_FORMATS.nquads }), 'utf8'));
+      }
+      await writeDurably(join(this.dir, journal), '');
+    } catch (e) {
+      // Nothing names the new files yet: the old snapshot and journal stay in use.
+      this.#compactionError = { error: e as Error, journalBytes: this.#journalBytes };
+      await rm(join(this.dir, snapshot), { force: true }).catch(() => undefined);
+      throw new Error(`compaction failed (${(e as Error).message}); the store keeps its previous snapshot and journal`);
+    }
+    this.#compactionError = null;
+    const next: Manifest = { version: 1, generation: gen, seq: this.#seq, snapshot, journal, snapshotSums: sums };
     await writeDurably(join(this.dir, MANIFEST), JSON.stringify(next, null, 2));
     const old = this.#manifest;
     await this.#journal.close();

@@ -10,7 +10,11 @@
  * for Assay's own queries. Untrusted SPARQL from the network goes through the query sandbox
  * in src/server/, never straight here.
  */
-import * as ox from 'oxigraph';
+import type * as ox from 'oxigraph';
+// The package itself comes from wasm-image.ts, which catches its WebAssembly instance as it starts.
+import * as wasmImage from './wasm-image.ts';
+
+const oxigraph = wasmImage.oxigraph;
 
 export type Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.DefaultGraph | ox.Quad | ox.Variable;
 export type Quad = ox.Quad;
@@ -20,12 +24,12 @@ export type GraphName = ox.NamedNode | ox.BlankNode | ox.DefaultGraph;
 export type Bindings = ReadonlyMap<string, Term>;
 
 export const factory = {
-  namedNode: ox.namedNode,
-  blankNode: ox.blankNode,
-  literal: ox.literal,
-  defaultGraph: ox.defaultGraph,
-  quad: ox.quad,
-  variable: ox.variable,
+  namedNode: oxigraph.namedNode,
+  blankNode: oxigraph.blankNode,
+  literal: oxigraph.literal,
+  defaultGraph: oxigraph.defaultGraph,
+  quad: oxigraph.quad,
+  variable: oxigraph.variable,
 };
 
 /** RDF syntaxes Assay reads and writes, by short name. */
@@ -102,7 +106,7 @@ function describeResult(r: unknown): string {
 }
 
 function toGraph(iri: string): GraphName {
-  return iri === '' ? ox.defaultGraph() : ox.namedNode(iri);
+  return iri === '' ? oxigraph.defaultGraph() : oxigraph.namedNode(iri);
 }
 
 function queryOptions(o: QueryOptions | undefined, resultsFormat?: string): Parameters<ox.Store['query']>[1] {
@@ -111,7 +115,7 @@ function queryOptions(o: QueryOptions | undefined, resultsFormat?: string): Para
   if (o.baseIri) opts.base_iri = o.baseIri;
   if (o.defaultGraphs && o.defaultGraphs.length > 0) opts.default_graph = o.defaultGraphs.map(toGraph);
   else if (o.unionDefaultGraph) opts.use_default_graph_as_union = true;
-  if (o.namedGraphs && o.namedGraphs.length > 0) opts.named_graphs = o.namedGraphs.map((g) => ox.namedNode(g));
+  if (o.namedGraphs && o.namedGraphs.length > 0) opts.named_graphs = o.namedGraphs.map((g) => oxigraph.namedNode(g));
   if (resultsFormat) opts.results_format = resultsFormat;
   return opts;
 }
@@ -119,8 +123,36 @@ function queryOptions(o: QueryOptions | undefined, resultsFormat?: string): Para
 export class RdfStore {
   readonly #store: ox.Store;
 
-  constructor(store: ox.Store = new ox.Store()) {
+  constructor(store: ox.Store = new oxigraph.Store()) {
     this.#store = store;
+  }
+
+  /**
+   * A copy of this thread's oxigraph heap with this store in it, for another thread to adopt
+   * without parsing (src/rdf/wasm-image.ts). Null when this thread cannot take one.
+   */
+  memoryImage(): wasmImage.WasmImage | null {
+    return wasmImage.take((this.#store as unknown as { __wbg_ptr: number }).__wbg_ptr, this.#store.size);
+  }
+
+  /**
+   * The store in `image`, adopted by this thread's oxigraph instance, which must not have been
+   * used yet (a fresh worker thread). Throws when it cannot be, or when the store it finds does
+   * not hold the quads the image says.
+   */
+  static fromMemoryImage(image: wasmImage.WasmImage): RdfStore {
+    const ptr = wasmImage.apply(image);
+    const store = Object.create(oxigraph.Store.prototype) as ox.Store;
+    (store as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr;
+    // Not registered for finalization: the replica lives as long as its thread.
+    const rdf = new RdfStore(store);
+    if (rdf.size !== image.quads) throw new Error(`the store adopted from a memory image holds ${rdf.size} quads, not ${image.quads}`);
+    return rdf;
+  }
+
+  /** Can this thread adopt a memory image (its oxigraph instance is still unused)? */
+  static canAdoptImage(): boolean {
+    return wasmImage.isPristine();
   }
 
   /** Number of quads in all graphs. */
@@ -246,5 +278,5 @@ export function parseRdf(data: string, options: { format: string; graph?: string
   const opts: { format: string; base_iri?: string; to_graph_name?: GraphName } = { format: options.format };
   if (options.baseIri) opts.base_iri = options.baseIri;
   if (options.graph !== undefined && !isQuadFormat(options.format)) opts.to_graph_name = toGraph(options.graph);
-  return (ox as unknown as { parse(d: string, o: typeof opts): Quad[] }).parse(data, opts);
+  return (oxigraph as unknown as { parse(d: string, o: typeof opts): Quad[] }).parse(data, opts);
 }

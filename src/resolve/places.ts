@@ -22,13 +22,14 @@ export function placesQuery(places: readonly string[]): string {
 }
 
 /**
- * Fills in each bundle's places from `select` (the registry's SPARQL over the same store): the label
+ * Fills in each bundle's places from `select` (the rows of placesQuery for those places, from the
+ * registry's own statements or its SPARQL over the same store): the label
  * and, for a state, its FIPS code and level. Places the store does not describe keep their IRI only.
  */
-export async function describePlaces(bundles: readonly IdentityBundle[], select: (query: string) => Promise<Array<Record<string, string | undefined>>> | Array<Record<string, string | undefined>>): Promise<void> {
+export async function describePlaces(bundles: readonly IdentityBundle[], select: (places: string[]) => Promise<Array<Record<string, string | undefined>>> | Array<Record<string, string | undefined>>): Promise<void> {
   const iris = [...new Set(bundles.flatMap((b) => (b.locatedIn ?? []).map((p) => p.id)))];
   if (iris.length === 0) return;
-  const rows = await select(placesQuery(iris));
+  const rows = await select(iris);
   const about = new Map<string, { label?: string; fips?: string }>();
   for (const r of rows) {
     const got = about.get(r.place!) ?? {};

@@ -10,12 +10,15 @@
  * Results are memoised per question in the ResolveContext passed in (never per process): two
  * questions in flight never share a memo.
  */
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Parser as N3Parser } from 'n3';
 import { fileURLToPath } from 'node:url';
 import { RdfStore, RDF_FORMATS, factory, type Bindings } from '../rdf/store.ts';
-import { RDF, RDFS, SCHEMA, SKOS, WD } from '../rdf/vocab.ts';
+import { RDF, RDFS, SCHEMA, SKOS, WD, WDT } from '../rdf/vocab.ts';
 import { PROPERTY_ID, canonical } from './identifiers.ts';
-import { LOCATED_IN, describePlaces } from './places.ts';
+import { LOCATED_IN, describePlaces, placesQuery } from './places.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
 import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
 
@@ -136,7 +139,8 @@ export function bundlesFromRows(rows: Array<{ item: string; p: string; v: string
     out.push(b);
   }
   const rank = { exact: 0, prefix: 1, words: 2 } as const;
-  return out.sort((a, b) => rank[a.match] - rank[b.match] || a.label.localeCompare(b.label));
+  // the id last, so equal labels come in one order whatever order the rows came in
+  return out.sort((a, b) => rank[a.match] - rank[b.match] || a.label.localeCompare(b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** SPARQL for everything the snapshot says about known items (the label index did the matching);
@@ -150,14 +154,153 @@ export function identifiersQuery(items: readonly string[]): string {
 
 const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
+/** Bump when the shape of the cached registry index changes. */
+export const REGISTRY_CACHE_FORMAT = 'assay-registry-index/1';
+const DEFAULT_REGISTRY_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
+
 /**
- * The offline registry: the bundled snapshot in an in-memory oxigraph store, plus a word index over
- * its labels built once at open (a regex scan of every label per question took about a second).
- * Matching is the same as candidateQuery(name, 'words') — the name's words (legal forms such as Inc
- * or Company dropped) in order as whole words, case-insensitive, any punctuation between them — a
- * test holds the two to the same answers; identifiers are then read with SPARQL.
+ * What the offline registry reads from its snapshot, in plain arrays: every subject's statements
+ * (property index, value), the lower-cased labels of each labelled item and the
+ * word index over them, all in document order. Built once by parsing the snapshot (N3), then kept on
+ * disk keyed by the snapshot's SHA-256: loading the 4.8 MB of Turtle into oxigraph and scanning its
+ * labels cost ~2 s CPU per process on the loaded machine; reading this back costs a JSON parse.
  */
-export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<IdentityRegistry> {
+export interface RegistryIndex {
+  format: typeof REGISTRY_CACHE_FORMAT;
+  sha256: string;
+  subjects: string[];
+  props: string[];
+  /** Per subject (parallel to `subjects`): [property index, value, property index, value, …]. */
+  statements: Array<Array<number | string>>;
+  /** Subject index → its labels and alternative labels, lower case. */
+  labels: Record<string, string[]>;
+  /** Word → subject indices whose labels contain it. */
+  words: Record<string, number[]>;
+}
+
+/** The index of a snapshot loaded into a store (see RegistryIndex). */
+export function registryIndexOf(turtle: string, sha256: string): RegistryIndex {
+  const subjects: string[] = [];
+  const at = new Map<string, number>();
+  const props: string[] = [];
+  const propAt = new Map<string, number>();
+  const statements: Array<Array<number | string>> = [];
+  const labels: Record<string, string[]> = {};
+  const byWord = new Map<string, Set<number>>();
+  const labelProps = new Set<string>([RDFS.label, SKOS.altLabel]);
+  // Document order throughout: a subject's statements, its labels and each word's items.
+  for (const q of new N3Parser({ format: 'text/turtle' }).parse(turtle)) {
+    if (q.subject.termType !== 'NamedNode' || q.graph.termType !== 'DefaultGraph') continue;
+    let i = at.get(q.subject.value);
+    if (i === undefined) { i = subjects.length; subjects.push(q.subject.value); at.set(q.subject.value, i); statements.push([]); }
+    let p = propAt.get(q.predicate.value);
+    if (p === undefined) { p = props.length; props.push(q.predicate.value); propAt.set(q.predicate.value, p); }
+    statements[i]!.push(p, q.object.value);
+    if (!labelProps.has(q.predicate.value)) continue;
+    (labels[i] ??= []).push(q.object.value.toLowerCase());
+    for (const w of words(q.object.value)) {
+      let set = byWord.get(w);
+      if (!set) { set = new Set(); byWord.set(w, set); }
+      set.add(i);
+    }
+  }
+  const wordsOut: Record<string, number[]> = {};
+  for (const [w, set] of byWord) wordsOut[w] = [...set];
+  return { format: REGISTRY_CACHE_FORMAT, sha256, subjects, props, statements, labels, words: wordsOut };
+}
+
+/**
+ * The offline registry's index for a snapshot file: from the on-disk cache when one was written for
+ * these bytes, else built by loading the snapshot into oxigraph (and then cached; a cache that
+ * cannot be read or written is ignored). `cacheDir: null` never reads or writes a cache.
+ */
+export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cacheDir?: string | null } = {}): Promise<{ index: RegistryIndex; fromCache: boolean }> {
+  const bytes = await readFile(file);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const cacheDir = options.cacheDir === undefined ? DEFAULT_REGISTRY_CACHE_DIR : options.cacheDir;
+  const cached = cacheDir === null ? undefined : join(cacheDir, `registry-${sha256.slice(0, 24)}.json`);
+  if (cached) {
+    try {
+      const c = JSON.parse(await readFile(cached, 'utf8')) as RegistryIndex;
+      if (c.format === REGISTRY_CACHE_FORMAT && c.sha256 === sha256) return { index: c, fromCache: true };
+    } catch { /* absent or unreadable: build it */ }
+  }
+  const index = registryIndexOf(bytes.toString('utf8'), sha256);
+  if (cached) {
+    try {
+      await mkdir(cacheDir!, { recursive: true });
+      const tmp = `${cached}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify(index));
+      await rename(tmp, cached);
+      const old = (await readdir(cacheDir!)).filter((f) => /^registry-[0-9a-f]+\.json$/.test(f) && join(cacheDir!, f) !== cached);
+      for (const f of old) await rm(join(cacheDir!, f), { force: true });
+    } catch { /* a read-only cache directory only costs the next process the build */ }
+  }
+  return { index, fromCache: false };
+}
+
+/**
+ * The offline registry: the bundled snapshot's statements by subject plus a word index over its
+ * labels (RegistryIndex, cached on disk by content). Matching is the same as
+ * candidateQuery(name, 'words') — the name's words (legal forms such as Inc or Company dropped) in
+ * order as whole words, case-insensitive, any punctuation between them — a test holds the two to the
+ * same answers; identifiers and places are then read from the matched subjects' statements, the
+ * rows identifiersQuery and placesQuery return over the snapshot (a test holds the two to the same
+ * bundles).
+ */
+export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT, options: { cacheDir?: string | null } = {}): Promise<IdentityRegistry> {
+  const { index } = await loadRegistryIndex(file, options);
+  return registryFromIndex(index);
+}
+
+export function registryFromIndex(index: RegistryIndex): IdentityRegistry {
+  const at = new Map<string, number>();
+  index.subjects.forEach((s, i) => at.set(s, i));
+  const label = index.props.indexOf(RDFS.label);
+  const fipsProp = index.props.indexOf(WDT.P5087);
+  const empty: number[] = [];
+  return {
+    kind: 'offline-snapshot',
+    async lookup(name, options, signal) {
+      signal?.throwIfAborted();
+      const ws = nameWords(name);
+      if (name.trim().length < 2 || ws.length === 0) return [];
+      let candidates: Set<number> | undefined;
+      for (const w of ws) {
+        const list = Object.hasOwn(index.words, w) ? index.words[w]! : empty;
+        if (!candidates) { candidates = new Set(list); continue; }
+        const set = new Set(list);
+        // in the first word's order (the label scan's), as the store-backed lookup keeps it
+        candidates = new Set([...candidates].filter((x) => set.has(x)));
+      }
+      const pattern = new RegExp(wordsPattern(ws));
+      const matched = [...(candidates ?? [])].filter((item) => (index.labels[item] ?? []).some((l) => pattern.test(l)));
+      if (matched.length === 0) return [];
+      const rows: Array<{ item: string; p: string; v: string }> = [];
+      for (const i of matched.slice(0, 5000)) {
+        const st = index.statements[i]!;
+        for (let k = 0; k < st.length; k += 2) rows.push({ item: index.subjects[i]!, p: index.props[st[k] as number]!, v: st[k + 1] as string });
+      }
+      const bundles = bundlesFromRows(rows, name, 'offline-snapshot', options.type);
+      await describePlaces(bundles, (places) => places.flatMap((place) => {
+        const i = at.get(place);
+        const st = i === undefined ? [] : index.statements[i]!;
+        const values = (p: number) => { const out: string[] = []; for (let k = 0; k < st.length; k += 2) if (st[k] === p) out.push(st[k + 1] as string); return out; };
+        const ls = values(label);
+        const fs = values(fipsProp);
+        // the rows of placesQuery: each label × each FIPS code, either absent when there is none
+        return (ls.length ? ls : [undefined]).flatMap((l) => (fs.length ? fs : [undefined]).map((f) => ({ place, label: l, fips: f })));
+      }));
+      return bundles;
+    },
+  };
+}
+
+/**
+ * The same registry answered by SPARQL over the snapshot loaded into oxigraph: the reference the
+ * cached index is tested against (same bundles; ties and lists may come in the store's order).
+ */
+export async function openOfflineRegistryFromStore(file = DEFAULT_SNAPSHOT): Promise<IdentityRegistry> {
   const store = new RdfStore();
   store.load(await readFile(file, 'utf8'), { format: RDF_FORMATS.turtle });
   const labels = new Map<string, string[]>();
@@ -165,9 +308,8 @@ export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<Iden
   for (const p of [RDFS.label, SKOS.altLabel]) {
     for (const q of store.match(null, factory.namedNode(p), null, null)) {
       const item = q.subject.value;
-      const text = q.object.value;
-      labels.set(item, [...(labels.get(item) ?? []), text.toLowerCase()]);
-      for (const w of words(text)) {
+      labels.set(item, [...(labels.get(item) ?? []), q.object.value.toLowerCase()]);
+      for (const w of words(q.object.value)) {
         let set = byWord.get(w);
         if (!set) { set = new Set(); byWord.set(w, set); }
         set.add(item);
@@ -190,7 +332,7 @@ export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT): Promise<Iden
       if (matched.length === 0) return [];
       const rows = store.select(identifiersQuery(matched.slice(0, 5000))).map((b: Bindings) => ({ item: b.get('item')!.value, p: b.get('p')!.value, v: b.get('v')!.value }));
       const bundles = bundlesFromRows(rows, name, 'offline-snapshot', options.type);
-      await describePlaces(bundles, (q) => store.select(q).map((b: Bindings) => ({ place: b.get('place')?.value, label: b.get('label')?.value, fips: b.get('fips')?.value })));
+      await describePlaces(bundles, (places) => store.select(placesQuery(places)).map((b: Bindings) => ({ place: b.get('place')!.value, label: b.get('label')?.value, fips: b.get('fips')?.value })));
       return bundles;
     },
   };

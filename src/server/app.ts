@@ -92,7 +92,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('assay', deps);
   const queryPool = deps.store instanceof RemoteStore
     ? new RemoteEvaluator(deps.store, { maxConcurrent: deps.config.store.maxConcurrent, maxQueue: deps.config.sparql.maxQueue })
-    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers, surge: deps.config.limits.sparql.surgeWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));
   app.decorate<QueryPool | RemoteEvaluator>('queryPool', queryPool);
   const readiness = new Readiness();
   if (queryPool instanceof QueryPool) readiness.add('sparql-workers', () => queryPool.isReady);

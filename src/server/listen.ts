@@ -9,7 +9,11 @@ import type { Config } from '../config.ts';
 import type { AssayStore } from '../rdf/backend.ts';
 import { openStore } from '../rdf/open.ts';
 import { build } from './app.ts';
-import { startRetention } from './retention.ts';
+import { startRetention, type SweepPlanner } from './retention.ts';
+import { QueryPool } from './sparql/pool.ts';
+
+/** How long retention's planning may wait for and hold a query worker. */
+const SWEEP_PLAN_TIMEOUT_MS = 120_000;
 
 export interface Running {
   app: FastifyInstance;
@@ -26,10 +30,15 @@ export async function startGateway(config: Config, options: { logger?: boolean; 
     const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true });
     const address = await app.listen({ port: config.port, host: config.host });
     const stopped = new AbortController();
+    // Plan sweeps in a query worker (a scan of the evidence graph) when the store is embedded.
+    const pool = app.queryPool;
+    const planner: SweepPlanner | undefined = pool instanceof QueryPool
+      ? async (now) => (await pool.sweepPlan({ baseIri: config.baseIri, policy: config.limits.runs, now }, SWEEP_PLAN_TIMEOUT_MS)).plan
+      : undefined;
     const stopRetention = startRetention(store, config.baseIri, config.limits.runs, (r) => {
       if (r instanceof Error) app.log.error({ err: r }, 'run retention failed');
       else app.log.info({ removed: r.removed.length, quads: r.quadsRemoved }, 'run retention removed runs');
-    });
+    }, planner);
     const ready = (async () => {
       if (options.prepare) await options.prepare(store);
       app.readiness.mark('catalog');

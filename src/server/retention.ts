@@ -3,7 +3,9 @@
  * the shared evidence graph), so without a policy the store grows with traffic until it hits
  * its ceiling. A sweep, every limits.runs.sweepEveryMs, removes the runs older than
  * limits.runs.maxAgeHours and, beyond limits.runs.maxCount, the oldest ones, together with their
- * evidence, in one journaled write, then compacts so the snapshot no longer holds them.
+ * evidence, in one journaled write, then compacts so the snapshot no longer holds them. Both the
+ * planning (a scan of the evidence graph) and the compaction's dump run in query workers when the
+ * gateway has them, so a sweep never blocks the thread that serves /health and /sparql.
  * Removing a run also ends its resume: a clarification cannot be resumed after its run is gone.
  */
 import type { DeltaStep } from '../rdf/durable.ts';
@@ -32,9 +34,21 @@ export function listRuns(rdf: RdfReader, baseIri: string): { graph: string; id: 
   return out.sort((a, b) => a.startedAt - b.startedAt);
 }
 
-/** Remove the runs the policy no longer keeps (and their evidence); compact if any were removed. */
-export async function sweepRuns(store: AssayStore, baseIri: string, policy: Limits['runs'], now = Date.now()): Promise<SweepResult> {
-  const runs = listRuns(store.rdf, baseIri);
+/** What one sweep removes: the run graphs to clear and the evidence quads to delete, as one delta. */
+export interface SweepPlan {
+  runs: number;
+  removed: string[];
+  quadsRemoved: number;
+  steps: DeltaStep[];
+}
+
+/**
+ * Work out what the policy no longer keeps. Reads the whole evidence graph, so on a large store
+ * the gateway runs this in a query worker against its replica (QueryPool.sweepPlan), not on the
+ * thread that serves requests. Runs added after the replica's write are simply not considered.
+ */
+export function planSweep(rdf: RdfReader, baseIri: string, policy: Limits['runs'], now = Date.now()): SweepPlan {
+  const runs = listRuns(rdf, baseIri);
   const drop = new Set<string>();
   if (policy.maxAgeHours > 0) {
     const cutoff = now - policy.maxAgeHours * 3_600_000;
@@ -43,34 +57,47 @@ export async function sweepRuns(store: AssayStore, baseIri: string, policy: Limi
   if (policy.maxCount > 0 && runs.length > policy.maxCount) {
     for (const r of runs.slice(0, runs.length - policy.maxCount)) drop.add(r.graph);
   }
-  if (drop.size === 0) return { runs: runs.length, removed: [], quadsRemoved: 0 };
+  if (drop.size === 0) return { runs: runs.length, removed: [], quadsRemoved: 0, steps: [] };
   const gone = runs.filter((r) => drop.has(r.graph));
   const evidenceGraph = factory.namedNode(graphIri(baseIri, 'evidence'));
   const prefixes = gone.map((r) => `${baseIri}evidence/${encodeURIComponent(r.id)}/`);
-  const evidence: Quad[] = store.rdf.match(null, null, null, evidenceGraph)
+  const evidence: Quad[] = rdf.match(null, null, null, evidenceGraph)
     .filter((q) => q.subject.termType === 'NamedNode' && prefixes.some((p) => q.subject.value.startsWith(p)));
   let quadsRemoved = evidence.length;
-  for (const r of gone) quadsRemoved += store.rdf.graphSize(r.graph);
+  for (const r of gone) quadsRemoved += rdf.graphSize(r.graph);
   const steps: DeltaStep[] = gone.map((r) => ({ step: 'clear', target: r.graph }));
   if (evidence.length > 0) {
     const scratch = new RdfStore();
     scratch.add(evidence);
     steps.push({ step: 'delete', nquads: scratch.dump({ format: 'application/n-quads' }) });
   }
-  await store.apply({ kind: 'delta', steps });
+  return { runs: runs.length, removed: gone.map((r) => r.id), quadsRemoved, steps };
+}
+
+/** Where a sweep is planned: by default against the store itself (see planSweep). */
+export type SweepPlanner = (now: number) => Promise<SweepPlan>;
+
+/**
+ * Remove the runs the policy no longer keeps (and their evidence) in one journaled write; then
+ * compact (the embedded store dumps its snapshot in a query worker when the gateway set one up).
+ */
+export async function sweepRuns(store: AssayStore, baseIri: string, policy: Limits['runs'], now = Date.now(), planner?: SweepPlanner): Promise<SweepResult> {
+  const plan = planner ? await planner(now) : planSweep(store.rdf, baseIri, policy, now);
+  if (plan.steps.length === 0) return { runs: plan.runs, removed: [], quadsRemoved: 0 };
+  await store.apply({ kind: 'delta', steps: plan.steps });
   // The embedded store compacts so its snapshot no longer holds them; a remote store keeps its own files.
   if ('compact' in store && typeof store.compact === 'function') await (store.compact as () => Promise<void>)();
-  return { runs: runs.length, removed: gone.map((r) => r.id), quadsRemoved };
+  return { runs: plan.runs, removed: plan.removed, quadsRemoved: plan.quadsRemoved };
 }
 
 /** Run sweepRuns every `sweepEveryMs` (and once soon after start). Returns a stop function. */
-export function startRetention(store: AssayStore, baseIri: string, policy: Limits['runs'], log: (r: SweepResult | Error) => void): () => void {
+export function startRetention(store: AssayStore, baseIri: string, policy: Limits['runs'], log: (r: SweepResult | Error) => void, planner?: SweepPlanner): () => void {
   if (policy.maxAgeHours === 0 && policy.maxCount === 0) return () => {};
   let running = false;
   const tick = () => {
     if (running) return;
     running = true;
-    sweepRuns(store, baseIri, policy).then((r) => { if (r.removed.length > 0) log(r); }, (e: Error) => log(e)).finally(() => { running = false; });
+    sweepRuns(store, baseIri, policy, Date.now(), planner).then((r) => { if (r.removed.length > 0) log(r); }, (e: Error) => log(e)).finally(() => { running = false; });
   };
   const first = setTimeout(tick, Math.min(5_000, policy.sweepEveryMs));
   const every = setInterval(tick, policy.sweepEveryMs);

@@ -142,9 +142,9 @@ describe('assay ask, offline', () => {
   }, 60_000);
 
   it('a question no source can answer is refused with the missing operation', async () => {
-    const r = await ask(services, { question: 'Which states have the highest poverty rate?' });
+    // (a state poverty ranking is answered now, from the SAIPE state series: no catalogued source ranks cities)
+    const r = await ask(services, { question: 'Which cities have the highest poverty rate?' });
     expect(r.status).toBe('refused');
-    // population rankings are executed now (src/population): the newest declared ACS vintage is not in the offline snapshot
     expect(['no_access_path', 'unsupported_shape', 'no_candidate_source', 'operationally_blocked']).toContain(r.refusal!.boundary);
     expect(r.figures).toEqual([]);
   }, 60_000);

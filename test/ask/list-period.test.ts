@@ -21,8 +21,11 @@ const intentOf = (question: string, period: Intent['period'], periods: Intent['p
 describe('list periods', () => {
   it('resolves "this year", "last year", a named year and "since" against the clock', () => {
     expect(relativeYearIn('What filings has Tesla submitted to the SEC this year?')).toEqual({ words: 'this year', offset: 0 });
-    expect(listPeriod(intentOf('What filings has Tesla submitted this year?', null), '2026-11-30')).toEqual({ from: 2026, to: 2026, words: '"this year", by the question\'s clock (2026-11-30)' });
-    expect(listPeriod(intentOf('Tesla filings last year', null), '2026-11-30')).toMatchObject({ from: 2025, to: 2025 });
+    // the intent's period offset is read (understand/ read the words), not the question text
+    const rel = (text: string, offset: number) => ({ text, basis: 'unspecified' as const, year: null, quarter: null, date: null, latest: false, offset });
+    expect(listPeriod(intentOf('What filings has Tesla submitted this year?', rel('this year', 0)), '2026-11-30')).toEqual({ from: 2026, to: 2026, words: '"this year", by the question\'s clock (2026-11-30)' });
+    expect(listPeriod(intentOf('Tesla filings last year', rel('last year', -1)), '2026-11-30')).toMatchObject({ from: 2025, to: 2025 });
+    expect(listPeriod(intentOf('Tesla filings last year', null), '2026-11-30')).toBeUndefined();
     expect(listPeriod(intentOf('Apple filings in 2024', { text: '2024', basis: 'unspecified', year: 2024, quarter: null, date: null, latest: false }), '2026-11-30')).toMatchObject({ from: 2024, to: 2024 });
     const since = [{ text: '2023', basis: 'unspecified' as const, year: 2023, quarter: null, date: null, latest: false }, { text: 'latest', basis: 'unspecified' as const, year: null, quarter: null, date: null, latest: true }];
     expect(listPeriod(intentOf('Apple filings since 2023', null, since), '2026-11-30')).toMatchObject({ from: 2023, to: 2026 });

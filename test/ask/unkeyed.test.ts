@@ -216,12 +216,12 @@ describe('publisher-defined codes: bound from the question, not the organisation
     expect(r.refusal!.reason).toContain('rates_of_exchange?filter=record_date:gte:');
   });
 
-  it('a Grants.gov opportunity id is bound from the question; the snapshot holds no Grants.gov data, so it is blocked', async () => {
+  it('a Grants.gov opportunity id is bound from the question; the snapshot has no recording of that opportunity, so it is blocked', async () => {
     for (const q of ['How much total funding is estimated for opportunity 350123?', 'What is the award ceiling of Grants.gov opportunity 362478?']) {
       const r = await ask(services, { question: q });
       expect(r.status, q).toBe('refused');
       expect(r.refusal!.boundary, q).toBe('operationally_blocked');
-      expect(r.refusal!.reason, q).toContain('no Grants.gov data');
+      expect(r.refusal!.reason, q).toContain('no recording of this Grants.gov request');
       expect(r.attempts.length, q).toBe(1);
     }
   });

@@ -119,13 +119,13 @@ describe('CDC PLACES connector', () => {
   });
 });
 
-describe('Grants.gov connector (no real data: SYNTHETIC stub only)', () => {
-  it('offline, the snapshot says it holds no Grants.gov data', async () => {
+describe('Grants.gov connector (unrecorded shapes: SYNTHETIC stub)', () => {
+  it('offline, a request the snapshot has not recorded says so', async () => {
     const ctx = await offline();
     const http = new HttpClient({ mode: 'replay', cassettes: { keys: () => [], lookup: async () => undefined, record: async () => '' } });
     const e = await runOperation(connectorRegistry(), 'grants-gov', 'search-opportunities', { keyword: 'water' }, { ...ctx, http }).catch((x) => x);
     expect(e.kind).toBe('blocked');
-    expect(e.message).toContain('holds no Grants.gov data');
+    expect(e.message).toContain('no recording of this Grants.gov request');
   });
 
   it('parses the documented search2 shape (against the SYNTHETIC stub)', async () => {

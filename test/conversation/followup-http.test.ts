@@ -112,6 +112,15 @@ describe('follow-up questions', () => {
     expect(r.evidence[0]).toMatchObject({ entity: 'Alphabet Inc.', period: 'FY2020' });
   }, 120_000);
 
+  it('the model interpreter asked of a gateway with no model is a 400 saying what to do', async () => {
+    const res = await app.inject({ method: 'POST', url: '/ask', payload: { question: 'and in 2022?', conversation, interpreter: 'model' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/interpreter "model" asked, but this gateway has no model configured.*"interpreter": "offline".*ASSAY_LLM_URL/);
+    const bad = await app.inject({ method: 'POST', url: '/ask', payload: { question: 'and in 2022?', interpreter: 'oracle' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/interpreter/);
+  });
+
   it('a malformed conversation id is a 400 saying what to send', async () => {
     const res = await app.inject({ method: 'POST', url: '/ask', payload: { question: 'and in 2022?', conversation: 'x' } });
     expect(res.statusCode).toBe(400);

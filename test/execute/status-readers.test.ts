@@ -7,7 +7,7 @@ import type { EntityRecord } from '../../src/connectors/records.ts';
 import { polarityCheck, statusAsk } from '../../src/validate/status.ts';
 import { stateCode } from '../../src/execute/bind-records.ts';
 import { interpretOffline } from '../../src/understand/offline/interpret.ts';
-import { formInQuestion } from '../../src/execute/list.ts';
+import { recordIdFor } from '../../src/execute/unkeyed.ts';
 
 const rec = (attributes: Record<string, string | null>): EntityRecord => ({
   type: 'entity', source: 'irs-eo-bmf', operation: 'eo-bmf-ein-lookup', kind: 'organization', label: 'X', keys: { ein: '000000001' }, attributes,
@@ -71,5 +71,12 @@ describe('hints from the question', () => {
     expect(u.status === 'understood' ? stateCode(u.intent.geography?.within) : 'not understood').toBe(s);
   });
   it('state names and codes', () => { expect(stateCode('Rhode Island')).toBe('ri'); expect(stateCode('D.C.')).toBe('dc'); expect(stateCode('Atlantis')).toBeNull(); });
-  it('form types', () => { expect(formInQuestion('List all 10-K filings by Microsoft.')).toBe('10-K'); expect(formInQuestion("Show Apple's filings")).toBeUndefined(); });
+  it('a record id is bound from the intent\'s codes by the noun the parameter numbers, never from the question', () => {
+    const code = (value: string, noun: string | null) => ({ kind: 'record_id' as const, value, noun, text: `${noun ?? ''} ${value}` });
+    expect(recordIdFor([code('350123', 'opportunity')], 'opportunity_id')).toBe('350123');
+    expect(recordIdFor([code('9', 'award'), code('350123', 'opportunity')], 'opportunity_id')).toBe('350123');
+    expect(recordIdFor([code('350123', null)], 'opportunity_id')).toBe('350123');
+    expect(recordIdFor([code('9', 'award')], 'opportunity_id')).toBeUndefined();
+    expect(recordIdFor([{ kind: 'currency', value: 'euro', noun: null, text: 'euro' }], 'opportunity_id')).toBeUndefined();
+  });
 });

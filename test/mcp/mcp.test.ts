@@ -195,9 +195,9 @@ describe.each([
     const lone = await call('ask', { question: 'and in 2022?' });
     expect(lone.structuredContent).toMatchObject({ status: 'refused', refusal: { boundary: 'not_understood' } });
     expect(text(lone)).toMatch(/Refused \(not_understood\)/);
-    // A question Assay has no operation for offline.
-    const ranked = await call('ask', { question: 'Which states have the highest poverty rate?' });
-    expect(ranked.structuredContent).toMatchObject({ status: 'refused' });
+    // A question no catalogued publisher answers (state poverty rankings became answerable offline).
+    const ranked = await call('ask', { question: 'What was the average rainfall in Seattle in 2020?' });
+    expect(ranked.structuredContent).toMatchObject({ status: 'refused', refusal: { boundary: 'no_candidate_source' } });
     expect((ranked.structuredContent as { refusal: { reason: string } }).refusal.reason.length).toBeGreaterThan(10);
   }, 240_000);
 

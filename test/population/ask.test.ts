@@ -120,6 +120,16 @@ describe('population questions (offline default)', () => {
     expect(r.qualification!.disclosures.join(' ')).toMatch(/ecological fallacy/);
     expect(r.qualification!.disclosures.join(' ')).toMatch(/spatial autocorrelation/);
     expect(r.table!.rows).toHaveLength(pairs.length);
+    // both series are population graphs in the store (materialized once per vintage), read back over SPARQL:
+    // every row an observation with the publisher's value, the graph derived from the publisher response
+    const back = services.store.rdf.select(`PREFIX assay: <https://w3id.org/assay/ns#> PREFIX qb: <http://purl.org/linked-data/cube#> PREFIX prov: <http://www.w3.org/ns/prov#>
+      SELECT ?g ?op (COUNT(?o) AS ?rows) (SAMPLE(?src) AS ?from) WHERE { GRAPH ?g { ?g a qb:DataSet ; assay:operation ?op ; prov:wasDerivedFrom ?src . ?o qb:dataSet ?g } } GROUP BY ?g ?op ORDER BY ?op`);
+    const byOp = new Map(back.map((b) => [b.get('op')!.value, Number(b.get('rows')!.value)]));
+    expect(byOp.get('census-acs/acs-all-counties')).toBe(censusRows(CASSETTES.counties2021).length);
+    expect(byOp.get('cdc-places/all-counties-wide')).toBe(csvRows('cdc-places', CASSETTES.places2022).length);
+    const cook = services.store.rdf.select(`PREFIX assay: <https://w3id.org/assay/ns#> PREFIX qb: <http://purl.org/linked-data/cube#>
+      SELECT ?v WHERE { GRAPH ?g { ?g assay:operation "cdc-places/all-counties-wide" . ?o qb:dataSet ?g ; assay:rowKey "fips=17031" ; assay:value ?v } }`);
+    expect(cook.map((b) => Number(b.get('v')!.value))).toEqual([ob.get('17031')]);
   });
 
   it('a per-capita figure: private foundations per 100,000 DC residents (the components read independently, the period difference warned)', async () => {

@@ -5,9 +5,11 @@
  */
 import type { Connector, OperationImpl, RequestBuilder } from '../types.ts';
 import { buildPlacesWideRequest, placesWideOperation } from './cdc-places-wide.ts';
+import { buildSaipeRequest, saipeStatesOperation } from './census-saipe.ts';
 
 const EXTRA: Record<string, Record<string, { impl: OperationImpl; build: RequestBuilder }>> = {
   'cdc-places': { 'all-counties-wide': { impl: placesWideOperation, build: buildPlacesWideRequest } },
+  'census-acs': { 'saipe-states': { impl: saipeStatesOperation, build: buildSaipeRequest } },
 };
 
 export function withPopulationOperations(c: Connector): Connector {

@@ -1,6 +1,6 @@
 /**
- * Binders for reads keyed by a FIPS code: Census ACS (states, counties, places), CDC/ATSDR SVI 2018
- * (counties) and CDC PLACES (counties).
+ * Binders for the Census ACS reads keyed by a FIPS code (states, counties, places). CDC/ATSDR SVI
+ * 2018 and CDC PLACES reads are bound by their connectors' own binders.
  *
  * ACS vintages. A year the question names is the survey year asked: for a state, the 1-year
  * estimate of that year first, then the 5-year estimate ending that year (each disclosed by its
@@ -14,9 +14,6 @@
  * a comparison); a county's or place's from the variable for every county (place) of its state
  * (one request shared by the counties of a comparison within a state). The record is still found
  * by its FIPS code, never by name.
- *
- * SVI 2018 holds one vintage (ACS 2014–2018 republished); PLACES a release whose records carry the
- * BRFSS year they model. Both are read whole for the county, and the period check decides.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -92,7 +89,7 @@ const recordMeasure = (product: string, year: number, variable: string) => `${pr
  * estimate is read from the table it republishes, as a further reading of the same survey and
  * year, and the evidence says which table it came from. Only equalities Census documents belong here.
  */
-const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
+export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
   DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
 };
 
@@ -139,32 +136,9 @@ function acsBinder(level: Level): Binder {
   };
 }
 
-const sviBinder: Binder = {
-  entityType: 'county',
-  bind({ measureKey, key }) {
-    if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-poverty takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
-    const measure = measurePart(measureKey, 'cdc-svi');
-    if (!/^svi2018\/[A-Z_]+$/.test(measure)) return { error: `${measureKey} is not an SVI 2018 column` };
-    return [{ fetchArgs: { county_fips: key.value }, measure, reading: 'CDC/ATSDR SVI 2018 (ACS 5-year 2014–2018)' }];
-  },
-};
-
-const placesBinder: Binder = {
-  entityType: 'county',
-  bind({ measureKey, key }) {
-    if (key.keyType !== 'fips' || key.value.length !== 5) return { error: `county-measure takes a 5-digit county FIPS code, not ${key.keyType} ${key.value}` };
-    const measure = measurePart(measureKey, 'cdc-places');
-    const m = /^measureid\/([A-Z0-9]+)$/.exec(measure);
-    if (!m) return { error: `${measureKey} names no PLACES measure id (the planned candidate is the operation itself)` };
-    // crude prevalence is the headline PLACES value; the age-adjusted row answers another question
-    return [{ fetchArgs: { county_fips: key.value, measure: m[1]! }, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES crude prevalence' }];
-  },
-};
-
-export const PLACE_BINDERS: ReadonlyArray<[string, Binder]> = [
+/** The ACS keyed reads (SVI and PLACES are bound by their connectors, src/connectors/cdc-svi.ts and cdc-places.ts). */
+export const ACS_BINDERS: ReadonlyArray<[string, Binder]> = [
   ['census-acs/acs-state', acsBinder('state')],
   ['census-acs/acs-county', acsBinder('county')],
   ['census-acs/acs-place', acsBinder('place')],
-  ['cdc-svi/county-poverty', sviBinder],
-  ['cdc-places/county-measure', placesBinder],
 ];

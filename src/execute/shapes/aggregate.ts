@@ -20,6 +20,8 @@ export function aggregateOp(intent: Pick<Intent, 'attribute'>): { op: AggregateO
   return { op: 'sum', members: null };
 }
 
+const PER_PEOPLE = /\bper\s+(?:capita|person|head|resident|inhabitant|household|(?:\d[\d,]*|thousand|million)\b[^?.]*)/i;
+
 /** Rows shown beside an aggregate: a few members, so the figure cites its publisher response. */
 const EXAMPLES = 5;
 
@@ -27,6 +29,9 @@ export const aggregate: ShapeExecutor = {
   shapes: ['aggregate'],
   name: 'population aggregate',
   async execute(i) {
+    // a count or total asked per person ("private foundations per 100,000 residents") is a ratio to the population, never the bare count
+    const rate = PER_PEOPLE.exec(i.intent.attribute ?? '');
+    if (rate) return computeRefused(i, [], { code: 'rate_asked_as_count', words: rate[0] });
     const { op, members } = aggregateOp(i.intent);
     const t = templateFor(i, members ?? i.intent.type);
     if (isOutcome(t)) return t;

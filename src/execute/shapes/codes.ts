@@ -29,7 +29,7 @@ async function registryKnows(i: ShapeInput, name: string): Promise<boolean> {
 }
 
 const readWith = (i: ShapeInput, code: string | null) => (period: Period | null, candidates: Assessment[], branch?: string) => (ctx: ShapeInput['ctx']) => readUnkeyed(ctx, {
-  question: i.intent.question, attribute: i.intent.attribute, code, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt, ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
+  question: i.intent.question, attribute: i.intent.attribute, code, codes: i.intent.codes, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt, ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
 });
 
 /** A failed code read: several published rows matching with different values are asked (at most five options), else refused. */

@@ -5,7 +5,7 @@
  */
 import type { Assessment } from '../../plan/plan.ts';
 import type { Intent, Period } from '../../understand/intent.ts';
-import { periodLabel } from '../../understand/intent.ts';
+import { grainAsked, periodLabel } from '../../understand/intent.ts';
 import type { PeriodWanted } from '../../validate/structural.ts';
 import type { Attempt } from '../attempt.ts';
 import type { QueryContext } from '../context.ts';
@@ -15,19 +15,35 @@ import type { LeafRequest, LeafResult } from '../leaf.ts';
 import type { Note } from '../notes.ts';
 import type { Item, RefusalContext, ShapeInput, ShapeOutcome } from './types.ts';
 
-export function wanted(p: Intent['period']): PeriodWanted {
+/** The period a read wants: the year, basis and quarter named, and the grain asked (`grainAsked(intent)`). */
+export function wanted(p: Intent['period'], intent?: Pick<Intent, 'grain' | 'period'>): PeriodWanted {
   if (!p) return { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
-  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text };
+  const grain = p.quarter ? 'quarter' : intent ? grainAsked({ grain: intent.grain, period: p }) : null;
+  return { year: p.year, basis: p.basis, latest: p.latest, text: p.text, quarter: p.quarter ?? null, grain };
 }
 
 export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string): LeafRequest {
   return {
-    question: i.intent.question, entity, attribute: i.intent.attribute, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
-    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.judge ? { judge: i.judge } : {}),
+    question: i.intent.question, entity, attribute: i.intent.attribute, quantity: i.intent.quantity ?? null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
+    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.pinned && i.pinned.entity === entity ? { pinned: i.pinned.bundle } : {}), ...(i.judge ? { judge: i.judge } : {}),
   };
 }
 
 export const evidence = (items: Item[], attempts: Attempt[], notes: Note[] = []): ShapeOutcome => ({ kind: 'evidence', answer: 'values', items, attempts, notes });
+
+/** The "latest" disclosures of the reads that answered (each distinct one once). */
+export function latestNotes(reads: readonly LeafResult[]): Note[] {
+  const seen = new Set<string>();
+  const out: Note[] = [];
+  for (const r of reads) {
+    if (!r.latest) continue;
+    // a period the publisher itself labels as latest ("latest available (year varies by field)") is said in the sentence
+    if (r.latest.code === 'latest_available' && /^latest\b/i.test(r.latest.period)) continue;
+    const k = JSON.stringify(r.latest);
+    if (!seen.has(k)) { seen.add(k); out.push({ code: 'latest', disclosure: r.latest }); }
+  }
+  return out;
+}
 
 /** A failed leaf as the shape's refusal: the failure it led with, every boundary reached, and the question's words. */
 export function refused(r: LeafResult, attempts: Attempt[], context: RefusalContext): ShapeOutcome {

@@ -8,6 +8,7 @@
 import { correlate } from '../../population/compute/correlation.ts';
 import { computeRefused, evidenceFor, isOutcome, populationOutcome, refuseSearch, searchPopulation, templateFor } from '../../population/execute.ts';
 import { scopeLabel } from '../../population/geo.ts';
+import { grainOf } from '../../population/choices.ts';
 import { refusal } from './common.ts';
 import type { ShapeExecutor } from './types.ts';
 
@@ -17,6 +18,9 @@ export const correlation: ShapeExecutor = {
   async execute(i) {
     const attrs = i.intent.attributes;
     if (attrs.length !== 2) return refusal('not_understood', 'components', 'a correlation needs exactly two measures', { attribute: i.intent.attribute, missing: 'the two measures named ("is A associated with B")' });
+    // components that name their own grains ("county income with state poverty") must name the same one: no read aligns them
+    const named = attrs.map((a) => grainOf({ geography: { level: a, within: null }, type: null }));
+    if (named[0] && named[1] && named[0] !== named[1]) return computeRefused(i, [], { code: 'grain_mismatch', grains: [named[0], named[1]] });
     const t = templateFor(i);
     if (isOutcome(t)) return t;
     const reads = [];

@@ -70,7 +70,7 @@ export const ratio: ShapeExecutor = {
         about: { grain: 'state', key: place.fips, label: place.name }, match: 'key', evidence: ev.map((_, j) => String(items.length - ev.length + j)),
       });
     }
-    const r = divide(comps[0]!, comps[1]!, ratioScale([i.intent.attribute ?? '', ...i.intent.attributes].join(" ")));
+    const r = divide(comps[0]!, comps[1]!, ratioScale([i.intent.attribute ?? '', ...i.intent.attributes, i.intent.question ?? ''].join(' ')));
     if (!r.ok) return computeRefused(i, attempts, r.refusal);
     return populationOutcome(attempts, items, { shape: 'ratio', reads, result: { kind: 'ratio', ratio: r.value }, itemOf });
   },

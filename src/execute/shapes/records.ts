@@ -9,8 +9,7 @@
 import type { Assessment } from '../../plan/plan.ts';
 import type { Intent } from '../../understand/index.ts';
 import { RECORD_OPERATIONS, stateCode, type RecordHints } from '../bind-records.ts';
-import { examineList, formInQuestion, LIST_KINDS, type ListPeriod } from '../list.ts';
-import { relativeYearIn } from '../../understand/offline/periods.ts';
+import { examineList, LIST_KINDS, type ListPeriod } from '../list.ts';
 import { searchRecordLeaf, type RecordSearchResult } from '../record-search.ts';
 import { examineStatus } from '../status.ts';
 import { statusReader } from '../../validate/status.ts';
@@ -44,11 +43,12 @@ async function searchRecords(i: ShapeInput): Promise<RecordSearchResult | ShapeO
   // the place the intent puts the entity in ("the Red Cross in DC"): the IRS BMF extract to read; when
   // the question names none, the record search offers each entity's registry state instead (disclosed)
   const state = stateCode(intent.geography?.within);
-  const form = formInQuestion(intent.question);
+  // the intent's own fields (understand/ read the words): the form type, the record noun, the period
+  const form = intent.form ?? undefined;
   const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
   const range = listPeriod(intent, today);
   const year = range && range.from === range.to ? range.from : undefined;
-  const awardGroup = awardGroupOf(`${intent.attribute ?? ''} ${intent.question}`);
+  const awardGroup = awardGroupOf(intent.attribute ?? '');
   const hints: RecordHints = { ...(state ? { state } : {}), ...(form ? { form } : {}), ...(year !== undefined ? { year } : {}), ...(awardGroup ? { awardGroup } : {}), today };
   const planned = candidates.filter((c) => c.operation && c.verdict !== 'infeasible');
 
@@ -80,8 +80,8 @@ export function listPeriod(intent: Intent, today: string): ListPeriod | undefine
   const clockYear = Number(today.slice(0, 4));
   const p = intent.period;
   if (p && !p.latest && p.year !== null) return { from: p.year, to: p.year, words: `"${p.text}"` };
-  const rel = relativeYearIn(intent.question);
-  if (rel) { const y = clockYear + rel.offset; return { from: y, to: y, words: `"${rel.words}", by the question's clock (${today})` }; }
+  // a year relative to the question's clock ("this year": offset 0, "last year": −1), resolved here: the interpreter has no clock
+  if (p && !p.latest && p.year === null && p.offset !== undefined) { const y = clockYear + p.offset; return { from: y, to: y, words: `"${p.text}", by the question's clock (${today})` }; }
   const years = intent.periods.map((x) => x.year).filter((y): y is number => y !== null);
   if (years.length === 0) return undefined;
   const from = Math.min(...years);
@@ -89,7 +89,7 @@ export function listPeriod(intent: Intent, today: string): ListPeriod | undefine
   return { from, to, words: intent.periods.some((x) => x.latest) ? `"since ${from}", through the question's clock year (${today})` : `"${from} to ${to}"` };
 }
 
-/** The award-type group a question names: USAspending searches one group per request. */
+/** The award-type group the record noun names (intent.attribute: "federal contracts"): USAspending searches one group per request. */
 function awardGroupOf(text: string): RecordHints['awardGroup'] {
   const contracts = /\bcontracts?\b|\bprocurement\b/i.test(text);
   const grants = /\bgrants?\b|\bcooperative agreements?\b/i.test(text);

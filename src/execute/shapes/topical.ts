@@ -5,7 +5,7 @@
  * population (no "there are N opportunities").
  */
 import { search } from '../../execute/engine.ts';
-import { detailChoice, hitOf, pageChoice, TOPICAL_LIMITS, TOPICAL_SOURCES, type SearchPage, type TopicalHit, type TopicalResult } from '../../population/topical.ts';
+import { detailChoice, hitOf, pageChoice, topicWords, TOPICAL_LIMITS, TOPICAL_SOURCES, type SearchPage, type TopicalHit, type TopicalResult } from '../../population/topical.ts';
 import { pointer } from '../../connectors/records.ts';
 import { refusal } from './common.ts';
 import type { Item, ShapeExecutor } from './types.ts';
@@ -14,9 +14,16 @@ export const topical: ShapeExecutor = {
   shapes: ['topical'],
   name: 'topical search',
   async execute(i) {
-    const keyword = i.intent.attribute;
+    // the intent's phrase names the records and their topic; the search is asked for the topic
+    const keyword = topicWords(i.intent.attribute);
     if (!keyword) return refusal('not_understood', 'no_topic', 'the question names no topic to search for', { missing: 'the topic in words ("education", "tribal energy")' });
-    const op = i.planned.candidates.map((c) => c.operation).find((o) => o && o.kind === 'search' && TOPICAL_SOURCES.get(o.publisherId)?.search === o.operationId);
+    const isSearch = (o: { kind: string; publisherId: string; operationId: string } | undefined | null) => !!o && o.kind === 'search' && TOPICAL_SOURCES.get(o.publisherId)?.search === o.operationId;
+    // the planned candidates first; then any discovered card's search operation; then the search a topical source declares
+    // (a topical question names records and a topic, not a measure: discovery may rank no card serving the search)
+    const declared = [...TOPICAL_SOURCES].map(([source, t]) => i.ctx.runtime.declarations.operation(source, t.search)).find((d) => d !== undefined);
+    const op: { key: string; publisherId: string; operationId: string } | undefined = i.planned.candidates.map((c) => c.operation).find(isSearch)
+      ?? (i.planned.found ?? []).flatMap((c) => c.card.operations).find(isSearch)
+      ?? (declared ? { key: `${declared.publisherId}/${declared.id}`, publisherId: declared.publisherId, operationId: declared.id } : undefined);
     if (!op) return refusal('no_access_path', 'no_search', 'no planned candidate is a search operation this build reads', { attribute: keyword, missing: 'a search operation' });
     const src = TOPICAL_SOURCES.get(op.publisherId)!;
     i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `topical: ${op.key} for "${keyword}", up to ${TOPICAL_LIMITS.maxPages} pages of ${TOPICAL_LIMITS.rows}, the first ${TOPICAL_LIMITS.detail} read in detail; relevant examples, not a population` });

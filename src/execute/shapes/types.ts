@@ -20,6 +20,7 @@ import type { GrantIris } from '../../grants/vocab.ts';
 import type { QueryContext } from '../context.ts';
 import type { Failure } from '../failure.ts';
 import type { Note } from '../notes.ts';
+import type { IdentityBundle } from '../../resolve/bundle.ts';
 import type { PopulationAnswer } from '../../population/answer-types.ts';
 
 /** What the planner handed the executor: the plan, its eligible candidates in priority order, units and second paths. */
@@ -45,6 +46,8 @@ export interface ShapeInput {
   nextAttempt: () => number;
   /** The residual semantic check, when a model is configured (it may only reject). */
   judge?: SemanticJudge;
+  /** A place settled before the read (ask/scope.ts: the state, not the county of the same name): the keyed read binds this geography only. */
+  pinned?: { entity: string; bundle: IdentityBundle };
   /** The store holding the grant graph, for the grant_graph executor (a materialized index, not a publisher). */
   grantGraph?: { store: GrantStore; iris: GrantIris };
 }

@@ -19,6 +19,18 @@ export interface Aggregate {
   currency?: string;
   /** For sum and mean: the total of the values (mean = sum / n). */
   sum?: number;
+  /**
+   * A mean of areas' own rates, medians or amounts, each area counted once whatever its size: not
+   * the rate or median of the areas taken together. Disclosed with the figure.
+   */
+  unweighted?: 'rate' | 'median' | 'amount';
+}
+
+/** What kind of value a measure is, for whether it adds up: a rate (percent), a median, or an amount. */
+export function valueKind(read: Pick<PopulationRead, 'measure'>): 'rate' | 'median' | 'amount' {
+  if (read.measure.unit === '%') return 'rate';
+  if (/\bmedian\b/i.test(read.measure.label)) return 'median';
+  return 'amount';
 }
 
 export function aggregate(read: PopulationRead, op: AggregateOp): Computed<Aggregate> {
@@ -26,8 +38,11 @@ export function aggregate(read: PopulationRead, op: AggregateOp): Computed<Aggre
   if (refusal) return { ok: false, refusal };
   const n = read.usable.length;
   if (op === 'count') return { ok: true, value: { op, value: n, n, unit: 'count' } };
+  const kind = valueKind(read);
+  if (op === 'sum' && kind !== 'amount') return { ok: false, refusal: { code: 'not_additive', measure: read.measure.key, kind } };
   const sum = read.usable.reduce((s, r) => s + r.value!, 0);
   if (!Number.isSafeInteger(Math.round(sum)) && Math.abs(sum) > Number.MAX_SAFE_INTEGER) throw new Error(`sum of ${n} values exceeds exact double precision`);
   const value = op === 'sum' ? sum : sum / n;
-  return { ok: true, value: { op, value, n, unit: read.measure.unit, ...(read.measure.currency ? { currency: read.measure.currency } : {}), sum } };
+  const areas = read.grain === 'state' || read.grain === 'county' || read.grain === 'place';
+  return { ok: true, value: { op, value, n, unit: read.measure.unit, ...(read.measure.currency ? { currency: read.measure.currency } : {}), sum, ...(op === 'mean' && areas ? { unweighted: kind } : {}) } };
 }

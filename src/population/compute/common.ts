@@ -15,7 +15,11 @@ export type ComputeRefusal =
   | { code: 'too_few_aligned'; aligned: number; minimum: number }
   | { code: 'no_variation'; measure: string }
   | { code: 'zero_denominator'; denominator: string }
-  | { code: 'unit_mismatch'; units: [string, string]; why: string };
+  | { code: 'unit_mismatch'; units: [string, string]; why: string }
+  /** A sum of rates or of medians: the figure adds up nothing (the members' own rates or medians do not add). */
+  | { code: 'not_additive'; measure: string; kind: 'rate' | 'median' }
+  /** A count or total asked per person or per N residents: that is a ratio to the population, not a count. */
+  | { code: 'rate_asked_as_count'; words: string };
 
 export type Computed<T> = { ok: true; value: T } | { ok: false; refusal: ComputeRefusal };
 

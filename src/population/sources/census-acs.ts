@@ -16,7 +16,9 @@
  * first (a smaller response), then all counties filtered by state FIPS.
  */
 import type { OperationResult, Observation } from '../../connectors/records.ts';
-import { ACS_NEWEST_VINTAGE, acsSurveyLabel } from '../../execute/binders/places.ts';
+import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from '../../execute/binders/places.ts';
+import { readFileSync } from 'node:fs';
+import { saipeMeasure, SAIPE_VARIABLES } from '../../connectors/population/census-saipe.ts';
 import { FIFTY_STATES } from '../geo.ts';
 import type { PopulationFailure, PopulationRow } from '../types.ts';
 import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
@@ -33,7 +35,13 @@ export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as co
  * read from whichever table the publisher (or the snapshot) has, the asked one first, and says so.
  */
 const SAME_ESTIMATE: ReadonlyArray<readonly string[]> = [['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E']];
-export const equivalentsOf = (variable: string): string[] => [variable, ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable)];
+export const equivalentsOf = (variable: string): string[] => [
+  variable,
+  ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable),
+  // a data-profile percent that republishes a subject-table estimate (the keyed reads' table of them)
+  ...(REPUBLISHED[variable] ? [REPUBLISHED[variable]!.variable] : []),
+];
+const whyEquivalent = (asked: string): 'universe_total' | 'republished' => (REPUBLISHED[asked] ? 'republished' : 'universe_total');
 
 export function acsVariableOf(measureKey: string): string | undefined {
   const v = measureKey.slice(measureKey.lastIndexOf('/') + 1);
@@ -56,6 +64,8 @@ function period(survey: 'acs1' | 'acs5', year: number) {
 function bindVariable(ask: PopulationAsk, operation: string, variable: string): PopulationBinding[] | PopulationFailure {
   if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
   const year = ask.period.latest ? ACS_NEWEST_VINTAGE : ask.period.year!;
+  // a vintage after the newest the catalog declares is not published (yet): no population for it, not a blocked request
+  if (year > ACS_NEWEST_VINTAGE) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
   if (/^K2\d/.test(variable)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
   const fam = family(variable);
   const out: PopulationBinding[] = [];
@@ -82,7 +92,36 @@ function bindVariable(ask: PopulationAsk, operation: string, variable: string): 
   return out;
 }
 
+/**
+ * The newest SAIPE year the catalog declares (the saipe dataset's temporal end): "latest" reads it,
+ * and a later year is not published (the API answers 204).
+ */
+export const SAIPE_NEWEST_YEAR: number = (() => {
+  const d = JSON.parse(readFileSync(new URL('../../../ard-okf/census-acs.json', import.meta.url), 'utf8')) as { entries: Array<{ data?: { datasets?: Array<{ id: string; temporal?: { end?: string } }> } }> };
+  const end = d.entries.flatMap((e) => e.data?.datasets ?? []).find((x) => x.id === 'saipe')?.temporal?.end;
+  if (!end || !/^\d{4}-/.test(end)) throw new Error('ard-okf/census-acs.json declares no temporal end for the saipe dataset, so its newest year ("latest") is unknown');
+  return Number(end.slice(0, 4));
+})();
+const SAIPE_FIRST_YEAR = 1995;
+
+/** SAIPE state estimates: the 50 states and DC for one year, a model-based estimate said so in its label. */
+function bindSaipe(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  const v = ask.measureKey.slice(ask.measureKey.lastIndexOf('/') + 1);
+  if (!SAIPE_VARIABLES.has(v)) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
+  if (ask.grain !== 'state') return { code: 'grain_mismatch', asked: ask.grain, returns: 'state', operation: `${SOURCE}/${operation}` };
+  if (ask.scope.kind === 'state') return { code: 'scope_not_covered', asked: ask.scope.name, covers: 'states as members, not within a state', operation: `${SOURCE}/${operation}` };
+  if (!ask.period.latest && ask.period.year === null) return { code: 'no_period', asked: ask.period.text, operation: `${SOURCE}/${operation}` };
+  const year = ask.period.latest ? SAIPE_NEWEST_YEAR : ask.period.year!;
+  if (year > SAIPE_NEWEST_YEAR || year < SAIPE_FIRST_YEAR) return { code: 'no_period', asked: ask.period.text || String(year), operation: `${SOURCE}/${operation}` };
+  return [{
+    source: SOURCE, operation, grain: 'state', args: { year: String(year), variables: v }, recordMeasure: saipeMeasure(year, v),
+    period: { label: `SAIPE ${year}`, start: `${year}-01-01`, end: `${year}-12-31`, basis: 'calendar' },
+    notes: [{ code: 'model_based', program: 'SAIPE' }],
+  }];
+}
+
 function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
+  if (operation === 'saipe-states') return bindSaipe(ask, operation);
   const asked = acsVariableOf(ask.measureKey);
   if (!asked) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
   const out: PopulationBinding[] = [];
@@ -90,7 +129,7 @@ function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | Popu
   for (const v of equivalentsOf(asked)) {
     const b = bindVariable(ask, operation, v);
     if (!Array.isArray(b)) { failure ??= b; continue; }
-    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v }] })));
+    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v, why: whyEquivalent(asked) }], ...(REPUBLISHED[asked]?.variable === v ? { label: REPUBLISHED[asked]!.label } : {}) })));
   }
   // (offline a table's variables are recorded together or not at all: one blocked request of a table skips its other variables)
   const table = (v: string) => (v === COUNTY_BUNDLE.join(',') ? 'bundle' : (/^group\((\w+)\)$/.exec(v)?.[1] ?? v.split('_')[0]!));
@@ -124,7 +163,7 @@ function membership(rs: readonly PopulationRow[], b: PopulationBinding): Members
 
 export const censusAcsPopulation: PopulationProvider = {
   source: SOURCE,
-  operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county' },
+  operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county', 'saipe-states': 'state' },
   bind,
   rows,
   membership,

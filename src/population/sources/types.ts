@@ -63,6 +63,8 @@ export interface PopulationBinding {
    * variable): one blocked attempt skips the rest. Default: the exact request.
    */
   blockKey?: string;
+  /** The measure's label when the binding reads another table's estimate of it (the subject table a profile republishes). */
+  label?: string;
   /** Notes the binding itself implies (a survey's population threshold). */
   notes?: PopulationNote[];
 }

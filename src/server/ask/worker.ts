@@ -27,7 +27,7 @@ import { modelClientFromEnv } from '../../llm/index.ts';
 import type { Seed } from '../sparql/worker.ts';
 
 export type ToAskWorker =
-  | { type: 'init'; seed: Seed; baseIri: string; maxQuads: number }
+  | { type: 'init'; seed: Exclude<Seed, { kind: 'image' }>; baseIri: string; maxQuads: number }
   | { type: 'init'; remote: StoreConfig; baseIri: string }
   | { type: 'follow'; op: WriteOp; seq: number }
   | { type: 'ask'; id: number; req: AskRequest }

@@ -2,7 +2,7 @@
  * `POST /ask` → the JSON result (answered, needs_clarification or refused: all 200, the status is
  * in the body); `POST /ask/stream` → NDJSON: one line per progress event ({"event": …}) as the
  * question runs, then one line {"result": …}. Body: {question | intent | resume:{run, option},
- * on_ambiguity?, strict?, timeout_ms?, conversation?}. Every result carries a `conversation` id; sending it
+ * on_ambiguity?, strict?, timeout_ms?, interpreter?, conversation?}. Every result carries a `conversation` id; sending it
  * back makes the next question a turn of that conversation, read as a follow-up when it is one
  * (src/conversation/ask.ts). The question's AbortSignal follows the client connection: a
  * client that disconnects stops the work.
@@ -20,6 +20,14 @@ import { askTurn, type TurnRequest, type TurnResult } from '../../conversation/a
 import { CONVERSATION_ID } from '../../conversation/turns.ts';
 import type { AskServices } from '../../ask/services.ts';
 import { AskBusyError } from '../ask/host.ts';
+import { modelEnv, type Config } from '../../config.ts';
+import { modelConfigFromEnv } from '../../llm/config.ts';
+
+/** Whether the gateway's ask workers have a model client (a live model or a replay of one). */
+function modelConfigured(config: Config): boolean {
+  const env = modelEnv(config);
+  return Boolean(env.ASSAY_LLM_REPLAY) || modelConfigFromEnv(env) !== undefined;
+}
 
 /** The body's fields, shared with the MCP tools (src/mcp/tools.ts) so both validate alike. */
 export const askBodyFields = {
@@ -29,6 +37,8 @@ export const askBodyFields = {
   on_ambiguity: z.enum(['answer', 'all', 'ask']).optional(),
   strict: z.boolean().optional(),
   timeout_ms: z.number().int().min(1).max(300_000).optional(),
+  /** Who reads the question: the offline interpreter (default) or the configured model. */
+  interpreter: z.enum(['offline', 'model']).optional(),
   /** Continue this conversation (the "conversation" of an earlier result); omitted: a new one. */
   conversation: z.string().regex(CONVERSATION_ID, 'a conversation id is the "conversation" of an earlier ask result').optional(),
 };
@@ -89,7 +99,12 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
       return undefined;
     }
     const b = r.data;
+    if (b.interpreter === 'model' && !modelConfigured(config)) {
+      void reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'invalid ask request: interpreter "model" asked, but this gateway has no model configured. Send "interpreter": "offline" (the default), or have the operator set ASSAY_LLM_URL and ASSAY_LLM_MODEL.' });
+      return undefined;
+    }
     return {
+      ...(b.interpreter ? { interpreter: b.interpreter } : {}),
       ...(b.question ? { question: b.question } : {}), ...(b.intent ? { intent: b.intent } : {}), ...(b.resume ? { resume: b.resume } : {}),
       ...(b.on_ambiguity ? { on_ambiguity: b.on_ambiguity } : {}), ...(b.strict !== undefined ? { strict: b.strict } : {}),
       ...(b.timeout_ms ? { timeoutMs: b.timeout_ms } : {}),

@@ -18,9 +18,21 @@
  * thread nothing: the new worker reads the files itself. (A store with no data directory, as
  * in tests, is seeded from a dump taken on the main thread.)
  *
- * Availability: a replacement takes as long as reading the store (seconds to tens of seconds
- * on a large one), so the pool keeps `spares` loaded replicas beyond `size`: when workers are
- * busy with runaways, or killed and reloading, a loaded one is still free for a cheap query.
+ * Off the owner's thread too: compaction's snapshot dump (`snapshot`, the replica at the
+ * owner's sequence writes the file) and retention's planning (`sweepPlan`), both of which
+ * take seconds on a large store.
+ *
+ * Availability: a replacement takes as long as starting a thread (about a second: module
+ * loading) plus reading the store (seconds to tens of seconds on a large one), so:
+ * - the pool keeps `spares` loaded replicas beyond `size`: when workers are busy with
+ *   runaways, or killed and reloading, a loaded one is still free for a cheap query;
+ * - it keeps one *standby* thread started but empty, so a replacement only reads the store;
+ * - a worker whose job has run past LONG_MS no longer counts towards `size + spares`: the pool
+ *   starts a surge worker in its place (at most `surge` at a time), and retires surge workers
+ *   once idle workers are plentiful again. So concurrent runaways from more distinct clients
+ *   than `size + spares` cost a cheap query at most one replica load, not the runaway limit;
+ * - queued jobs of clients whose last job finished quickly go before those of unknown
+ *   clients, and those before recent offenders'.
  * The last free worker is kept for clients that have none running and caused no kill lately:
  * a client (`run`'s `client`) that already has a job running, or whose job was stopped at the
  * limit or faulted in the last `OFFENDER_MS`, cannot take it; its job waits while others' go
@@ -28,23 +40,38 @@
  * worker left while the ones it killed are reloading. Jobs from such recent offenders also share
  * one worker among them all: however many clients keep sending runaways, they hold at most one
  * worker at a time, and the rest serve everyone else.
- * What this cannot absorb: more concurrent runaways, from different clients, than there are
- * workers plus spares (rate limits in app.ts bound how often that can be tried).
+ * What this cannot absorb: more concurrent runaways, from different clients, than workers plus
+ * spares plus surge (rate limits in app.ts bound how often that can be tried), and on a store
+ * whose replica takes longer than a second to load, a cheap query can wait that long when the
+ * first wave of runaways takes every loaded worker.
  */
 import { Worker } from 'node:worker_threads';
-import type { DurableStore, WriteOp } from '../../rdf/durable.ts';
+import type { DurableStore, SnapshotSums, WriteOp } from '../../rdf/durable.ts';
+import { heapBytes } from '../../rdf/wasm-image.ts';
 import { RDF_FORMATS } from '../../rdf/store.ts';
-import { SparqlError } from './errors.ts';
+import { SparqlError, fromReply } from './errors.ts';
 import type { Job, Reply } from './evaluate.ts';
-import type { FromWorker, Seed, ToWorker } from './worker.ts';
+import type { FromWorker, PoolJob, PoolReply, Seed, SweepPlan, ToWorker } from './worker.ts';
 
 export interface PoolOptions {
   /** Number of workers (each holds a full replica). */
   size: number;
   /** Loaded replicas kept beyond `size` (default 0). */
   spares?: number;
-  /** Where a (re)started worker gets its replica: the data directory, or a dump for in-memory stores. */
-  seed: () => Seed;
+  /** Most extra workers started while others are held by long jobs (default 0). */
+  surge?: number;
+  /** Keep one started, empty thread ready to become a replacement (default: when spares or surge > 0). */
+  standby?: boolean;
+  /**
+   * Where a (re)started worker gets its replica: a memory image of the owner's store when
+   * `images` is not false and one can be taken now, else the data directory, or a dump for
+   * in-memory stores.
+   */
+  seed: (how: { images: boolean }) => Seed;
+  /** Offer memory images to new workers (default true; off for good once a worker refuses one). */
+  images?: boolean;
+  /** Is copying the owner's heap cheaper than every replica parsing this write? (see forward) */
+  copyCheaper?: (op: WriteOp) => boolean;
   /** Jobs allowed to wait for a worker before new ones get 503 busy. */
   maxQueue: number;
   /** Told when a worker is replaced (for logs). */
@@ -63,13 +90,13 @@ export interface JobOutcome {
 
 interface Pending {
   id: number;
-  job: Job;
+  job: PoolJob;
   timeoutMs: number;
   /** The setting that gave timeoutMs, named in the timeout message. */
   limitName: string;
   /** Who asked (e.g. the client's address), for the per-client share of the workers. */
   client?: string;
-  resolve: (o: JobOutcome) => void;
+  resolve: (o: { reply: PoolReply; runMs: number; seq: number }) => void;
   reject: (e: SparqlError) => void;
   timer?: NodeJS.Timeout;
   startedAt?: number;
@@ -77,8 +104,11 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
-  state: 'starting' | 'idle' | 'busy' | 'dead';
+  /** blank: started, holds no replica (the standby); starting: reading its replica. */
+  state: 'blank' | 'starting' | 'idle' | 'busy' | 'dead';
   current?: Pending;
+  /** The thread has loaded its modules (a blank slot can be seeded at once). */
+  booted: boolean;
 }
 
 // Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
@@ -86,27 +116,77 @@ interface Slot {
 const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url);
 /** How long a client whose job was stopped or faulted is kept off the last free worker. */
 const OFFENDER_MS = 60_000;
+/** A job running longer than this holds its worker as a runaway would: a surge worker may start in its place. */
+const LONG_MS = 250;
+/** Clients remembered as quick (their last job finished within LONG_MS); the oldest are forgotten first. */
+const QUICK_CLIENTS = 10_000;
+/** How long a snapshot dump may wait for and hold a worker. */
+const SNAPSHOT_TIMEOUT_MS = 15 * 60_000;
+
+/** Writes below this many bytes of RDF text are always forwarded. */
+const LARGE_WRITE_BYTES = 1 << 20;
+/**
+ * Parsing N-Triples into oxigraph runs at tens of MB/s per core; copying memory at GB/s: a write
+ * is re-seeded when its text times this is at least the owner's heap (and every replica saves
+ * the parse, the owner's thread pays one copy).
+ */
+const PARSE_VS_COPY = 50;
+
+function writeBytes(op: WriteOp): number {
+  switch (op.kind) {
+    case 'load':
+    case 'replaceGraph':
+      return op.data.length;
+    case 'delta':
+      return op.steps.reduce((n, st) => n + ('nquads' in st ? st.nquads.length : 0), 0);
+    default:
+      return 0;
+  }
+}
 
 /**
  * The gateway's pool over its store: replicas seeded from the data directory (or, for an
  * in-memory store, a dump), fed every acknowledged write with its sequence number until the
- * pool is closed. One per app (src/server/app.ts); /sparql and the VoID cache share it.
+ * pool is closed. One per app (src/server/app.ts); /sparql and the VoID cache share it. With a
+ * data directory, the store's compaction dumps its snapshot in a worker (`snapshot`).
  */
 export function startQueryPool(
   store: DurableStore,
-  limits: { workers: number; maxQueue: number; spares?: number },
+  limits: { workers: number; maxQueue: number; spares?: number; surge?: number },
   onReplace?: (reason: string) => void,
 ): QueryPool {
   let unsubscribe = (): void => {};
+  let cached: ReturnType<DurableStore['memoryImage']> = null;
   const pool = new QueryPool({
     size: limits.workers,
     spares: limits.spares ?? 0,
+    surge: limits.surge ?? 0,
     maxQueue: limits.maxQueue,
-    seed: () => (store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq }),
+    seed: ({ images }) => {
+      // One image serves every worker seeded at the same write (start-up seeds several at once);
+      // it is dropped right after, so the gateway does not hold a copy of its heap.
+      if (images) {
+        if (cached?.seq !== store.seq) {
+          const taken = store.memoryImage();
+          cached = taken;
+          if (taken) setTimeout(() => { if (cached === taken) cached = null; }, 1_000).unref();
+        }
+        if (cached) return { kind: 'image', image: cached.image, seq: cached.seq };
+      }
+      return store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
+    },
+    copyCheaper: (op) => {
+      const bytes = writeBytes(op);
+      return bytes >= LARGE_WRITE_BYTES && bytes * PARSE_VS_COPY >= heapBytes();
+    },
     onReplace,
-    onClose: () => unsubscribe(),
+    onClose: () => {
+      unsubscribe();
+      if (store.dir) store.setSnapshotWriter(null);
+    },
   });
   unsubscribe = store.onWrite((op, seq) => pool.forward(op, seq));
+  if (store.dir) store.setSnapshotWriter((path, seq) => pool.snapshot(path, seq));
   return pool;
 }
 
@@ -117,13 +197,28 @@ export class QueryPool {
   #nextId = 1;
   #closed = false;
   #startupFailures = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
   #replacements = 0;
+  #surges = 0;
+  #reseeds = 0;
+  #images: boolean;
+  /** How each replica was seeded, and the time the worker took for it. */
+  readonly #seeds: { via: Seed['kind']; ms: number }[] = [];
   /** Clients whose jobs were stopped at the limit or faulted, until when. */
   readonly #offenders = new Map<string, number>();
+  /** Clients whose last job finished within LONG_MS (insertion order = age). */
+  readonly #quick = new Set<string>();
+  #longTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: PoolOptions) {
     this.#opts = opts;
-    for (let i = 0; i < opts.size + (opts.spares ?? 0); i++) this.#slots.push(this.#spawn(i));
+    this.#images = opts.images ?? true;
+    for (let i = 0; i < opts.size + (opts.spares ?? 0); i++) this.#slots.push(this.#spawn(true));
+    this.#ensure();
+  }
+
+  get #standby(): boolean {
+    return this.#opts.standby ?? ((this.#opts.spares ?? 0) > 0 || (this.#opts.surge ?? 0) > 0);
   }
 
   /** Workers replaced since start (after timeouts or faults). */
@@ -131,9 +226,24 @@ export class QueryPool {
     return this.#replacements;
   }
 
-  /** Workers holding a loaded replica (idle or busy), out of `size` + `spares`. */
+  /** How each replica so far was seeded (image, dir, nquads) and how long the worker took, oldest first (the last 100). */
+  get seeds(): readonly { via: Seed['kind']; ms: number }[] {
+    return this.#seeds;
+  }
+
+  /** Surge workers started since start (while others were held by long jobs). */
+  get surges(): number {
+    return this.#surges;
+  }
+
+  /** Workers holding a loaded replica (idle or busy). */
   get loaded(): number {
     return this.#slots.filter((s) => s.state === 'idle' || s.state === 'busy').length;
+  }
+
+  /** Thread counts by state, for health output and benchmarks. */
+  get counts(): { loaded: number; starting: number; standby: number } {
+    return { loaded: this.loaded, starting: this.#slots.filter((s) => s.state === 'starting').length, standby: this.#slots.filter((s) => s.state === 'blank').length };
   }
 
   /** True once at least `size` workers have loaded their replicas (readiness). */
@@ -150,12 +260,14 @@ export class QueryPool {
   }
 
   #offended(p: Pending): void {
-    if (p.client !== undefined) this.#offenders.set(p.client, Date.now() + OFFENDER_MS);
+    if (p.client === undefined) return;
+    this.#offenders.set(p.client, Date.now() + OFFENDER_MS);
+    this.#quick.delete(p.client);
   }
 
   /** Resolves when every worker has its replica loaded (useful before benchmarks and tests). */
   async ready(): Promise<void> {
-    while (!this.#closed && this.#slots.some((s) => s.state === 'starting')) {
+    while (!this.#closed && this.#slots.some((s) => s.state === 'starting' || (s.state === 'blank' && !s.booted))) {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -165,11 +277,35 @@ export class QueryPool {
    * `limitName` is the setting that gave the deadline, for the timeout message.
    */
   run(job: Job, timeoutMs: number, limitName = 'sparql.timeoutMs', how: { client?: string } = {}): Promise<JobOutcome> {
+    return this.#run(job, timeoutMs, limitName, how) as Promise<JobOutcome>;
+  }
+
+  /**
+   * Dump the store as it is at write `seq` into the snapshot file `path`, in a worker whose
+   * replica holds exactly that write (the owner holds its write queue meanwhile), and return
+   * the file's checksums. DurableStore's SnapshotWriter.
+   */
+  async snapshot(path: string, seq: number): Promise<SnapshotSums> {
+    const { reply } = await this.#run({ kind: 'snapshot', path, atSeq: seq }, SNAPSHOT_TIMEOUT_MS, 'the snapshot dump limit');
+    if (!reply.ok) throw fromReply(reply);
+    if (reply.kind !== 'snapshot') throw new Error(`the query worker answered a snapshot job with a ${reply.kind} result; this is a bug in Assay`);
+    return reply.sums;
+  }
+
+  /** Work out, against a replica, what retention removes (src/server/retention.ts planSweep). */
+  async sweepPlan(job: Omit<Extract<PoolJob, { kind: 'sweep-plan' }>, 'kind'>, timeoutMs: number): Promise<{ plan: SweepPlan; seq: number }> {
+    const { reply, seq } = await this.#run({ kind: 'sweep-plan', ...job }, timeoutMs, 'the retention planning limit');
+    if (!reply.ok) throw fromReply(reply);
+    if (reply.kind !== 'sweep-plan') throw new Error(`the query worker answered a retention job with a ${reply.kind} result; this is a bug in Assay`);
+    return { plan: reply.plan, seq };
+  }
+
+  #run(job: PoolJob, timeoutMs: number, limitName: string, how: { client?: string } = {}): Promise<{ reply: PoolReply; runMs: number; seq: number }> {
     if (this.#closed) return Promise.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
     if (this.#queue.length >= this.#opts.maxQueue) {
       return Promise.reject(new SparqlError('busy', `${this.#queue.length} queries are already waiting for a worker`, { 'Retry-After': '1' }));
     }
-    return new Promise<JobOutcome>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const p: Pending = { id: this.#nextId++, job, timeoutMs, limitName, resolve, reject, ...(how.client !== undefined ? { client: how.client } : {}) };
       p.timer = setTimeout(() => {
         const at = this.#queue.indexOf(p);
@@ -185,12 +321,38 @@ export class QueryPool {
 
   /** Send an acknowledged write to every replica (DurableStore.onWrite listener). */
   forward(op: WriteOp, seq: number): void {
-    for (const slot of this.#slots) if (slot.state !== 'dead') this.#post(slot, { type: 'write', op, seq });
+    // A write large enough that copying the owner's heap is cheaper than parsing it in every
+    // replica (the catalog graph at a first start): workers not running a job are retired and
+    // new ones adopt an image that already holds it. A busy worker gets the write as usual.
+    const reseed = this.#images && !this.#closed && this.#opts.copyCheaper?.(op) === true;
+    let retired = 0;
+    for (const slot of this.#slots) {
+      if (slot.state === 'dead' || slot.state === 'blank') continue;
+      if (reseed && slot.state !== 'busy') {
+        slot.state = 'dead';
+        slot.worker.removeAllListeners('exit');
+        void slot.worker.terminate();
+        retired++;
+        continue;
+      }
+      this.#post(slot, { type: 'write', op, seq });
+    }
+    if (retired > 0) {
+      this.#reseeds += retired;
+      this.#ensure();
+    }
+  }
+
+  /** Workers retired by a large write and started again from a memory image that holds it. */
+  get reseeds(): number {
+    return this.#reseeds;
   }
 
   async close(): Promise<void> {
     if (!this.#closed) this.#opts.onClose?.();
     this.#closed = true;
+    clearTimeout(this.#longTimer);
+    clearTimeout(this.#restartTimer);
     for (const p of this.#queue.splice(0)) {
       clearTimeout(p.timer);
       p.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
@@ -210,28 +372,109 @@ export class QueryPool {
     slot.worker.postMessage(m);
   }
 
-  #spawn(index: number): Slot {
+  /** Start a thread: seeded at once (a worker), or blank (the standby). */
+  #spawn(seeded: boolean): Slot {
     const worker = new Worker(BOOTSTRAP);
     worker.unref();
-    const slot: Slot = { worker, state: 'starting' };
+    const slot: Slot = { worker, state: seeded ? 'starting' : 'blank', booted: false };
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m));
-    worker.on('error', (e) => this.#replace(index, slot, `worker error: ${e.message}`));
-    worker.on('exit', (code) => this.#replace(index, slot, `worker exited with code ${code}`));
+    worker.on('error', (e) => this.#replace(slot, `worker error: ${e.message}`));
+    worker.on('exit', (code) => this.#replace(slot, `worker exited with code ${code}`));
+    if (seeded) this.#seed(slot);
+    return slot;
+  }
+
+  #seed(slot: Slot): void {
+    slot.state = 'starting';
     // Seed message first: every write acknowledged after this is forwarded with its sequence
     // number, and the worker skips those its seed already holds.
-    this.#post(slot, { type: 'seed', seed: this.#opts.seed() });
-    return slot;
+    this.#post(slot, { type: 'seed', seed: this.#opts.seed({ images: this.#images }) });
+  }
+
+  /** Jobs running past LONG_MS: their workers count as held, as a runaway's would. */
+  #held(now = performance.now()): number {
+    return this.#slots.filter((s) => s.state === 'busy' && s.current?.startedAt !== undefined && now - s.current.startedAt >= LONG_MS).length;
+  }
+
+  /**
+   * Keep `size + spares` workers that are not held by long jobs (up to `surge` more threads for
+   * that), one standby thread, and no more: idle workers beyond the need are retired.
+   */
+  #ensure(): void {
+    if (this.#closed) return;
+    const base = this.#opts.size + (this.#opts.spares ?? 0);
+    const want = base + Math.min(this.#opts.surge ?? 0, this.#held());
+    const live = () => this.#slots.filter((s) => s.state === 'starting' || s.state === 'idle' || s.state === 'busy');
+    const backingOff = this.#restartTimer !== undefined;
+    while (!backingOff && live().length < want) {
+      const surge = live().length >= base;
+      const blank = this.#slots.find((s) => s.state === 'blank');
+      try {
+        if (blank) this.#seed(blank);
+        else this.#slots.push(this.#spawn(true));
+      } catch (e) {
+        this.#startFailed(`could not start a query worker: ${(e as Error).message}`);
+        break;
+      }
+      if (surge) this.#surges++;
+    }
+    for (let extra = live().length - want; extra > 0; extra--) {
+      // Retire idle workers beyond the need, but keep `spares` idle ones at least.
+      const idle = this.#slots.filter((s) => s.state === 'idle');
+      if (idle.length <= Math.max(1, this.#opts.spares ?? 0)) break;
+      const slot = idle[idle.length - 1]!;
+      slot.state = 'dead';
+      slot.worker.removeAllListeners('exit');
+      void slot.worker.terminate();
+    }
+    for (let i = this.#slots.length - 1; i >= 0; i--) if (this.#slots[i]!.state === 'dead') this.#slots.splice(i, 1);
+    if (this.#standby && !backingOff && !this.#slots.some((s) => s.state === 'blank')) {
+      try {
+        this.#slots.push(this.#spawn(false));
+      } catch (e) {
+        this.#startFailed(`could not start a query worker: ${(e as Error).message}`);
+      }
+    }
+    // While a job runs, look again once it passes LONG_MS (it may then hold its worker).
+    clearTimeout(this.#longTimer);
+    const now = performance.now();
+    const next = this.#slots
+      .filter((s) => s.state === 'busy' && s.current?.startedAt !== undefined && now - s.current.startedAt < LONG_MS)
+      .map((s) => LONG_MS - (now - s.current!.startedAt!));
+    if (next.length > 0 && (this.#opts.surge ?? 0) > 0) {
+      this.#longTimer = setTimeout(() => this.#ensure(), Math.max(1, Math.min(...next)) + 1);
+      this.#longTimer.unref();
+    }
+  }
+
+  #startFailed(reason: string): void {
+    this.#opts.onReplace?.(reason);
+    this.#startupFailures++;
+    if (this.#restartTimer) return;
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined;
+      this.#ensure();
+    }, Math.min(5000, 100 * 2 ** this.#startupFailures));
+    this.#restartTimer.unref();
   }
 
   #onMessage(slot: Slot, m: FromWorker): void {
     if (slot.state === 'dead') return;
-    const index = this.#slots.indexOf(slot);
-    if (m.type === 'ready') {
+    if (m.type === 'booted') {
+      slot.booted = true;
+    } else if (m.type === 'image-refused') {
+      // Seed it from the files instead (it keeps the writes it holds), and offer no more images.
+      this.#images = false;
+      this.#opts.onReplace?.(`a query worker could not adopt a memory image (${m.reason}); replicas are read from the store's files from now on`);
+      if (slot.state === 'starting') this.#post(slot, { type: 'seed', seed: this.#opts.seed({ images: false }) });
+    } else if (m.type === 'ready') {
+      this.#seeds.push({ via: m.via, ms: m.ms });
+      if (this.#seeds.length > 100) this.#seeds.shift();
       slot.state = 'idle';
       this.#startupFailures = 0;
       this.#pump();
     } else if (m.type === 'failed') {
-      this.#replace(index, slot, m.message);
+      this.#replace(slot, m.message);
     } else if (m.type === 'result') {
       const p = slot.current;
       if (!p || p.id !== m.id) return;
@@ -239,13 +482,27 @@ export class QueryPool {
       slot.current = undefined;
       slot.state = 'idle';
       const runMs = performance.now() - (p.startedAt ?? performance.now());
-      if ('poisoned' in m.reply && m.reply.poisoned) {
+      const poisoned = 'poisoned' in m.reply && m.reply.poisoned;
+      if (poisoned) {
         this.#offended(p);
-        this.#replace(index, slot, m.reply.message);
+        this.#replace(slot, (m.reply as { message: string }).message);
+      } else if (p.client !== undefined) {
+        this.#quick.delete(p.client);
+        if (runMs < LONG_MS) {
+          this.#quick.add(p.client);
+          if (this.#quick.size > QUICK_CLIENTS) this.#quick.delete(this.#quick.values().next().value!);
+        }
       }
       p.resolve({ reply: m.reply, runMs, seq: m.seq });
       this.#pump();
     }
+  }
+
+  /** 0: a client whose last job was quick; 1: unknown (or Assay's own jobs); 2: a recent offender. */
+  #rank(p: Pending): number {
+    if (p.client === undefined) return 1;
+    if (this.#isOffender(p.client)) return 2;
+    return this.#quick.has(p.client) ? 0 : 1;
   }
 
   #pump(): void {
@@ -256,20 +513,21 @@ export class QueryPool {
       if (c !== undefined) running.set(c, (running.get(c) ?? 0) + 1);
       if (c !== undefined && this.#isOffender(c)) offending++;
     }
-    for (let qi = 0; qi < this.#queue.length;) {
+    // Stable order by rank: quick clients first, then unknown, then offenders; FIFO within.
+    const order = this.#queue.map((p, i) => ({ p, i, r: this.#rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.p);
+    for (const p of order) {
       const idle = this.#slots.filter((s) => s.state === 'idle');
-      if (idle.length === 0) return;
-      const p = this.#queue[qi]!;
+      if (idle.length === 0) break;
       const offender = p.client !== undefined && this.#isOffender(p.client);
       if ((idle.length === 1 && p.client !== undefined && ((running.get(p.client) ?? 0) > 0 || offender)) || (offender && offending >= 1)) {
-        qi++; // the last free worker is kept for others, and offenders share one; this job waits
-        continue;
+        continue; // the last free worker is kept for others, and offenders share one; this job waits
       }
-      this.#queue.splice(qi, 1);
+      this.#queue.splice(this.#queue.indexOf(p), 1);
       if (p.client !== undefined) running.set(p.client, (running.get(p.client) ?? 0) + 1);
       if (offender) offending++;
       this.#start(idle[0]!, p);
     }
+    this.#ensure();
   }
 
   #start(slot: Slot, p: Pending): void {
@@ -277,22 +535,21 @@ export class QueryPool {
     slot.state = 'busy';
     slot.current = p;
     p.startedAt = performance.now();
-    const index = this.#slots.indexOf(slot);
     p.timer = setTimeout(() => {
       if (slot.current !== p) return;
       slot.current = undefined;
-      const what = p.job.kind === 'void' ? 'the VoID computation' : p.job.kind === 'update' ? 'the update' : 'the query';
+      const what = p.job.kind === 'void' ? 'the VoID computation' : p.job.kind === 'update' ? 'the update' : p.job.kind === 'snapshot' ? 'the snapshot dump' : 'the query';
       this.#offended(p);
       p.reject(new SparqlError('timeout', `${what} was stopped after ${p.timeoutMs} ms (the limit is ${p.limitName} = ${p.timeoutMs})`));
-      this.#replace(index, slot, `${p.job.kind} job ran past ${p.timeoutMs} ms`);
+      this.#replace(slot, `${p.job.kind} job ran past ${p.timeoutMs} ms`);
     }, p.timeoutMs);
     this.#post(slot, { type: 'job', id: p.id, job: p.job });
   }
 
-  /** Throw a worker away and start a fresh one in its place (with backoff if starts keep failing). */
-  #replace(index: number, slot: Slot, reason: string): void {
-    if (slot.state === 'dead' || this.#slots[index] !== slot) return;
-    const wasStarting = slot.state === 'starting';
+  /** Throw a worker away; #ensure starts what is missing (with backoff if starts keep failing). */
+  #replace(slot: Slot, reason: string): void {
+    if (slot.state === 'dead' || !this.#slots.includes(slot)) return;
+    const wasStarting = slot.state === 'starting' || slot.state === 'blank';
     slot.state = 'dead';
     slot.worker.removeAllListeners('exit');
     void slot.worker.terminate();
@@ -304,20 +561,9 @@ export class QueryPool {
     }
     if (this.#closed) return;
     this.#replacements++;
-    this.#opts.onReplace?.(reason);
-    if (wasStarting) this.#startupFailures++;
-    const delay = this.#startupFailures === 0 ? 0 : Math.min(5000, 100 * 2 ** this.#startupFailures);
-    const restart = () => {
-      if (this.#closed || this.#slots[index] !== slot) return;
-      try {
-        this.#slots[index] = this.#spawn(index);
-      } catch (e) {
-        this.#opts.onReplace?.(`could not start a query worker: ${(e as Error).message}`);
-        this.#startupFailures++;
-        setTimeout(restart, Math.min(5000, 100 * 2 ** this.#startupFailures)).unref();
-      }
-    };
-    if (delay === 0) restart();
-    else setTimeout(restart, delay).unref();
+    if (wasStarting) this.#startFailed(reason);
+    else this.#opts.onReplace?.(reason);
+    this.#ensure();
+    this.#pump();
   }
 }

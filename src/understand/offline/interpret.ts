@@ -51,8 +51,10 @@ export function interpretOffline(question: string): Understanding {
   const lim = findLimit(q);
   const mentions = findEntities(q);
   const names = mentions.map((m) => m.text);
-  const scoped = mentions.filter((m) => /\bin\s+(?:the\s+)?$/i.test(q.slice(0, m.start))).length;
-  const decided = decideShape({ q, entities: names, threshold: thr.threshold !== null, span: per.span, periodsCount: per.periods.length, limit: lim.limit !== null, scoped });
+  // a place that only bounds a population: "in Texas", or naming its members ("DC nonprofits", "Texas counties")
+  const scoped = mentions.filter((m) => /\bin\s+(?:the\s+)?$/i.test(q.slice(0, m.start)) || MEMBERS_AFTER.test(q.slice(m.end))).length;
+  const perCapita = perCapitaOf(q, names);
+  const decided = perCapita ? { shape: 'ratio' as const, rule: 'per-capita' } : decideShape({ q, entities: names, threshold: thr.threshold !== null, span: per.span, periodsCount: per.periods.length, limit: lim.limit !== null, scoped });
 
   const typeMatch = decided && ['ranking', 'filtered_subset', 'aggregate'].includes(decided.shape) ? q.match(POPULATION_NOUN) : null;
   const population = typeMatch ? typeMatch[1]!.toLowerCase() : null;
@@ -74,7 +76,7 @@ export function interpretOffline(question: string): Understanding {
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
   const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
-  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
   // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
   const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
   if (boundBy) within = boundBy.text;
@@ -82,7 +84,12 @@ export function interpretOffline(question: string): Understanding {
 
   const isList = shape === 'comparison' || (shape === 'grant_graph' && decided?.direction === 'intersection');
   let entity: string | null = null;
-  if (!isList && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) entity = names.find((n) => n !== within) ?? names[0] ?? null;
+  // a per-capita figure's place bounds both populations (the members counted, the residents): a scope, not an entity read by key
+  if (!isList && !perCapita && !['ranking', 'aggregate', 'filtered_subset', 'topical', 'correlation'].includes(shape)) {
+    // a ratio's class code ("501(c)(3) organizations") names members counted, not the entity
+    const named = shape === 'ratio' ? names.filter((n) => !CLASS_CODE.test(n)) : names;
+    entity = named.find((n) => n !== within) ?? named[0] ?? null;
+  }
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
@@ -97,8 +104,9 @@ export function interpretOffline(question: string): Understanding {
   let interpretations: string[] = [];
   const verb = attribute ? VERB_MEASURES.find(([re]) => re.test(/\bemploy/i.test(q) && attribute === 'people' ? 'employs' : attribute!)) : undefined;
   if (verb) { attribute = verb[1]; interpretations = [...verb[2]]; }
-  const attributes = shape === 'ratio' || shape === 'correlation' ? splitComponents([...names, ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
-  if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
+  const attributes = perCapita ? perCapita.components : shape === 'ratio' || shape === 'correlation' ? splitComponents([...names.filter((n) => !CLASS_CODE.test(n)), ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
+  if (perCapita) attribute = perCapita.attribute;
+  else if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
   // A list names its records: the attribute is the phrase ending at the record noun ("tax return"
   // of "every tax return filed"), without the quantifier before it or the participle after it.
   if (shape === 'entity_list' && attribute) {
@@ -108,7 +116,8 @@ export function interpretOffline(question: string): Understanding {
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
   if (populationShape && attribute && shape !== 'correlation' && shape !== 'ratio') attribute = populationAttribute(q, attribute, shape);
-  if (shape === 'topical') attribute = topicWords(attribute);
+  // a topical search keeps its record nouns ("education grant opportunities"): they say what is searched; the executor reads the topic words
+  if (shape === 'topical') attribute = topicPhrase(attribute);
   let kind: string | null = boundBy ? singular(MEMBERS_AFTER.exec(q.slice(boundBy.end))![1]!.toLowerCase()) : null;
   const status = shape === 'status' ? statusAskedIn(q) : null;
   if (shape === 'status') {
@@ -163,7 +172,13 @@ const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-pro
 /** The population is national when the question says so ("Which US charity …", "in the United States"). */
 const NATION_CUE = /\b(?:US|U\.S\.|USA|United States|nationwide|national(?:ly)?|in America|American)\b/;
 /** Words that name the members or the grain of a population, not its measure. */
-const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|compan(?:y|ies)|us|u\.s\.|usa|american|national|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)$/;
+const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|compan(?:y|ies)|us|u\.s\.|usa|america|american|national|nationwide|nation|country|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)$/;
+/** Superlatives and aggregation words that order or combine the members, not name the measure. */
+const ORDER_WORDS = /^(most|fewest|least|largest|smallest|highest|lowest|biggest)$/;
+/** Words that name people as the measure itself: the total population. */
+const PEOPLE = /^(people|persons|residents|inhabitants|population|populous)$/;
+/** People in poverty, however said: the count below the poverty level, not the total population. */
+const IN_POVERTY = /\b(?:people|persons|residents|population)\s+(?:living\s+)?(?:in|below|under)\s+(?:the\s+)?poverty(?:\s+(?:level|line))?\b/i;
 
 /**
  * The measure of a population question, without its members and bound: "ten populous states" →
@@ -173,18 +188,39 @@ const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organ
 function populationAttribute(q: string, attribute: string, shape: string): string {
   const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
   if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
-  let a = ` ${attribute} `;
-  if (/\bpopulous\b|\bmost people\b|\bfewest people\b|\b(?:most|fewest) residents\b/i.test(q)) a = a.replace(/\b(?:most\s+|least\s+)?populous\b|\bpeople\b|\bresidents\b/g, ' total population ');
-  const words = a.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w));
-  const out = [...new Set(words)].join(' ').trim();
+  if (IN_POVERTY.test(q)) return 'people below poverty level';
+  const words = attribute.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w) && !ORDER_WORDS.test(w));
+  // only people named ("the most populous", "more than 10 million residents", "the fewest people"): the total population
+  if (words.length > 0 && words.every((w) => PEOPLE.test(w) || w === 'total')) return 'total population';
+  const out = [...new Set(words.filter((w) => !/^(populous)$/.test(w)))].join(' ').trim();
   return out.length >= 2 ? out : attribute;
 }
 
-/** A topical search's words: what the records are about, without the record nouns and search verbs. */
-function topicWords(attribute: string | null): string | null {
+/** A topical search's phrase: the topic and the record nouns, without search verbs and fillers. */
+function topicPhrase(attribute: string | null): string | null {
   if (!attribute) return null;
-  const out = attribute.replace(/\b(grants?|opportunit(?:y|ies)|funding|programs?|search(?:es)?|look(?:ing)?|about|related|currently|open|posted|available|federal)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  const out = attribute.replace(/\b(search(?:es)?|look(?:ing)?|currently|please)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   return out.length >= 2 ? out : null;
+}
+
+/**
+ * Per-capita phrasing: "How many private foundations per 100,000 residents are there in DC?",
+ * "nonprofits per capita", "revenue per person" → a ratio of the thing counted or measured to the
+ * total population, with the scale words kept in the attribute (the executor reads the scale).
+ */
+const PER_PEOPLE = /\bper\s+(capita|person|head|resident|inhabitant|(?:\d[\d,]*|thousand|hundred\s+thousand|million)\s+(?:residents|people|persons|inhabitants|population))\b/i;
+function perCapitaOf(q: string, names: readonly string[]): { components: string[]; attribute: string } | null {
+  const m = PER_PEOPLE.exec(q);
+  if (!m) return null;
+  let head = q.slice(0, m.index);
+  for (const n of names) if (!CLASS_CODE.test(n)) head = head.split(n).join(' ');
+  head = head.toLowerCase().replace(/['’]s\b/g, ' ').replace(/[?!.,]/g, ' ');
+  const counted = /^\s*how\s+many\s+/.test(head) || /\b(?:number|count)\s+of\s+/.test(head);
+  head = head.replace(/^\s*(?:how\s+many|what\s+(?:is|was|are|were)\s+(?:the\s+)?(?:number\s+of\s+)?|which\s+(?:is|was)\s+(?:the\s+)?)/, ' ')
+    .replace(/\b(?:the|of|in|for|does|do|did|have|has|had|are|were|there)\b/g, ' ').replace(/\s+/g, ' ').trim();
+  if (head.length < 2) return null;
+  const numerator = counted || /^(?:[\w()-]+\s+)?(nonprofits|non-profits|charities|foundations|organi[sz]ations|companies|hospitals|churches)$/.test(head) ? `number of ${head}` : head;
+  return { components: [numerator, 'total population'], attribute: `${numerator} ${m[0].toLowerCase()}` };
 }
 
 /** The grain asked: a named quarter is a quarter; else the words ("quarterly"); else a date's day or a year's year. */
@@ -229,16 +265,35 @@ function readAttribute(q: string, consumed: string[], entityTexts: string[], pop
 function splitComponents(q: string, attribute: string | null): string[] {
   const lower = q.toLowerCase().replace(/[?.]/g, '');
   const between = lower.match(/\bbetween\s+(.+?)\s+and\s+(.+?)(?:\s+(?:across|by|in|among)\b|$)/);
-  if (between) return [between[1]!, between[2]!].map(clean);
+  if (between) return grainKept([between[1]!, between[2]!]);
   const assoc = lower.match(/^(?:is|are|do|does)\s+(.+?)\s+(?:associated\s+with|correlated\s+with|related\s+to)\s+(.+?)$/)
-    ?? lower.match(/^(?:are|do)\s+(.+?)\s+and\s+(.+?)\s+correlated$/)
+    ?? lower.match(/^(?:are|do)\s+(.+?)\s+and\s+(.+?)\s+(?:correlated|associated|related)(?:\s+(?:across|among|by|in|for|over)\s+.+)?$/)
     ?? lower.match(/with\s+more\s+(.+?)\s+have\s+more\s+(.+?)$/);
-  if (assoc) return [assoc[1]!, assoc[2]!].map(clean);
+  if (assoc) return grainKept([assoc[1]!, assoc[2]!]);
   const share = lower.match(/(?:share|fraction|percentage|proportion)\s+of\s+(.+?)\s+(?:came\s+from|went\s+to|is|are|were|was)\s+(.+?)$/);
-  if (share) return [share[2]!, share[1]!].map(clean);
+  // a share of members that are of a class ("what share of nonprofits are private foundations") is a ratio of two counts
+  if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : c));
   const ratio = lower.match(/ratio\s+of\s+(.+?)\s+to\s+(.+?)$/);
   if (ratio) return [ratio[1]!, ratio[2]!].map(clean);
   return attribute ? [attribute] : [];
+}
+
+/** A class code named in a component ("501(c)(3) organizations"): part of the members counted, not a place or entity to remove. */
+const CLASS_CODE = /^501\(c\)\(\d+\)$/i;
+/** Members named as a plural noun: counted when they are a component of a share. */
+const COUNTED_MEMBERS = /^(?:[\w()-]+\s+){0,2}(nonprofits|non-profits|charities|foundations|organi[sz]ations|companies|hospitals|churches|counties|states)$/;
+const GRAIN_WORD = /\b(count(?:y|ies)|states?|cit(?:y|ies)|metro(?:politan)?)\b/i;
+/**
+ * Components of an association. Each is cleaned of the grain words the question's geography
+ * carries ("county poverty"), unless the two name different grains ("county income with state
+ * poverty"): then the grain words stay, so the correlation can refuse the mismatch instead of
+ * silently reading both at one grain.
+ */
+function grainKept(parts: string[]): string[] {
+  const parts2 = parts.map((p) => p.replace(/\b(?:at|on)\s+(?:the\s+)?(?:county|state|city|metro)\s+level\b|\b(?:across|among|by|for)\s+(?:all\s+)?(?:the\s+)?(?:us\s+|u\.s\.\s+)?(?:counties|states|county|state)\b/g, ' ').trim());
+  const grains = parts2.map((p) => GRAIN_WORD.exec(p)?.[1]?.toLowerCase().replace(/ies$/, 'y').replace(/s$/, '') ?? null);
+  if (grains[0] && grains[1] && grains[0] !== grains[1]) return parts2.map((p) => p.replace(/\b(the|a|an|its|their)\b/g, ' ').replace(/\s+/g, ' ').trim());
+  return parts2.map(clean);
 }
 
 function clean(s: string): string {

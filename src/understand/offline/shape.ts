@@ -36,6 +36,8 @@ const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\
 const SUPERLATIVE = /\b(highest|lowest|most|least|largest|biggest|smallest|fewest|best|worst|top|richest|poorest|greatest|leading)\b/i;
 const ASC = /\b(lowest|least|smallest|fewest|worst|poorest)\b/i;
 export const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
+/** A plural noun naming the members of a population. */
+const AGG_MEMBERS = /\b(count(?:ies)|states|organi[sz]ations|nonprofits|non-profits|charities|foundations|companies|hospitals|churches)\b/i;
 const MEASURE_WORDS = /\b(total|amount|ceiling|floor|how\s+much|paid|value|rate)\b/i;
 
 export function decideShape(c: ShapeCues): ShapeDecision | null {
@@ -46,6 +48,8 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Topical search verbs come first: "find awards related to X" is a search, not a correlation.
   if (/^\s*(find|search|look\s+up)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'search-verb' };
+  // "are there any grants / funding opportunities for X?": a search for records on a topic, not a count
+  if (/^\s*(?:are|is)\s+there\s+(?:any\s+)?(?:(?:federal|open|current)\s+)?(?:grants?|funding(?:\s+opportunit(?:y|ies))?|grant\s+opportunit(?:y|ies)|opportunit(?:y|ies))\s+(?:for|about|on|related\s+to|regarding|in)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'are-there-grants-for' };
 
   // Grant graph: who funds whom. Direction first, because it decides the traversal.
   if (new RegExp(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'intersection', quantifier: 'exhaustive', rule: 'both-fund' };
@@ -67,7 +71,9 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Correlation: association between two measures across a population.
   if (/\b(correlat\w*|associated\s+with|association\s+between|relationship\s+between|related\s+to)\b/i.test(q)
-    || /\bwith\s+more\s+\w+.*\bhave\s+more\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
+    || /\bwith\s+more\s+\w+.*\bhave\s+more\b/i.test(q)
+    // "are A and B related / associated (across counties)?"
+    || /^\s*(?:are|do)\s+.+\s+and\s+.+\s+(?:related|associated)\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
 
   // Comparison: the same measure across entities the question names.
   if (named >= 2 && (/\b(compare|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
@@ -86,7 +92,7 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     || /\b(trend|over\s+time)\b/i.test(q)) return { shape: 'timeseries', rule: 'span' };
 
   // Filtered subset: a population tested against a threshold.
-  if (c.threshold && (/^\s*(which|what|give|name|find|list|show)\b/i.test(q) || named === 0)) {
+  if (c.threshold && (/^\s*(which|what|give|name|find|list|show)\b/i.test(q) || subjects === 0)) {
     const existential = /\b(some|a\s+few|any|examples?|several|a\s+couple)\b/i.test(q);
     return { shape: 'filtered_subset', quantifier: existential ? 'existential' : 'exhaustive', rule: 'threshold' };
   }
@@ -96,13 +102,17 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     || (/^\s*(which|what|who)\b/i.test(q) && SUPERLATIVE.test(q) && subjects === 0)
     || (/^\s*(which|what)\s+(?:are|were)\s+the\b/i.test(q) && SUPERLATIVE.test(q))
     // members of a population asked with a superlative: a place named with them bounds it ("which five California counties have the highest …")
-    || (/^\s*(which|what)\s+(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))) {
+    || (/^\s*(which|what)\s+(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))
+    // an imperative naming members ("name / list / show / give me the five California counties with the lowest …")
+    || (/^\s*(?:name|list|show|give(?:\s+me)?|tell\s+me)\s+(?:the\s+)?(?:[\w.-]+\s+){0,3}(count(?:y|ies)|states|cities|towns|organi[sz]ations|nonprofits|charities|companies|foundations)\b/i.test(q) && SUPERLATIVE.test(q))) {
     return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
   }
 
   // Aggregate: a count or total over a population.
   if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
   if (/\b(total|average|sum|combined)\b.*\b(all|across|combined|in\s+total)\b|\bin\s+total\b/i.test(q) && !/\bcompare\b/i.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'total-over-all' };
+  // "the average poverty rate of Texas counties", "total revenue of Rhode Island nonprofits": a measure combined over named members
+  if (/^\s*(?:what\s+(?:is|was|are|were)\s+)?(?:the\s+)?(total|average|mean|sum|combined)\b/i.test(q) && AGG_MEMBERS.test(q) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'combined-over-members' };
 
   // Status: a yes/no question about a classification or state.
   if (/^\s*(is|are|was|does|do)\b/i.test(q) && named >= 1 && /501\(c\)|\b(tax[- ]exempt|charity|foundation|active|filer|open|closed|registered|still|exempt|status|accelerated)\b/i.test(q)) return { shape: 'status', rule: 'yes-no-status' };

@@ -1,10 +1,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { build } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { DurableStore } from '../../../src/rdf/durable.ts';
+import { graphIri } from '../../../src/rdf/vocab.ts';
+import { planSweep } from '../../../src/server/retention.ts';
+import { QueryPool } from '../../../src/server/sparql/pool.ts';
 import { bindings, select } from './helpers.ts';
 
 // With a data directory, query workers read the snapshot and journal themselves (the main
@@ -76,4 +79,47 @@ describe('query replicas seeded from the data directory', () => {
     expect(replica.rdf.size).toBe(26);
     await again.close();
   });
+  it('compacts with the snapshot dumped by a query worker, never on the owner\'s thread', async () => {
+    const { store, config } = await open(1);
+    const app = await build({ config, store });
+    cleanup.push(async () => { await app.close(); await store.close(); });
+    await app.queryPool.ready();
+    const dump = vi.spyOn(store.rdf, 'dump');
+    // compactAfterBytes is 2,000: these writes compact several times along the way.
+    for (let i = 0; i < 40; i++) await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://x/g', data: triple(i) });
+    await store.compact();
+    expect(dump).not.toHaveBeenCalled();
+    expect(store.compactionError).toBeNull();
+    expect(store.journalBytes).toBe(0);
+    const replica = await DurableStore.readReplica(store.dir!);
+    expect(replica.seq).toBe(40);
+    expect(replica.rdf.size).toBe(40);
+    expect(await count(app)).toBe(40);
+  }, 60_000);
+
+  it('plans a retention sweep in a query worker, the same plan as on the owner\'s thread', async () => {
+    const { store, config } = await open(1);
+    const app = await build({ config, store });
+    cleanup.push(async () => { await app.close(); await store.close(); });
+    const base = 'http://assay.test/';
+    const PROV = 'http://www.w3.org/ns/prov#';
+    // Synthetic runs (not publisher data): a run graph each, and one evidence quad each.
+    for (let i = 1; i <= 4; i++) {
+      const id = `bbbb000${i}`;
+      const g = graphIri(base, `runs/${id}`);
+      await store.apply({ kind: 'load', format: 'application/n-quads', data: [
+        `<${base}runs/${id}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/assay/ns#Run> <${g}> .`,
+        `<${base}runs/${id}> <${PROV}startedAtTime> "2026-11-0${i}T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> <${g}> .`,
+        `<${base}evidence/${id}/e1> <${PROV}value> "synthetic" <${graphIri(base, 'evidence')}> .`,
+      ].join('\n') + '\n' });
+    }
+    const policy = { maxAgeHours: 0, maxCount: 2, sweepEveryMs: 60_000 };
+    const now = Date.parse('2026-12-01T00:00:00Z');
+    const pool = app.queryPool as QueryPool;
+    await pool.ready();
+    const { plan, seq } = await pool.sweepPlan({ baseIri: base, policy, now }, 10_000);
+    expect(seq).toBe(store.seq);
+    expect([...plan.removed].sort()).toEqual(['bbbb0001', 'bbbb0002']);
+    expect(plan).toEqual(planSweep(store.rdf, base, policy, now));
+  }, 60_000);
 });

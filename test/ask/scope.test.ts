@@ -1,0 +1,62 @@
+/**
+ * Scope ambiguity of place names (issue 10, rule 3) through the ask path, offline: "New York" is the
+ * state (FIPS 36) and New York County (36061) in the registry; the county table holds the county's
+ * value (CDC/ATSDR SVI 2018 E_TOTPOP 1,632,480), and the newest declared ACS state vintage is not
+ * recorded. The registry holds no cities, so "New York City" is a grain it cannot read.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import { testServices } from './services.ts';
+
+let services: AskServices;
+beforeAll(async () => { services = await testServices(); }, 120_000);
+
+const NY = 'What is the population of New York?';
+
+describe('What is the population of New York?', () => {
+  it('under on_ambiguity=ask: a clarification naming the state and the county, before any request', async () => {
+    const r = await ask(services, { question: NY, on_ambiguity: 'ask' });
+    expect(r.status).toBe('needs_clarification');
+    expect(r.clarification!.options.map((o) => o.label)).toEqual(['New York (state)', 'New York County, New York']);
+    expect(r.attempts).toEqual([]);
+  }, 60_000);
+
+  it('resuming with the county reads the county by its FIPS code, the reading disclosed', async () => {
+    const first = await ask(services, { question: NY, on_ambiguity: 'ask' });
+    const r = await ask(services, { resume: { run: first.run_id, option: 2 } });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.source, e.entity_key, e.value])).toEqual([['cdc-svi', 'fips=36061', 1632480]]);
+    expect(r.qualification!.disclosures.some((d) => d.includes('read as New York County, New York (the county'))).toBe(true);
+  }, 60_000);
+
+  it('under on_ambiguity=answer: the state is read (never the county silently), and the reading is disclosed', async () => {
+    const r = await ask(services, { question: NY, on_ambiguity: 'answer' });
+    // offline the newest declared ACS state vintage is not recorded: a typed refusal, not the county's figure
+    expect(r.evidence.some((e) => e.entity_key === 'fips=36061')).toBe(false);
+    expect(r.attempts.some((a) => a.source === 'cdc-svi')).toBe(false);
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.boundary).toBe('operationally_blocked');
+    expect(r.refusal!.disclosures![0]).toMatch(/answered for the most likely, New York \(the state\)/);
+    const svi = r.refusal!.reached!.find((g) => g.source === 'cdc-svi');
+    expect(svi?.boundaries.map((b) => b.code)).toContain('scope_grain');
+  }, 60_000);
+});
+
+describe('a grain the registry does not hold', () => {
+  it('"New York City" is refused as grain_missing, never read as the state or the county', async () => {
+    const r = await ask(services, { question: 'What is the population of New York City?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'entity_unresolved', code: 'grain_missing' });
+    expect(r.refusal!.answerable_if).toMatch(/a place the identity registry holds/);
+    expect(r.attempts).toEqual([]);
+    expect(r.evidence).toEqual([]);
+  }, 60_000);
+
+  it('"New York County" settles the grain by its own words and discloses the namesake', async () => {
+    const r = await ask(services, { question: 'What is the population of New York County?' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.entity_key, e.value])).toEqual([['fips=36061', 1632480]]);
+    expect(r.qualification!.disclosures).toContain('"New York County" read as New York County, New York (the county, as "County" says); the same name is also New York');
+  }, 60_000);
+});

@@ -59,7 +59,7 @@ export function questionFromIntent(intent: Intent): Mapped {
     }
     case 'reverse':
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
-      return { ok: true, question: { direction: 'reverse', recipient: name, ...(taxYear ? { taxYear } : {}) } };
+      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...(taxYear ? { taxYear } : {}) } };
     case 'intersection':
       if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two funders; this question names ${intent.entities.length}` } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
@@ -98,7 +98,7 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
     // relation ambiguity: grants made, or grants received? read both, then ask or say which
     const name = mapped.openDirection;
     const made = await traverse(deps, { direction: 'forward', funder: name });
-    const got = await traverse(deps, { direction: 'reverse', recipient: name });
+    const got = await traverse(deps, { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 });
     const paidOf = (r: typeof made): Total | null => (r.ok && (r.result.kind === 'forward' || r.result.kind === 'reverse') ? r.result.totals.paid : null);
     const m = paidOf(made);
     const g = paidOf(got);
@@ -113,7 +113,7 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
       question = { direction: 'forward', funder: name };
     } else if (g && g.grants > 0) {
       relation = { asked: name, chosen: 'reverse', other: null };
-      question = { direction: 'reverse', recipient: name };
+      question = { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 };
     } else {
       relation = { asked: name, chosen: 'forward', other: null };
       question = { direction: 'forward', funder: name };
@@ -124,7 +124,8 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const outcome = await traverse(deps, question);
-  const coverage = await readCoverage(deps);
+  // the traversal read the coverage already; a failure without one reads it here
+  const coverage = outcome.ok ? outcome.result.coverage : await readCoverage(deps);
   const responses = await responsesFor(deps, coverage.documents);
   const attempt: Attempt = {
     n, source: GRANT_SOURCE, operation: OPERATION[outcome.ok ? outcome.result.kind : kindOf(question)], measure: `${GRANT_SOURCE}/grants/amount-paid`,
@@ -224,7 +225,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     }
     case 'reverse': {
       head(r.recipient, { paid: { ...r.totals.paid, counterparts: r.totals.paid.counterparts ?? 0 }, approvedFuture: r.totals.approvedFuture }, 'received', 'funders');
-      for (const f of r.funders.filter((x) => x.status === 'paid').slice(0, TOP)) {
+      // the question's limit already cut the rows to the largest funders (disclosed as largest_shown)
+      for (const f of r.funders.filter((x) => x.status === 'paid')) {
         items.push(base(f.org, 'grants paid by this funder', f.amount, 'USD', 'funder_total', `${f.org.iri}|${r.recipient[0]!.iri}`, { grants: String(f.grants) }));
         lines.push(`- ${usd(f.amount)} from ${f.org.name}`);
       }

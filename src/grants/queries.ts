@@ -70,12 +70,38 @@ export function recipientTotals(iris: GrantIris, recipients: readonly string[]):
 }`;
 }
 
-/** Reverse traversal: each funder of some recipients, per payment status, largest first. */
-export function reverseFunders(iris: GrantIris, recipients: readonly string[], limit?: number): string {
-  const q = sparql`SELECT ?f ?status ?total ?n WHERE {
+/**
+ * Reverse traversal: each funder of some recipients, per payment status, largest first; with
+ * `status`, that status only, and with `limit`, the largest `limit` funders only (the recipient
+ * rollups hold the complete count and total). One recipient node: its pair rollups as stored. Several
+ * nodes of one organization (EIN-keyed and name-keyed): summed per funder in the query, so a
+ * funder reaching two nodes is one row and the limit cuts exact per-funder totals.
+ */
+export function reverseFunders(iris: GrantIris, recipients: readonly string[], opts: { limit?: number; status?: string } = {}): string {
+  const status = opts.status ? T(opts.status) : undefined;
+  const q = recipients.length > 1
+    ? (status
+      ? sparql`SELECT ?f (${T(opts.status!)} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
+} GROUP BY ?f ORDER BY DESC(?total) ?f`
+      : sparql`SELECT ?f ?status (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
+} GROUP BY ?f ?status ORDER BY DESC(?total) ?f`)
+    : (status
+      ? sparql`SELECT ?f (${T(opts.status!)} AS ?status) ?total ?n WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
+} ORDER BY DESC(?total) ?f`
+      : sparql`SELECT ?f ?status ?total ?n WHERE {
   GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-} ORDER BY DESC(?total) ?f`;
-  return limit ? `${q} LIMIT ${Math.trunc(limit)}` : q;
+} ORDER BY DESC(?total) ?f`);
+  return opts.limit ? `${q} LIMIT ${Math.trunc(opts.limit)}` : q;
+}
+
+/** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
+export function reverseFunderCount(iris: GrantIris, recipients: readonly string[]): string {
+  return sparql`SELECT ?status (COUNT(DISTINCT ?f) AS ?k) WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status }
+} GROUP BY ?status`;
 }
 
 /** Recipients of a funder ranked by total of one status (the funder's "largest recipients"). */

@@ -25,6 +25,7 @@ export function renderDisclosure(d: Disclosure): string {
     case 'recipients_keyed': return 'recipients are the same organization when the filers gave the same EIN, or, without an EIN, the same name and state';
     case 'cause_method': return `"${d.cause}" read as NTEE ${d.groups.join('; ')}: ${plural(d.byNtee, 'grant')} selected by the recipient's NTEE code (IRS Business Master File), ${plural(d.byPurpose, 'grant')} by purpose text naming ${d.words.slice(0, 6).join(', ')}${d.words.length > 6 ? ', …' : ''} (recipients with no NTEE code in the graph)`;
     case 'state_as_filed': return 'states are the recipient addresses as filed';
+    case 'largest_shown': return `the largest ${d.shown.toLocaleString('en-US')} of ${plural(d.total, d.role)}${d.status === 'approved_future' ? ' with grants approved for future payment' : ''} are listed; the total and the count cover all ${d.total.toLocaleString('en-US')}`;
     case 'rows_shown': return `${plural(d.shown, 'row')} shown of ${d.total.toLocaleString('en-US')}`;
     case 'synthetic_graph': return 'SYNTHETIC benchmark graph: no figure here is a real grant';
     case 'tax_year_filter': return `only grants reported for tax year ${d.taxYear}`;
@@ -60,7 +61,7 @@ export function renderResult(r: GrantResult, top = 10): string {
     }
     case 'reverse': {
       const paid = r.funders.filter((f) => f.status === 'paid');
-      out.push(`${names(r.recipient)} received ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'paid grant')} from ${plural(paid.length, 'funder')}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
+      out.push(`${names(r.recipient)} received ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'paid grant')} from ${plural(r.totals.paid.counterparts ?? paid.length, 'funder')}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
       out.push(...paid.slice(0, top).map((f) => `- ${totalRowLine(f)}`));
       const fut = r.funders.filter((f) => f.status === 'approved_future');
       if (fut.length) out.push(`Approved for future payment (not paid): ${fut.slice(0, top).map(totalRowLine).join('; ')}.`);

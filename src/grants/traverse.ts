@@ -58,6 +58,8 @@ export type Disclosure =
   | { code: 'cause_method'; cause: string; groups: string[]; byNtee: number; byPurpose: number; words: string[] }
   | { code: 'state_as_filed' }
   | { code: 'rows_shown'; shown: number; total: number }
+  /** Only the largest `shown` of `total` counterparts are listed; the totals and counts cover all of them. */
+  | { code: 'largest_shown'; role: Role; status: PaymentStatus; shown: number; total: number }
   | { code: 'synthetic_graph' }
   | { code: 'tax_year_filter'; taxYear: number };
 
@@ -86,8 +88,9 @@ const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { 
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
 
 export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
-  const rows = await ctx.store.select(Q.coverage(ctx.iris), ctx.signal);
-  const flags = (await ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal))[0];
+  // independent reads, sent together: on a remote store each is a round trip
+  const [rows, flagRows] = await Promise.all([ctx.store.select(Q.coverage(ctx.iris), ctx.signal), ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal)]);
+  const flags = flagRows[0];
   return {
     complete: flags?.complete?.value === 'true' || flags?.complete?.value === '1',
     synthetic: flags?.synthetic?.value === 'true' || flags?.synthetic?.value === '1',
@@ -175,21 +178,37 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       if (failed(r)) return fail(r);
       const ri = r.orgs.map((o) => o.iri);
       const totals = zero();
+      const shown_: Disclosure[] = [];
       let rows: TotalRow[];
       if (q.taxYear === undefined) {
-        for (const t of await ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal)) {
-          const s = slot(totals, statusOf(t.status!.value)); s.amount += num(t.total); s.grants += num(t.n);
+        // the rollup totals, the distinct-funder count (several nodes only) and the largest funders of each
+        // status are independent reads, sent together (on a remote store each is a round trip)
+        const lim = q.limit ? { limit: q.limit } : {};
+        const [totalRows, countRows, paidRows, futureRows] = await Promise.all([
+          ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal),
+          ri.length > 1 ? ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal) : Promise.resolve([]),
+          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim }), ctx.signal),
+          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }), ctx.signal),
+        ]);
+        const counted = { paid: 0, approved_future: 0 };
+        for (const t of totalRows) {
+          const st = statusOf(t.status!.value);
+          const s = slot(totals, st); s.amount += num(t.total); s.grants += num(t.n); counted[st] += num(t.k);
         }
-        const raw = await ctx.store.select(Q.reverseFunders(ctx.iris, ri), ctx.signal);
-        // one funder may reach several nodes of the same recipient (EIN-keyed and name-keyed): one row per funder and status
-        const by = new Map<string, { f: string; status: PaymentStatus; amount: number; grants: number }>();
-        for (const x of raw) {
-          const k = `${x.f!.value}|${x.status!.value}`;
-          const v = by.get(k) ?? { f: x.f!.value, status: statusOf(x.status!.value), amount: 0, grants: 0 };
-          v.amount += num(x.total); v.grants += num(x.n); by.set(k, v);
+        // distinct funders: one node's rollup counts them; a funder reaching several nodes of one organization is counted once
+        if (ri.length > 1) {
+          counted.paid = 0; counted.approved_future = 0;
+          for (const c of countRows) counted[statusOf(c.status!.value)] = num(c.k);
         }
-        const orgs = await orgRefs(ctx, [...by.values()].map((v) => v.f));
-        rows = [...by.values()].map((v) => ({ org: orgs.get(v.f)!, status: v.status, amount: v.amount, grants: v.grants }));
+        totals.paid.counterparts = counted.paid;
+        totals.approvedFuture.counterparts = counted.approved_future;
+        const raw = [...paidRows, ...futureRows];
+        const orgs = await orgRefs(ctx, raw.map((x) => x.f!.value));
+        rows = raw.map((x) => ({ org: orgs.get(x.f!.value)!, status: statusOf(x.status!.value), amount: num(x.total), grants: num(x.n) }));
+        for (const [status, total] of [['paid', counted.paid], ['approved_future', counted.approved_future]] as const) {
+          const shown = rows.filter((x) => x.status === status).length;
+          if (shown < total) shown_.push({ code: 'largest_shown', role: 'funder', status, shown, total });
+        }
       } else {
         // a tax year is not a rollup key: read the edges of the recipient for that year
         const edges = (await edgeRowsToRecipient(ctx, ri)).filter((e) => e.taxYear === q.taxYear);
@@ -201,12 +220,19 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
           v.amount += e.amount; v.grants++; by.set(k, v);
         }
         rows = [...by.values()];
+        totals.paid.counterparts = new Set(rows.filter((x) => x.status === 'paid').map((x) => x.org.iri)).size;
+        totals.approvedFuture.counterparts = new Set(rows.filter((x) => x.status === 'approved_future').map((x) => x.org.iri)).size;
+        if (q.limit) {
+          for (const status of ['paid', 'approved_future'] as const) {
+            const all = rows.filter((x) => x.status === status);
+            if (all.length > q.limit) shown_.push({ code: 'largest_shown', role: 'funder', status, shown: q.limit, total: all.length });
+          }
+        }
       }
       rows.sort((a, b) => Number(a.status !== 'paid') - Number(b.status !== 'paid') || b.amount - a.amount || a.org.name.localeCompare(b.org.name));
-      totals.paid.counterparts = new Set(rows.filter((x) => x.status === 'paid').map((x) => x.org.iri)).size;
-      totals.approvedFuture.counterparts = new Set(rows.filter((x) => x.status === 'approved_future').map((x) => x.org.iri)).size;
+      if (q.limit && q.taxYear !== undefined) rows = [...rows.filter((x) => x.status === 'paid').slice(0, q.limit), ...rows.filter((x) => x.status !== 'paid').slice(0, q.limit)];
       if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
-      return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'intersection': {
       const a = await find(ctx, q.funders[0], 'funder', coverage);

@@ -48,6 +48,26 @@ describe('grant questions by direction', async () => {
     expect(renderResult(r)).toContain(`among the ${funders} funders whose filings the graph holds`);
   });
 
+  it('reverse with a limit: the largest funders only, the total and the funder count still over all of them, disclosed', async () => {
+    // the recipient EIN with the most distinct funders in the extract
+    const byEin = new Map<string, Set<string>>();
+    for (const x of rows.filter((x) => x.grantee_ein && paid(x))) byEin.set(x.grantee_ein, (byEin.get(x.grantee_ein) ?? new Set()).add(x.foundation_ein));
+    const [ein, many] = [...byEin].sort((a, b) => b[1].size - a[1].size)[0]!;
+    expect(many.size).toBeGreaterThan(2);
+    const all = await ok({ direction: 'reverse', recipient: ein.replace('-', '') });
+    const top = await ok({ direction: 'reverse', recipient: ein.replace('-', ''), limit: 2 });
+    if (all.kind !== 'reverse' || top.kind !== 'reverse') throw new Error(all.kind);
+    const paidRows = (r: typeof all) => r.funders.filter((f) => f.status === 'paid').map((f) => [f.org.iri, f.amount, f.grants]);
+    expect(paidRows(top)).toEqual(paidRows(all).slice(0, 2));
+    expect(top.totals).toEqual(all.totals);
+    expect(top.totals.paid.counterparts).toBe(paidRows(all).length);
+    expect(top.totals.paid.counterparts).toBeGreaterThanOrEqual(many.size);
+    expect(top.disclosures).toContainEqual({ code: 'largest_shown', role: 'funder', status: 'paid', shown: 2, total: paidRows(all).length });
+    expect(all.disclosures.map((d) => d.code)).not.toContain('largest_shown');
+    expect(renderResult(top)).toContain(`the largest 2 of ${paidRows(all).length} funders are listed`);
+    expect(renderResult(top)).toContain(`from ${paidRows(all).length} funders`);
+  });
+
   it('intersection: whom the Toledo and the Rochester community foundations both fund (EIN, or name and state)', async () => {
     const of = (ein: string) => new Set(rows.filter((r) => r.foundation_ein === ein).map(recipientKey));
     const toledo = of('23-7284004');

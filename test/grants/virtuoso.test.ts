@@ -19,6 +19,8 @@ const QUESTIONS: GrantQuestion[] = [
   { direction: 'forward', funder: 'Joyce Foundation', taxYear: 2023 },
   { direction: 'reverse', recipient: 'Freshwater Future' },
   { direction: 'reverse', recipient: '841262971' },
+  { direction: 'reverse', recipient: 'Freshwater Future', limit: 1 },
+  { direction: 'reverse', recipient: '841262971', limit: 2 },
   { direction: 'intersection', funders: ['Toledo Community Foundation', 'Rochester Area Community Foundation'] },
   { direction: 'ranking', subject: 'funder', limit: 10 },
   { direction: 'ranking', subject: 'recipient', limit: 10 },

@@ -317,7 +317,8 @@ function containsRun(hay: readonly string[], needle: readonly string[]): boolean
 /** The linking as a prompt section (undefined when nothing linked). */
 export function linkingSection(l: Linking, short: (iri: string) => string = (i) => `<${i}>`): string | undefined {
   const lines: string[] = [];
-  for (const e of l.entities) lines.push(`- "${e.mention}" → ${short(e.iri)} (label "${e.label}"${e.types.length ? `, a ${e.types.map(short).join(', ')}` : ''}${e.exact ? '' : ', partial match'})`);
+  // types sorted: the prompt (and so a replay fixture keyed by it) must not depend on the store's iteration order
+  for (const e of l.entities) lines.push(`- "${e.mention}" → ${short(e.iri)} (label "${e.label}"${e.types.length ? `, a ${[...e.types].sort().map(short).join(', ')}` : ''}${e.exact ? '' : ', partial match'})`);
   for (const a of l.ambiguous) lines.push(`- "${a.mention}" is ambiguous: ${a.candidates.map((c) => `${short(c.iri)} "${c.label}"`).join('; ')}`);
   for (const c of l.classes) lines.push(`- "${c.mention}" → class ${short(c.iri)} (${c.instances} instances)`);
   for (const r of l.relations.slice(0, 5)) lines.push(`- relation candidate ${short(r.iri)} ("${r.label}", ${r.triples} triples)`);

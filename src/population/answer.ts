@@ -83,7 +83,11 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
   const r = pa.result;
   const lines: string[] = [];
   let table: ResultTable | undefined;
-  const by = (x: PopulationRead) => publisherName(x.source);
+  // a program of its own (SAIPE) is credited by name, not as the publisher's default survey ("the Census Bureau (ACS)")
+  const by = (x: PopulationRead) => {
+    const program = x.notes.find((n): n is Extract<typeof n, { code: 'model_based' }> => n.code === 'model_based')?.program;
+    return program ? `${publisherName(x.source).replace(/\s*\([^()]*\)$/, '')} (${program})` : publisherName(x.source);
+  };
 
   if (r.kind === 'ranking' && read) {
     const rk = r.ranking;

@@ -41,6 +41,9 @@ describe('SAIPE state poverty (timeseries/poverty/saipe)', () => {
     const d = r.qualification!.disclosures.join(' ');
     expect(d).toMatch(/model-based/);
     expect(d).toMatch(/District of Columbia/);
+    // credited to the program read, not to the ACS
+    expect(r.text).toContain('according to the Census Bureau (SAIPE)');
+    expect(r.text).not.toContain('(ACS)');
     expect(r.citations.some((c) => /timeseries\/poverty\/saipe\?get=NAME,SAEPOVRTALL_PT&for=state:\*&time=2023/.test(c.url ?? ""))).toBe(true);
   });
 

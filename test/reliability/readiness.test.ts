@@ -6,6 +6,11 @@
  * "ready" is printed only when a query can run: from then on a cheap query gets 200, not busy.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { sleep, sparqlGet, startServe, tempDir, type Gateway } from './helpers/gateway.ts';
 
@@ -35,14 +40,35 @@ describe('readiness (real process)', () => {
     }
     await gw.ready;
     expect(seen.health.every((s) => s === 200)).toBe(true);
+    // On a quiet machine the gateway may be ready before the first poll (workers adopt a memory image);
+    // every answer seen before "ready" must still be a 503 with Retry-After naming what it waits for
+    // (the 503 path itself is exercised without a race by the in-process test below).
     const notReady = seen.ready.filter((r) => r.status === 503);
-    expect(notReady.length).toBeGreaterThan(0);
+    expect(seen.ready.every((r) => r.status === 503)).toBe(true);
     expect(notReady.every((r) => r.retryAfter !== null && r.waiting && r.waiting.length > 0)).toBe(true);
-    expect(notReady.flatMap((r) => r.waiting ?? [])).toContain('sparql-workers');
     // Ready means ready: the first query after the line is answered, not 503 busy.
     const q = await sparqlGet(gw.url, 'ASK { GRAPH <http://x/bulk> { <http://x/s7> ?p ?o } }');
     expect(q.status, q.body).toBe(200);
     expect((await fetch(`${gw.url}/ready`)).status).toBe(200);
     console.log(`[readiness] /ready answered 503 ${notReady.length}× (waiting for ${[...new Set(notReady.flatMap((r) => r.waiting ?? []))].join(', ')}) before "ready"`);
+  }, 120_000);
+
+  it('/ready is 503 with Retry-After naming each part still awaited, and 200 once each is ready (in process, no race)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'assay-ready-'));
+    const store = await DurableStore.open(join(dir, 'data'));
+    const app = await build({ config: loadConfig({ dataDir: join(dir, 'data'), baseIri: 'http://assay.test/' }, {}), store, pending: ['catalog'] });
+    try {
+      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+      const before = await app.inject({ url: '/ready' });
+      expect(before.statusCode).toBe(503);
+      expect(before.headers['retry-after']).toBeTruthy();
+      expect(before.json().waiting).toContain('catalog');
+      app.readiness.mark('catalog');
+      await app.readiness.whenReady();
+      const after = await app.inject({ url: '/ready' });
+      expect(after.statusCode, after.body).toBe(200);
+    } finally {
+      await app.close(); await store.close(); rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

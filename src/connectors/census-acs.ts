@@ -222,14 +222,14 @@ type AcsLevel = 'state' | 'county' | 'place';
 const FIPS_LENGTH: Record<AcsLevel, number> = { state: 2, county: 5, place: 7 };
 
 /** `acs5-2009/B19013_001E` → the variable; the group is the variables file the catalog read it from, not a vintage to fetch. */
-function acsVariable(measureKey: string): string | undefined {
+export function acsVariable(measureKey: string): string | undefined {
   const m = ownMeasure(measureKey, SOURCE);
   const v = m.includes('/') ? m.slice(m.lastIndexOf('/') + 1) : m;
   return /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/.test(v) ? v : undefined;
 }
 
 /** Which ACS product family publishes a variable: subject tables (S…), data profiles (DP…), comparison profiles (CP…), else detailed tables. */
-function productFamily(variable: string): '' | '/subject' | '/profile' | '/cprofile' {
+export function productFamily(variable: string): '' | '/subject' | '/profile' | '/cprofile' {
   if (/^S\d/.test(variable)) return '/subject';
   if (/^DP/.test(variable)) return '/profile';
   if (/^CP/.test(variable)) return '/cprofile';
@@ -254,7 +254,7 @@ export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
 }
 
 /** The record measure this connector writes for a product and year (`acs1-subject-2018/S1701_C03_001E`). */
-const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
+export const recordMeasure = (product: string, year: number, variable: string) => `${product.replace('/', '-')}-${year}/${variable}`;
 
 function acsBinder(level: AcsLevel): KeyedBinder {
   return {
@@ -292,7 +292,7 @@ function acsBinder(level: AcsLevel): KeyedBinder {
   };
 }
 
-const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };
+export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };
 
 export const censusAcs: Connector = {
   source: SOURCE,

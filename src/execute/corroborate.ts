@@ -17,6 +17,7 @@
  * upstream response (the SEC companyconcept and frames cassettes are built from companyfacts)
  * agree by construction, and the cross-check says so (`sharedUpstream`).
  */
+import { calendarFrame } from '../connectors/sec-edgar.ts';
 import type { OperationRef } from '../discover/index.ts';
 import type { Observation, OperationResult } from '../connectors/records.ts';
 import type { RawPointer } from '../http/client.ts';
@@ -81,27 +82,6 @@ const MIN_REMAINING_MS = 500;
 const BUDGET_RESERVE = 2;
 
 type Bound = { fetchArgs: Record<string, string>; measure: string; operation?: string } | BindError;
-
-/** Calendar frame (SEC frames `CY2023`, `CY2023Q3I`) a period falls in, by its midpoint (instants by their date). */
-export function calendarFrame(period: { start?: string; end?: string }): string | undefined {
-  if (!period.end) return undefined;
-  const end = Date.parse(period.end);
-  if (!period.start) {
-    // an instant is framed by the calendar quarter end nearest to it (SEC aligns frames to the
-    // calendar period they best fit): NVIDIA's 2023-01-29 balance sheet is CY2022Q4I, not CY2023Q1I
-    const d = new Date(end);
-    const y = d.getUTCFullYear();
-    const ends = [-1, 0, 1, 2, 3].map((q) => ({ y: q < 0 ? y - 1 : y, q: q < 0 ? 4 : q + 1, t: Date.UTC(q < 0 ? y - 1 : y, q < 0 ? 12 : (q + 1) * 3, 0) }));
-    const near = ends.reduce((a, b) => (Math.abs(b.t - end) < Math.abs(a.t - end) ? b : a));
-    return `CY${near.y}Q${near.q}I`;
-  }
-  const start = Date.parse(period.start);
-  const days = (end - start) / 86_400_000;
-  const mid = new Date((start + end) / 2);
-  if (Math.abs(days - 364) <= 16) return `CY${mid.getUTCFullYear()}`;
-  if (Math.abs(days - 91) <= 10) return `CY${mid.getUTCFullYear()}Q${Math.floor(mid.getUTCMonth() / 3) + 1}`;
-  return undefined;
-}
 
 /**
  * Binders for population scans (one period, every filer): the arguments come from the admitted

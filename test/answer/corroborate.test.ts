@@ -20,7 +20,7 @@ import type { AskResult } from '../../src/ask/types.ts';
 import { connectorRuntime, DEFAULT_CASSETTE_DIR, REPO_ROOT, type ConnectorRuntime } from '../../src/connectors/runtime.ts';
 import type { AdmittedEvidence } from '../../src/evidence/types.ts';
 import { loadEvidenceShapes } from '../../src/evidence/shacl.ts';
-import { calendarFrame } from '../../src/execute/corroborate.ts';
+import { calendarFrame } from '../../src/connectors/sec-edgar.ts';
 import { openCassettes, type CassetteStore, type ReplayHit } from '../../src/http/cassette.ts';
 import { HttpClient } from '../../src/http/client.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';

@@ -89,36 +89,7 @@ function scan(text: string, stopAbove: number): { depth: number; terms: number }
  * is exceeded. Linear in the text length: every branch advances `i`.
  */
 export function maxNesting(text: string, stopAbove = Infinity): number {
-  let depth = 0;
-  let max = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text[i]!;
-    if (c === '#') {
-      while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i = skipString(text, i, c);
-      continue;
-    }
-    if (c === '<') {
-      i = skipIriOrOperator(text, i);
-      continue;
-    }
-    if (c === '(' || c === '{' || c === '[') {
-      depth++;
-      if (depth > max) {
-        max = depth;
-        if (max > stopAbove) return max;
-      }
-    } else if (c === ')' || c === '}' || c === ']') {
-      if (depth > 0) depth--;
-    }
-    i++;
-  }
-  return max;
+  return scan(text, stopAbove).depth;
 }
 
 /** Index just past the string literal opening at `start` (or the end of the text if unterminated). */

@@ -270,20 +270,29 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length };
 }
 
-/** Is there a solution after the first maxRows? (Only asked when the triple count cannot tell.) */
-function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: QueryOptions): boolean {
-  if (!('where' in ast) || !ast.where) return false;
+/**
+ * The query that asks whether there is a solution after the first maxRows (one row past the cap, by
+ * the same pattern and grouping); undefined when the query has no pattern or groups by no variable.
+ */
+export function pastCapProbe(ast: Query, maxRows: number): string | undefined {
+  if (!('where' in ast) || !ast.where) return undefined;
   const group = 'group' in ast ? ast.group : undefined;
   const variables = group
     ? group.map((g) => g.expression).filter((e) => typeof e === 'object' && e !== null && 'termType' in e && e.termType === 'Variable')
     : [new sparqljs.Wildcard()];
-  if (variables.length === 0) return false;
+  if (variables.length === 0) return undefined;
   const probe = {
     type: 'query', queryType: 'SELECT', prefixes: ast.prefixes, base: ast.base, from: ast.from,
     variables, where: ast.where as Pattern[], group, having: 'having' in ast ? ast.having : undefined,
     offset: ((ast as { offset?: number }).offset ?? 0) + maxRows, limit: 1,
   } as unknown as Query;
-  return store.select(generate(probe), options).length > 0;
+  return generate(probe);
+}
+
+/** Is there a solution after the first maxRows? (Only asked when the triple count cannot tell.) */
+function solutionPastCap(store: RdfStore, ast: Query, maxRows: number, options: QueryOptions): boolean {
+  const probe = pastCapProbe(ast, maxRows);
+  return probe !== undefined && store.select(probe, options).length > 0;
 }
 
 export function datasetOptions(ast: Query, job: QueryJob): QueryOptions {

@@ -14,7 +14,7 @@
  * The store's own time limit should be set at or above sparql.timeoutMs: an aborted request
  * stops Assay waiting, but not every engine stops computing when its client goes away.
  */
-import sparqljs, { type Pattern, type Query } from 'sparqljs';
+import type { Query } from 'sparqljs';
 import { fromNTriples, mine, toJson } from '../../../introspect/index.ts';
 import { remoteFigures } from '../../rdf/remote-figures.ts';
 import { parseGraphReply, type RemoteStore } from '../../rdf/remote.ts';
@@ -23,7 +23,7 @@ import { RemoteStoreError } from '../../rdf/sparql-http.ts';
 import { RdfStore, factory, type QueryOptions } from '../../rdf/store.ts';
 import { clearIsSilent, generate, refuseRemote, remoteReferences, withUsingGraphs, type Parsed } from './classify.ts';
 import { SparqlError, toReply } from './errors.ts';
-import { datasetOptions, parse, prepare, PreparedQueries, type Job, type Policy, type QueryJob, type QueryReply, type Reply, type UpdateCheckJob } from './evaluate.ts';
+import { datasetOptions, parse, pastCapProbe, prepare, PreparedQueries, type Job, type Policy, type QueryJob, type QueryReply, type Reply, type UpdateCheckJob } from './evaluate.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
 import type { JobOutcome } from './pool.ts';
 import { serializeResults, type JsonResults } from './results.ts';
@@ -202,20 +202,11 @@ export class RemoteEvaluator {
     return { ok: true, kind: 'query', contentType: mediaType, body: out.dump({ format: mediaType, graph: '' }), truncated, count: quads.length };
   }
 
-  /** Is there a solution after the first maxRows? (As evaluate.ts asks it of a replica.) */
+  /** Is there a solution after the first maxRows? (The probe evaluate.ts asks of a replica.) */
   async #solutionPastCap(ast: Query, maxRows: number, options: QueryOptions, signal: AbortSignal): Promise<boolean> {
-    if (!('where' in ast) || !ast.where) return false;
-    const group = 'group' in ast ? ast.group : undefined;
-    const variables = group
-      ? group.map((g) => g.expression).filter((e) => typeof e === 'object' && e !== null && 'termType' in e && e.termType === 'Variable')
-      : [new sparqljs.Wildcard()];
-    if (variables.length === 0) return false;
-    const probe = {
-      type: 'query', queryType: 'SELECT', prefixes: ast.prefixes, base: ast.base, from: ast.from,
-      variables, where: ast.where as Pattern[], group, having: 'having' in ast ? ast.having : undefined,
-      offset: ((ast as { offset?: number }).offset ?? 0) + maxRows, limit: 1,
-    } as unknown as Query;
-    const r = await this.#results(generate(probe), options, signal);
+    const probe = pastCapProbe(ast, maxRows);
+    if (probe === undefined) return false;
+    const r = await this.#results(probe, options, signal);
     return (r.results?.bindings.length ?? 0) > 0;
   }
 

@@ -20,7 +20,7 @@ import { cardText, dot, EmbeddingCache, embedTexts } from './embeddings.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
 import { CACHE_FORMAT, packCards, unpackCards, type CachedIndex } from './cache.ts';
 import { isIndexLike, Postings } from './postings.ts';
-import { cardTables, type CardTables } from './tables.ts';
+import { cardTables, loadTables, storeTables, termsOfDoc, type CardTables, type StoredTables } from './tables.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
 
@@ -85,11 +85,16 @@ export class DiscoveryIndex {
   private constructor(
     private readonly postings: Postings,
     private readonly cards: Map<string, Card>,
-    private readonly titles: Map<string, string[]>,
-    private readonly heads: Map<string, Set<string>>,
+    /** Each card's title terms and head terms: computed at build, or read back from the cached tables when first needed. */
+    private readonly termsOf: () => { titles: Map<string, string[]>; heads: Map<string, Set<string>> },
     private readonly sourceTerms: Map<string, Set<string>>,
     readonly stats: DiscoveryStats,
+    private readonly storedTables?: StoredTables,
   ) {}
+
+  private derivedTerms: { titles: Map<string, string[]>; heads: Map<string, Set<string>> } | undefined;
+  private get titles(): Map<string, string[]> { return (this.derivedTerms ??= this.termsOf()).titles; }
+  private get heads(): Map<string, Set<string>> { return (this.derivedTerms ??= this.termsOf()).heads; }
 
   private idf(term: string): number {
     let n = this.df.get(term);
@@ -108,12 +113,12 @@ export class DiscoveryIndex {
     return DiscoveryIndex.assemble(cards, Postings.fromMiniSearch(ms.toJSON(), FIELDS), performance.now() - t0);
   }
 
-  /** The index as `src/discover/cache.ts` stores it (cards packed, MiniSearch's own serialization, derived terms). */
+  /** The index as `src/discover/cache.ts` stores it (cards packed, the postings, the scoring tables with the derived terms). */
   toCache(fingerprint: string): CachedIndex {
     const cards = [...this.cards.values()];
     return {
       format: CACHE_FORMAT, fingerprint, ...packCards(cards), postings: this.postings.toStored(), terms: this.stats.terms,
-      titles: cards.map((c) => this.titles.get(c.id)!), heads: cards.map((c) => [...this.heads.get(c.id)!]),
+      tables: storeTables(this.tablesOf()),
       sourceTerms: Object.fromEntries([...this.sourceTerms].map(([k, v]) => [k, [...v]])),
     };
   }
@@ -123,12 +128,20 @@ export class DiscoveryIndex {
     const t0 = performance.now();
     const cards = unpackCards(c);
     const postings = Postings.fromStored(c.postings);
-    const derived: Derived = {
-      titles: new Map(cards.map((card, i) => [card.id, c.titles[i]!])),
-      heads: new Map(cards.map((card, i) => [card.id, new Set(c.heads[i]!)])),
-      sourceTerms: new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)])),
+    const sourceTerms = new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)]));
+    const byId = new Map(cards.map((card) => [card.id, card]));
+    let index: DiscoveryIndex | undefined = undefined;
+    // the title and head terms as strings only for the reference ranking (discover reads the tables)
+    const termsOf = () => {
+      const T = index!.tablesOf();
+      const titles = new Map<string, string[]>();
+      const heads = new Map<string, Set<string>>();
+      T.cards.forEach((card, d) => { const t = termsOfDoc(T, d); titles.set(card.id, t.title); heads.set(card.id, new Set(t.head)); });
+      return { titles, heads };
     };
-    return DiscoveryIndex.assemble(cards, postings, performance.now() - t0, derived);
+    index = DiscoveryIndex.assemble(cards, postings, 0, { termsOf, sourceTerms, byId, stored: c.tables });
+    index.stats.buildMs = performance.now() - t0;
+    return index;
   }
 
   private static derive(cards: Card[]): Derived {
@@ -140,15 +153,14 @@ export class DiscoveryIndex {
     return { titles: new Map(cards.map((c) => [c.id, titleTerms(c.title)])), heads: new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms };
   }
 
-  private static assemble(cards: Card[], postings: Postings, buildMs: number, cached?: Derived): DiscoveryIndex {
-    const { titles, heads, sourceTerms } = cached ?? DiscoveryIndex.derive(cards);
+  private static assemble(cards: Card[], postings: Postings, buildMs: number, cached?: { termsOf: () => { titles: Map<string, string[]>; heads: Map<string, Set<string>> }; sourceTerms: Map<string, Set<string>>; byId: Map<string, Card>; stored: StoredTables }): DiscoveryIndex {
     let measures = 0;
     let operations = 0;
     for (const c of cards) { if (c.kind === 'measure') measures++; else if (c.kind === 'operation') operations++; }
-    return new DiscoveryIndex(postings, new Map(cards.map((c) => [c.id, c])), titles, heads, sourceTerms, {
-      cards: cards.length, measures, operations,
-      terms: postings.termCount, buildMs, ...(cached ? { fromCache: true } : {}),
-    });
+    const stats: DiscoveryStats = { cards: cards.length, measures, operations, terms: postings.termCount, buildMs, ...(cached ? { fromCache: true } : {}) };
+    if (cached) return new DiscoveryIndex(postings, cached.byId, cached.termsOf, cached.sourceTerms, stats, cached.stored);
+    const { titles, heads, sourceTerms } = DiscoveryIndex.derive(cards);
+    return new DiscoveryIndex(postings, new Map(cards.map((c) => [c.id, c])), () => ({ titles, heads }), sourceTerms, stats);
   }
 
   /**
@@ -308,7 +320,7 @@ export class DiscoveryIndex {
   }
 
   private tablesOf(): CardTables {
-    return (this.tables ??= cardTables(this.postings, this.cards, this.titles, this.heads));
+    return (this.tables ??= this.storedTables ? loadTables(this.postings, this.cards, this.storedTables) : cardTables(this.postings, this.cards, this.titles, this.heads));
   }
 
   /**

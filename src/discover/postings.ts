@@ -177,6 +177,9 @@ export class Postings {
   /** Position of a term in the term table, or undefined when no document holds it. */
   termIndex(term: string): number | undefined { return this.termAt.get(term); }
 
+  /** The term at a position of the term table. */
+  termName(i: number): string { return this.terms[i]!; }
+
   /** Number of documents (document numbers are 0 … n−1). */
   get documents(): number { return this.ids.length; }
 

@@ -409,17 +409,29 @@ export class DiscoveryIndex {
         T.levelMismatch.set(level, mismatch);
       }
     }
-    const { final, coverage: cov, head: headOk, titleStart, titleTerms: tt, headStart, headTerms: ht, kind, unitPercent, unitCount, publisher } = T;
+    const { final, coverage: cov, head: headOk, titleStart, titleTerms: tt, headStart, headTerms: ht, kind, unitPercent, unitCount, publisher, mark } = T;
+    for (const x of wantedTerms) mark[x] = 1;
     const { maskLo, maskHi } = s;
+    const { idRank } = T;
+    // best first; equal scores in id order (as discoverReference sorts)
+    const before = (a: number, b: number) => final[b]! - final[a]! || idRank[a]! - idRank[b]!;
+    // For the first `limit` only: a card whose score cannot reach the last one kept is not scored
+    // further. Its score is at most bm25 × (0.25 + coverage)² × every factor that can exceed 1
+    // (phrase ≤ 1.6, kind of source 1.5, percent unit 1.5; tightness and the other factors are ≤ 1),
+    // with a margin far above the rounding of the few multiplications; so the cut is exact.
+    const select = limit < nc;
+    const most = 1.6 * (typed.some(Boolean) ? 1.5 : 1) * (wantsPercent ? 1.5 : 1) * (1 + 1e-9);
+    const chosen: number[] = [];
     for (let i = 0; i < nc; i++) {
       const d = candidates[i]!;
       const lo = maskLo[d]!; const hi = maskHi[d]!;
       let coveredWeight = 0;
       for (let g = 0; g < groupBits.length; g++) coveredWeight = coveredWeight + ((lo & groupBits[g]![0]) !== 0 || (hi & groupBits[g]![1]) !== 0 ? weights[g]! : 0);
       const coverage = totalWeight > 0 ? coveredWeight / totalWeight : 0;
+      if (select && (limit === 0 || (chosen.length === limit && bm25[d]! * (0.25 + coverage) ** 2 * most < final[chosen[limit - 1]!]!))) continue;
       const from = titleStart[d]!; const to = titleStart[d + 1]!;
       let inWanted = 0;
-      for (let k = from; k < to; k++) if (wantedTerms.has(tt[k]!)) inWanted++;
+      for (let k = from; k < to; k++) inWanted += mark[tt[k]!]!;
       const tight = to > from ? inWanted / (to - from) : 0;
       let score = bm25[d]! * (0.25 + coverage) ** 2 * (0.4 + 0.6 * tight) * phraseBonusOf(phraseTerms, tt, from, to);
       const k = kind[d]!;
@@ -437,18 +449,8 @@ export class DiscoveryIndex {
         else for (let h = headStart[d]!; h < headStart[d + 1]! && !has; h++) has = headTerms.includes(ht[h]!);
         headOk[d] = has ? 1 : 0;
       }
-    }
-    // best first; equal scores in id order (as discoverReference sorts)
-    const { idRank } = T;
-    const before = (a: number, b: number) => final[b]! - final[a]! || idRank[a]! - idRank[b]!;
-    let chosen: number[];
-    if (limit >= nc) {
-      chosen = Array.from(candidates.subarray(0, nc)).sort(before);
-    } else {
-      // the first `limit` by selection: kept sorted, a card enters only when it beats the last kept
-      chosen = [];
-      for (let i = 0; i < nc && limit > 0; i++) {
-        const d = candidates[i]!;
+      if (select) {
+        // kept sorted; a card enters only when it beats the last kept
         if (chosen.length === limit && before(d, chosen[limit - 1]!) >= 0) continue;
         let at = chosen.length;
         while (at > 0 && before(d, chosen[at - 1]!) < 0) at--;
@@ -456,8 +458,19 @@ export class DiscoveryIndex {
         if (chosen.length > limit) chosen.pop();
       }
     }
+    for (const x of wantedTerms) mark[x] = 0;
+    if (!select) { for (let i = 0; i < nc; i++) chosen.push(candidates[i]!); chosen.sort(before); }
+    // cards holding the same query terms list the same matched terms: made once per set of terms
+    const lists = new Map<number, Map<number, string[]>>();
+    const matchedOf = (lo: number, hi: number): string[] => {
+      let byHi = lists.get(lo);
+      if (!byHi) { byHi = new Map(); lists.set(lo, byHi); }
+      let m = byHi.get(hi);
+      if (!m) { m = matchedTerms(runs, slotOf, lo, hi); byHi.set(hi, m); }
+      return m.slice();
+    };
     const out: Candidate[] = chosen.map((d, i) => {
-      const matched = matchedTerms(runs, slotOf, maskLo[d]!, maskHi[d]!);
+      const matched = matchedOf(maskLo[d]!, maskHi[d]!);
       const sim = T.simSeen[d] === q ? T.sim[d] : undefined;
       return { rank: i + 1, card: T.cards[d]!, score: final[d]!, coverage: cov[d]!, matched, ...(head ? { headCovered: headOk[d] === 1 } : {}), ...(sim === undefined ? {} : { similarity: sim }) };
     });

@@ -35,6 +35,8 @@ export interface CardTables {
   /** The term of a number (the inverse of `term`). */
   termName(n: number): string;
   extraTerms: string[];
+  /** One mark per term number (the query's wanted terms, set and cleared by each query). */
+  mark: Uint8Array;
   /** Per level asked: documents whose every operation returns rows at another level (ranking rule). */
   levelMismatch: Map<string, Uint8Array>;
   /** Working arrays, reused query after query (a query is scored synchronously, never two at once). */
@@ -172,6 +174,7 @@ function assemble(postings: Postings, byDoc: Card[], extraTerms: string[], title
     titleStart, titleTerms, headStart, headTerms, idRank, strictOrder, extraTerms,
     term: (t) => postings.termIndex(t) ?? extra.get(t),
     termName: (x) => (x < base ? postings.termName(x) : extraTerms[x - base]!),
+    mark: new Uint8Array(base + extraTerms.length),
     levelMismatch: new Map(),
     scratch: postings.scratch(),
     bm25: new Float64Array(n), seen: new Int32Array(n), sim: new Float64Array(n), simSeen: new Int32Array(n),

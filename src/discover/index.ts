@@ -3,7 +3,9 @@
  *
  * The index is built once (at start-up) over the catalog's cards with a BM25+ full-text ranker
  * (MiniSearch). A query scores every card that shares a term with it; nothing is cut by a fixed
- * count before scoring (the caller may page the scored list afterwards). Retrieval text leads with
+ * count before scoring. A caller that reads only the first k (`discoverTop`) gets exactly the first
+ * k of that list: a card is left out only when a bound proves it cannot reach them, and a caller
+ * that needs more asks for more. Retrieval text leads with
  * the attribute when the intent names a specific entity (the entity would only add noise), and
  * with the question otherwise; the other text is added at a lower weight. When an embeddings
  * endpoint is configured, `attachEmbeddings` gives every card a vector (cached on disk by content
@@ -220,9 +222,10 @@ export class DiscoveryIndex {
   }
 
   /**
-   * The first `limit` candidates of `discover` (the same cards, scores and order: every matching
-   * card is still scored, only the candidates past `limit` are not built) and how many cards were
-   * scored in all. A caller that needs more asks again with a larger limit.
+   * The first `limit` candidates of `discover` — the same cards, scores and order — and how many
+   * cards match the query (`discover`'s length). Every matching card gets its BM25+ score and
+   * coverage; one whose final score provably cannot reach the `limit`-th is not scored further,
+   * and only the candidates returned are built. A caller that needs more asks with a larger limit.
    */
   discoverTop(intent: Intent, limit: number, options: { queryVector?: Float32Array } = {}): { candidates: Candidate[]; scored: number } {
     if (!(limit >= 0)) throw new Error(`discoverTop needs a limit ≥ 0, not ${limit}`);

@@ -30,7 +30,7 @@ export function registerDiscover(cli: Command): void {
         if (!model) throw new UserError(NO_MODEL_MESSAGE);
         reranker = modelReranker(model);
       }
-      // without a re-ranker only the candidates printed are built (every matching card is still scored)
+      // without a re-ranker only the candidates printed are built: exactly the first --show of the full ranking
       const { candidates, scored } = reranker
         ? await index.discoverAndRerank(u.intent, reranker).then((c) => ({ candidates: c, scored: c.length }))
         : await index.discoverTopAsync(u.intent, show);

@@ -115,6 +115,41 @@ export interface OperationResult {
   unreadPages?: UnreadPage[];
 }
 
+const BY_MEASURE = Symbol('assay.observationsByMeasure');
+
+/**
+ * A result whose records are made when first read, with a per-measure reader beside them. A whole
+ * companyfacts response holds every period of every concept a filer reported (tens of thousands of
+ * facts for a large filer) while a question reads a few concepts: `measureRecords` turns only the
+ * concepts asked into observations. Reading `records` makes all of them, once, in the same order
+ * and as the same objects the per-measure reader returns, so either way a reader sees the same
+ * records.
+ */
+export function lazyRecords(result: Omit<OperationResult, 'records'>, all: () => TypedRecord[], ofMeasure: (measure: string) => Observation[]): OperationResult {
+  let made: TypedRecord[] | undefined;
+  let replaced = false;
+  const out = { ...result } as OperationResult;
+  Object.defineProperty(out, 'records', {
+    get: () => (made ??= all()),
+    set: (v: TypedRecord[]) => { made = v; replaced = true; },
+    enumerable: true, configurable: true,
+  });
+  // records assigned afterwards are the records: the per-measure reader then reads them
+  const of = (m: string): Observation[] => replaced ? made!.filter((r): r is Observation => r.type === 'observation' && r.measure === m) : ofMeasure(m);
+  Object.defineProperty(out, BY_MEASURE, { value: of, enumerable: false });
+  return out;
+}
+
+/**
+ * The records of a result a reader of one measure needs to look at: that measure's observations
+ * when the result can give them on their own (`lazyRecords`), every record otherwise (the reader
+ * filters by measure as before).
+ */
+export function measureRecords(result: OperationResult, measure: string): TypedRecord[] {
+  const of = (result as { [BY_MEASURE]?: (m: string) => Observation[] })[BY_MEASURE];
+  return of ? of(measure) : result.records;
+}
+
 /** Strips the body from a raw response, keeping only the pointer. */
 export function pointer(r: RawPointer): RawPointer {
   const { source, method, url, status, sha256, retrievedAt, cassette, origin } = r;

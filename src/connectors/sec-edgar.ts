@@ -17,7 +17,7 @@
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';
-import { pointer, type EntityRecord, type Observation, type OperationResult, type Scalar, type UnreadPage } from './records.ts';
+import { lazyRecords, pointer, type EntityRecord, type Observation, type OperationResult, type Scalar, type UnreadPage } from './records.ts';
 import { policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
 import { needsKey, ownMeasure, type CrossCheckBinder, type KeyedBinder, type RecordBinder } from './binding.ts';
@@ -261,23 +261,35 @@ export const secEdgar: Connector = {
         const body = raw.json as { cik: number | string; entityName: string; facts: Record<string, Record<string, Concept>> };
         if (!body?.facts) throw shapeError(raw, '"facts"');
         const entity = { cik: cik10(body.cik), name: body.entityName };
-        const calendar = fiscalCalendar(Object.values(body.facts).flatMap((t) => Object.values(t)));
-        const filter = { unit: args.unit, fy: args.fy ? Number(args.fy) : undefined, form: args.form, calendar };
-        const records: Observation[] = [];
-        let seen = false;
+        // The concepts asked for, in the response's order. Their observations are made when read
+        // (lazyRecords): a question reads a few of a filer's thousands of concepts.
+        const selected = new Map<string, { taxonomy: string; tag: string; concept: Concept }>();
         for (const [taxonomy, concepts] of Object.entries(body.facts)) {
           if (args.taxonomy && taxonomy !== args.taxonomy) continue;
           for (const [tag, concept] of Object.entries(concepts)) {
             if (args.concept && tag !== args.concept) continue;
-            seen = true;
-            records.push(...conceptObservations(entity, taxonomy, tag, concept, raw, decl.id, filter));
+            selected.set(`${taxonomy}/${tag}`, { taxonomy, tag, concept });
           }
         }
-        if (args.concept && !seen) {
+        if (args.concept && selected.size === 0) {
           const taxonomies = Object.keys(body.facts).join(', ');
           throw new PublisherError('not_found', `${entity.name} (CIK ${entity.cik}) never reported ${args.taxonomy ?? '(any taxonomy)'}/${args.concept}; it files under ${taxonomies}`, { method: raw.method, url: raw.url, status: raw.status, source: SOURCE });
         }
-        return result(decl.id, records, [raw]);
+        // the filer's fiscal calendar is learned from every concept it reported, whichever are read
+        let calendar: Map<string, number> | undefined;
+        const made = new Map<string, Observation[]>();
+        const ofMeasure = (measure: string): Observation[] => {
+          let obs = made.get(measure);
+          if (!obs) {
+            const c = selected.get(measure);
+            calendar ??= fiscalCalendar(Object.values(body.facts).flatMap((t) => Object.values(t)));
+            obs = c ? conceptObservations(entity, c.taxonomy, c.tag, c.concept, raw, decl.id, { unit: args.unit, fy: args.fy ? Number(args.fy) : undefined, form: args.form, calendar }) : [];
+            made.set(measure, obs);
+          }
+          return obs;
+        };
+        const all = () => [...selected.keys()].flatMap(ofMeasure);
+        return lazyRecords(result(decl.id, [], [raw]), all, ofMeasure);
       },
     },
 

@@ -19,9 +19,10 @@ import { fileURLToPath } from 'node:url';
 import { catalogFiles } from '../ard/load.ts';
 import type { Card, OperationRef } from './cards.ts';
 import type { StoredPostings } from './postings.ts';
+import type { StoredTables } from './tables.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/3';
+export const CACHE_FORMAT = 'assay-discovery-index/4';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
@@ -37,9 +38,8 @@ export interface CachedIndex {
   /** The full-text postings as typed arrays (postings.ts), built from MiniSearch's index. */
   postings: StoredPostings;
   terms: number;
-  /** Per card (parallel to `cards`): its title's terms and head terms, derived at build (see text.ts). */
-  titles: string[][];
-  heads: string[][];
+  /** The scoring tables (tables.ts): each card's title terms and head terms as term numbers, derived at build (see text.ts), and the id order. */
+  tables: StoredTables;
   /** Per publisher: the terms of its source text. */
   sourceTerms: Record<string, string[]>;
 }

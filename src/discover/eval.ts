@@ -29,7 +29,7 @@ export function discoveryMetrics(index: DiscoveryIndex, corpus: CorpusRecord[], 
     if (r.acceptable_sources.length === 0) continue;
     n++;
     const intent = toIntent(r);
-    const top = intent ? index.discover(intent).slice(0, 15) : [];
+    const top = intent ? index.discoverTop(intent, 15).candidates : [];
     const okS = (c: Candidate) => r.acceptable_sources.includes(c.card.publisherId);
     if (top[0] && okS(top[0])) s1++;
     if (top.some(okS)) s15++;

@@ -35,13 +35,24 @@ interface MiniSearchJson {
 }
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-const isIndexLike = (t: string) => /^(0|[1-9]\d*)$/.test(t);
+/** A term an object key would list first (an integer index): MiniSearch lists matched terms as object keys. */
+export const isIndexLike = (t: string) => /^(0|[1-9]\d*)$/.test(t);
 
 export interface PostingsHit { id: string; score: number; terms: string[] }
+
+/** Per-document working arrays of `Postings.runInto` (stamps instead of clearing between runs). */
+export interface RunScratch {
+  term: Float64Array; termSeen: Int32Array; termDocs: Int32Array; termStamp: number;
+  run: Float64Array; count: Uint16Array; runSeen: Int32Array; runStamp: number;
+  touched: Int32Array; touchedLength: number;
+  /** Which query slots each document holds (bits 0–30 and 31–61); the caller clears them. */
+  maskLo: Int32Array; maskHi: Int32Array;
+}
 
 export class Postings {
   private readonly termAt: Map<string, number>;
   private readonly fieldAt: Map<string, number>;
+  private docAt: Map<string, number> | undefined;
 
   private constructor(
     readonly fields: string[],
@@ -156,6 +167,83 @@ export class Postings {
     // the matched terms as MiniSearch lists them (the keys of an object: integer-like terms first)
     for (const [d, e] of acc) out.push({ id: this.ids[d]!, score: e.score * (e.terms.length || 1), terms: e.terms.some(isIndexLike) ? Object.keys(Object.fromEntries(e.terms.map((t) => [t, 1]))) : e.terms });
     return out;
+  }
+
+  /** Document number of a document id (the card id), or undefined. */
+  docNumber(id: string): number | undefined {
+    return (this.docAt ??= new Map(this.ids.map((x, i) => [x, i]))).get(id);
+  }
+
+  /** Position of a term in the term table, or undefined when no document holds it. */
+  termIndex(term: string): number | undefined { return this.termAt.get(term); }
+
+  /** The term at a position of the term table. */
+  termName(i: number): string { return this.terms[i]!; }
+
+  /** Number of documents (document numbers are 0 … n−1). */
+  get documents(): number { return this.ids.length; }
+
+  /** Document id (the card id) of a document number. */
+  idOf(d: number): string { return this.ids[d]!; }
+
+  /**
+   * `search` term at a time into typed arrays, one OR run of terms: per document the run's score
+   * before the matched-terms factor (`s.run`), how many distinct run terms it holds (`s.count`),
+   * and the documents touched (`s.touched[0 … s.touchedLength)`); `slots[i]` is the bit set in
+   * `s.maskLo`/`s.maskHi` for a document holding `queryTerms[i]` (0 ≤ slot < 62). The same
+   * arithmetic as `search`, in the same order, so `s.run[d] * (s.count[d] || 1)` is the score
+   * `search` gives d, to the bit.
+   */
+  runInto(queryTerms: readonly string[], slots: readonly number[], boost: Readonly<Record<string, number>>, s: RunScratch): void {
+    const F = this.fields.length;
+    s.runStamp++;
+    s.touchedLength = 0;
+    for (let q = 0; q < queryTerms.length; q++) {
+      const term = queryTerms[q]!;
+      const t = this.termAt.get(term);
+      if (t === undefined) continue;
+      const dup = queryTerms.indexOf(term) < q;
+      const slot = slots[q]!;
+      const lo = slot < 31 ? 1 << slot : 0;
+      const hi = slot >= 31 ? 1 << (slot - 31) : 0;
+      const stamp = ++s.termStamp;
+      let n = 0;
+      for (let f = 0; f < F; f++) {
+        const from: number = this.fieldStart[t * F + f]!;
+        const to: number = this.fieldStart[t * F + f + 1]!;
+        const matching = to - from;
+        if (matching === 0) continue;
+        const name = this.fields[f]!;
+        const fieldBoost = Object.hasOwn(boost, name) ? (boost[name] || 1) : 1;
+        const avg = this.averageFieldLength[f]!;
+        const idf = Math.log(1 + (this.documentCount - matching + 0.5) / (matching + 0.5));
+        for (let k: number = from; k < to; k++) {
+          const d: number = this.docs[k]!;
+          const tf: number = this.tfs[k]!;
+          const raw = idf * (BM25.d + tf * (BM25.k + 1) / (tf + BM25.k * (1 - BM25.b + BM25.b * this.fieldLength[d * F + f]! / avg)));
+          const w = 1 * 1 * fieldBoost * 1 * raw;
+          if (s.termSeen[d] !== stamp) { s.termSeen[d] = stamp; s.term[d] = w; s.termDocs[n++] = d; }
+          else s.term[d] = s.term[d]! + w;
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        const d = s.termDocs[i]!;
+        if (s.runSeen[d] !== s.runStamp) { s.runSeen[d] = s.runStamp; s.run[d] = s.term[d]!; s.count[d] = 1; s.touched[s.touchedLength++] = d; }
+        else { s.run[d] = s.run[d]! + s.term[d]!; if (!dup) s.count[d] = s.count[d]! + 1; }
+        s.maskLo[d]! |= lo;
+        s.maskHi[d]! |= hi;
+      }
+    }
+  }
+
+  /** Scratch arrays for `runInto`, sized for this index (reusable across queries). */
+  scratch(): RunScratch {
+    const n = this.ids.length;
+    return {
+      term: new Float64Array(n), termSeen: new Int32Array(n), termDocs: new Int32Array(n), termStamp: 0,
+      run: new Float64Array(n), count: new Uint16Array(n), runSeen: new Int32Array(n), runStamp: 0,
+      touched: new Int32Array(n), touchedLength: 0, maskLo: new Int32Array(n), maskHi: new Int32Array(n),
+    };
   }
 
   /** How many documents hold the term in any of these fields. */

@@ -8,7 +8,7 @@
  * entity, another concept, another unit) prunes that source's whole subtree. Every attempt is
  * recorded; the first record that passes validation is admitted and the search stops.
  */
-import type { Observation, OperationResult } from '../connectors/records.ts';
+import { measureRecords, type Observation, type OperationResult } from '../connectors/records.ts';
 import type { Assessment } from '../plan/plan.ts';
 import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle.ts';
 import { resolveName } from '../resolve/registry.ts';
@@ -250,10 +250,10 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
             bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
             // measure choice settled on data in hand: a concept the entity's whole response (already
             // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
-            absentIn: (held) => selectRecords(held.records, binding.measure, req.period, entityKey, binding.attributes).any ? undefined
+            absentIn: (held) => selectRecords(measureRecords(held, binding.measure), binding.measure, req.period, entityKey, binding.attributes).any ? undefined
               : { boundary: 'no_data', code: 'not_found', source: cand.publisherId, message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` },
             examine: async (result, attempt) => {
-              const sel = selectRecords(result.records, binding.measure, req.period, entityKey, binding.attributes);
+              const sel = selectRecords(measureRecords(result, binding.measure), binding.measure, req.period, entityKey, binding.attributes);
               if (!sel.any) {
                 const reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
                 return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}` };
@@ -261,7 +261,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
               // a grain none of the source's records is at: refused naming the grains it has, never another grain's value
               const grain = req.period.quarter ? 'quarter' : req.period.grain ?? null;
               if (sel.matches.length === 0 && grain && grain !== 'year') {
-                const periods = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === binding.measure).map((o) => o.period);
+                const periods = measureRecords(result, binding.measure).filter((r): r is Observation => r.type === 'observation' && r.measure === binding.measure).map((o) => o.period);
                 const unavailable = grainAvailability(grain, periods);
                 if (unavailable) return { reject: unavailable, reason: unavailable.message, checks: [], said: `rejected ${binding.measure}: ${unavailable.message}` };
               }
@@ -286,7 +286,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                     const st = checkObservation(o, { entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
                     return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
                   };
-                  const newer = await newerInResponse(req, cand, op.key, result.records, entityKey, rec.period.end ?? '', passes);
+                  const newer = await newerInResponse(req, cand, op.key, result, entityKey, rec.period.end ?? '', passes);
                   if (newer) {
                     const message = `${binding.measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
                     return {
@@ -334,7 +334,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
  * the same response holds to a later period end than `end`, the latest such; undefined when none.
  */
 async function newerInResponse(
-  req: LeafRequest, cand: Assessment, opKey: string, records: OperationResult['records'], entityKey: { keyType: string; value: string }, end: string,
+  req: LeafRequest, cand: Assessment, opKey: string, result: OperationResult, entityKey: { keyType: string; value: string }, end: string,
   passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>,
 ): Promise<{ measure: string; end: string } | undefined> {
   const later: Array<{ measure: string; end: string; rec: Observation; unit: string | undefined }> = [];
@@ -346,7 +346,7 @@ async function newerInResponse(
     if ('error' in readings) continue;
     for (const b of readings) {
       if (b.operation && b.operation !== cand.operation?.operationId) continue; // another request, not this response
-      const rec = selectRecords(records, b.measure, req.period, entityKey, b.attributes).matches[0];
+      const rec = selectRecords(measureRecords(result, b.measure), b.measure, req.period, entityKey, b.attributes).matches[0];
       const e = rec?.period.end ?? '';
       if (rec && e > end) later.push({ measure: b.measure, end: e, rec, unit });
     }

@@ -3,16 +3,23 @@
  * package. The SDK's own timeout, retries and abort signal are used; no second retry loop is
  * wrapped around it. `fetch` is injectable so tests drive a stub server or a fake.
  */
-import OpenAI from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import type { ModelConfig } from './config.ts';
 import { ModelTransportError, type CompletionRequest, type CompletionResult, type ModelClient, type ModelRole } from './types.ts';
+
+// The SDK (over a hundred modules) is loaded when a client is first made, not by every process
+// that imports the model layer: an offline question never makes one.
+const require = createRequire(import.meta.url);
+let Sdk: typeof OpenAI | undefined;
 
 /** The SDK for one OpenAI-compatible endpoint: its own timeout and retries, an injected fetch. */
 export function openAiSdk(
   config: { baseURL: string; apiKey?: string | undefined; timeoutMs: number },
   options: { fetch?: typeof fetch; maxRetries?: number } = {},
 ): OpenAI {
-  return new OpenAI({
+  Sdk ??= (require('openai') as { OpenAI: typeof OpenAI }).OpenAI;
+  return new Sdk({
     baseURL: config.baseURL,
     apiKey: config.apiKey ?? 'not-needed',
     timeout: config.timeoutMs,

@@ -3,6 +3,9 @@ import { entities, fails, observations, offline, run } from './harness.ts';
 import { HttpClient } from '../../src/http/client.ts';
 import { openCassettes } from '../../src/http/cassette.ts';
 import { connectorRegistry, runOperation } from '../../src/connectors/registry.ts';
+import { conceptObservations, fiscalCalendar } from '../../src/connectors/sec-edgar.ts';
+import { measureRecords } from '../../src/connectors/records.ts';
+import { readFileSync } from 'node:fs';
 
 describe('SEC EDGAR connector (real samples)', () => {
   it('ticker → CIK: AAPL is CIK 0000320193, padded to 10 digits', async () => {
@@ -68,6 +71,34 @@ describe('SEC EDGAR connector (real samples)', () => {
       const latest = group.map((o) => String(o.attributes.filed)).sort().at(-1);
       expect(current[0]!.attributes.filed).toBe(latest);
     }
+  });
+
+  it('companyfacts makes a concept\'s observations when that concept is read: the same records, in the same order, as converting every concept up front', async () => {
+    const body = JSON.parse(readFileSync('fixtures/publishers/sec-edgar/bodies/companyfacts/CIK0000320193.json', 'utf8')) as { facts: Record<string, Record<string, Parameters<typeof conceptObservations>[3]>> };
+    const lazy = await run('sec-edgar', 'companyfacts', { cik: '320193' });
+    // a few concepts read one at a time, before anything reads the whole list
+    const asked = ['us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax', 'us-gaap/Assets', 'dei/EntityCommonStockSharesOutstanding', 'us-gaap/NoSuchConcept'];
+    const early = asked.map((m) => measureRecords(lazy, m));
+    expect(early[0]!.length).toBeGreaterThan(0);
+    expect(early[3]).toEqual([]);
+    // the eager reference: every concept converted, in the response's order, with the filer's calendar from all of them
+    const calendar = fiscalCalendar(Object.values(body.facts).flatMap((t) => Object.values(t)));
+    const raw = lazy.responses[0]! as Parameters<typeof conceptObservations>[4];
+    const eager = Object.entries(body.facts).flatMap(([taxonomy, concepts]) => Object.entries(concepts).map(([tag, c]) => conceptObservations({ cik: '0000320193', name: 'Apple Inc.' }, taxonomy, tag, c, raw, 'companyfacts', { calendar }))).flat();
+    expect(lazy.records).toHaveLength(eager.length);
+    expect(JSON.stringify(lazy.records)).toBe(JSON.stringify(eager));
+    // the per-measure reader and the whole list hold the same objects
+    asked.forEach((m, i) => {
+      const fromAll = lazy.records.filter((r) => r.type === 'observation' && r.measure === m);
+      expect(early[i]!).toHaveLength(fromAll.length);
+      early[i]!.forEach((o, k) => expect(o).toBe(fromAll[k]));
+    });
+    // a result whose records were replaced is read through what replaced them
+    const copy = { ...lazy };
+    expect(copy.records).toBe(lazy.records);
+    lazy.records = lazy.records.filter((r) => r.type === 'observation' && r.measure === asked[1]);
+    expect(measureRecords(lazy, asked[0]!)).toEqual([]);
+    expect(measureRecords(lazy, asked[1]!)).toHaveLength(lazy.records.length);
   });
 
   it('IFRS filer: ifrs-full concepts with their own units', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/ard/index.ts';
 import { sharedCatalog } from '../shared.ts';
-import { DiscoveryIndex, type CatalogView } from '../../src/discover/index.ts';
+import { DiscoveryIndex, type Candidate, type CatalogView } from '../../src/discover/index.ts';
 import { EmbeddingCache, contentHash } from '../../src/discover/embeddings.ts';
 import { embeddingSetupFromEnv } from '../../src/discover/load.ts';
 import { embeddingConfigFromEnv } from '../../src/llm/config.ts';
@@ -98,6 +98,13 @@ describe('discovery with embeddings', () => {
     const found = await index.discoverAsync(question);
     expect(isDebtCard(found[0]!.card.key)).toBe(true);
     expect(stub.embeddingRequests.length).toBe(before);
+    // with similarity in the score, the typed-array ranking is still the reference ranking, to the bit
+    const queryVector = await index.embedQuery(question);
+    const line = (c: Candidate) => `${c.rank} ${c.card.id} ${c.score} ${c.coverage} ${c.matched.join(',')} ${c.headCovered} ${c.similarity}`;
+    const want = index.discoverReference(question, { queryVector }).map(line);
+    expect(index.discover(question, { queryVector }).map(line)).toEqual(want);
+    expect(found.map(line)).toEqual(want);
+    expect((await index.discoverTopAsync(question, 15)).candidates.map(line)).toEqual(want.slice(0, 15));
   }, 60_000);
 
   it('names the endpoint when the embeddings call fails', async () => {

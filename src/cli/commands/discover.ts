@@ -30,12 +30,15 @@ export function registerDiscover(cli: Command): void {
         if (!model) throw new UserError(NO_MODEL_MESSAGE);
         reranker = modelReranker(model);
       }
-      const candidates = await index.discoverAndRerank(u.intent, reranker);
+      // without a re-ranker only the candidates printed are built: exactly the first --show of the full ranking
+      const { candidates, scored } = reranker
+        ? await index.discoverAndRerank(u.intent, reranker).then((c) => ({ candidates: c, scored: c.length }))
+        : await index.discoverTopAsync(u.intent, show);
       if (opts.json) {
-        process.stdout.write(JSON.stringify({ intent: u.intent, scored: candidates.length, candidates: candidates.slice(0, show).map((c) => ({ rank: c.rank, key: c.card.key, kind: c.card.kind, source: c.card.publisherId, title: c.card.title, score: round(c.score), coverage: round(c.coverage), operations: c.card.operations.map((o) => `${o.key} (${o.kind})`) })) }, null, 2) + '\n');
+        process.stdout.write(JSON.stringify({ intent: u.intent, scored, candidates: candidates.slice(0, show).map((c) => ({ rank: c.rank, key: c.card.key, kind: c.card.kind, source: c.card.publisherId, title: c.card.title, score: round(c.score), coverage: round(c.coverage), operations: c.card.operations.map((o) => `${o.key} (${o.kind})`) })) }, null, 2) + '\n');
         return;
       }
-      process.stdout.write(`${candidates.length} candidates scored; top ${Math.min(show, candidates.length)}:\n`);
+      process.stdout.write(`${scored} candidates scored; top ${Math.min(show, candidates.length)}:\n`);
       for (const c of candidates.slice(0, show)) {
         process.stdout.write(`${String(c.rank).padStart(3)}  ${round(c.score).toFixed(1).padStart(8)}  cov ${round(c.coverage).toFixed(2)}  ${c.card.kind === 'measure' ? 'M' : 'O'} ${c.card.key}  — ${c.card.title}\n`);
       }

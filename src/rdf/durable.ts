@@ -231,9 +231,20 @@ export function applyToMemory(rdf: RdfStore, op: WriteOp, how: { replay?: boolea
       }
       return;
     case 'replaceGraph': {
-      // Parse once into a scratch store so a syntax error leaves the old graph untouched; then
-      // swap inside the engine. (Copying quads across as JS objects costs far more than a
-      // second, unchecked parse.)
+      // A replayed op was valid when it was acknowledged, and oxigraph's load is all-or-nothing,
+      // so one parse suffices when the data is known good (replay) or the graph is empty (a
+      // failed load leaves it as it was). Otherwise parse once into a scratch store first so a
+      // syntax error leaves the old graph untouched; then swap inside the engine. (Copying quads
+      // across as JS objects costs far more than a second, unchecked parse.)
+      if (how.replay === true) {
+        rdf.clearGraph(op.graph);
+        rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri, lenient: true });
+        return;
+      }
+      if (rdf.graphIsEmpty(op.graph)) {
+        rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
+        return;
+      }
       new RdfStore().load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
       rdf.clearGraph(op.graph);
       rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri, lenient: true });
@@ -277,6 +288,8 @@ export class DurableStore implements AssayStore {
   /** Followers: writes acknowledged by the owner that this replica does not hold yet. */
   #waiters: { seq: number; resolve: () => void }[] = [];
   #snapshotWriter: SnapshotWriter | null = null;
+  /** The last memory image taken, while it may still serve replicas seeded at the same write. */
+  #lastImage: { image: WasmImage; seq: number } | null = null;
   /** The last compaction that failed (the old snapshot and journal stay in use). */
   #compactionError: { error: Error; journalBytes: number } | null = null;
 
@@ -452,8 +465,15 @@ export class DurableStore implements AssayStore {
    */
   memoryImage(): { image: WasmImage; seq: number } | null {
     if (this.#unacked || this.#failed || this.#remote || this.#closed) return null;
+    // Replicas seeded at the same write (the query workers and the ask workers at start-up)
+    // share one copy; it is dropped soon after, so the owner does not keep a copy of its heap.
+    if (this.#lastImage?.seq === this.#seq) return this.#lastImage;
     const image = this.rdf.memoryImage();
-    return image ? { image, seq: this.#seq } : null;
+    if (!image) return null;
+    const taken = { image, seq: this.#seq };
+    this.#lastImage = taken;
+    setTimeout(() => { if (this.#lastImage === taken) this.#lastImage = null; }, 2_000).unref();
+    return taken;
   }
 
   /** Called after each acknowledged write (e.g. to keep a query replica current). */

@@ -34,6 +34,8 @@ export interface AppDeps {
   pending?: string[];
   /** Start the ask workers at once and make readiness wait for them (the gateway does; tests start them on first use). */
   eagerAsk?: boolean;
+  /** Seed the ask workers' replicas once this settles (listen.ts: the catalog sync), so they copy it rather than parse it. */
+  askSeedAfter?: Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -103,6 +105,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('askHost', () => askHost ??= new AskHost(deps.store, {
     workers: lim.workers, concurrency: lim.concurrency, maxQueue: lim.maxQueue, baseIri: deps.config.baseIri,
     storeConfig: deps.config.store,
+    ...(deps.askSeedAfter ? { seedAfter: deps.askSeedAfter } : {}),
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
   }));
   app.addHook('onClose', async () => askHost?.close());

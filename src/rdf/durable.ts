@@ -27,7 +27,8 @@
  *   sequence (`setSnapshotWriter`; src/server/sparql/pool.ts): reads and /health go on while it
  *   runs, and only writes wait. Without one (CLI, tests) the dump runs here. A compaction
  *   that fails leaves the old pair in place; one started because the journal grew never fails
- *   the write that triggered it (that write is already durable).
+ *   or delays the write that triggered it (that write is already durable and acknowledged; the
+ *   compaction runs next in the write queue).
  * - One process owns a data directory at a time (LOCK file with the owner's pid). Other
  *   threads hold followers (`DurableStore.follower`): a replica whose writes go to the owner
  *   and resolve once the owner acknowledged them and the replica holds them.
@@ -288,6 +289,8 @@ export class DurableStore implements AssayStore {
   /** Followers: writes acknowledged by the owner that this replica does not hold yet. */
   #waiters: { seq: number; resolve: () => void }[] = [];
   #snapshotWriter: SnapshotWriter | null = null;
+  /** A compaction is waiting in the write queue. */
+  #compactionQueued = false;
   /** The last memory image taken, while it may still serve replicas seeded at the same write. */
   #lastImage: { image: WasmImage; seq: number } | null = null;
   /** The last compaction that failed (the old snapshot and journal stay in use). */
@@ -544,10 +547,17 @@ export class DurableStore implements AssayStore {
     this.#seq++;
     this.#unacked = false;
     for (const l of this.#listeners) l(op, this.#seq);
-    if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
-      // The write is durable already: a compaction that fails must not fail it. The error is
-      // kept (compactionError); another try waits until the journal has grown by a quarter.
-      await this.#compactNow().catch(() => undefined);
+    if (this.#journal && !this.#compactionQueued && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
+      // The write is durable already: it is acknowledged now, and the compaction runs next in the
+      // write queue (later writes wait for it; this one, e.g. a first start's catalog graph, does
+      // not). A compaction that fails fails no write. The error is kept (compactionError);
+      // another try waits until the journal has grown by a quarter.
+      this.#compactionQueued = true;
+      const run = this.#queue.then(async () => {
+        this.#compactionQueued = false;
+        if (this.#journalBytes > this.#opts.compactAfterBytes) await this.#compactNow();
+      });
+      this.#queue = run.catch(() => undefined);
     }
   }
 

@@ -13,6 +13,7 @@
 import type * as ox from 'oxigraph';
 // The package itself comes from wasm-image.ts, which catches its WebAssembly instance as it starts.
 import * as wasmImage from './wasm-image.ts';
+import { DataFactory as N3DataFactory } from 'n3';
 
 const oxigraph = wasmImage.oxigraph;
 
@@ -31,6 +32,15 @@ export const factory = {
   quad: oxigraph.quad,
   variable: oxigraph.variable,
 };
+
+/**
+ * The same factory, building RDF/JS terms in JavaScript (N3's DataFactory) instead of in oxigraph's
+ * WebAssembly heap: for quads Assay builds in bulk to serialize or validate itself (a run's record
+ * and its evidence, hundreds of quads per question), where each oxigraph term would cross into
+ * WebAssembly and back (measured ~100× dearer to build). oxigraph's store and its own factory take
+ * these terms as they take any RDF/JS term; only what a store returns is oxigraph's.
+ */
+export const jsFactory = N3DataFactory as unknown as typeof factory;
 
 /** RDF syntaxes Assay reads and writes, by short name. */
 export const RDF_FORMATS = {

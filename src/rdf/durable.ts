@@ -516,7 +516,8 @@ export class DurableStore implements AssayStore {
       return;
     }
     const estimate = estimateQuads(op);
-    if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
+    // The bound first (free); a count only when the bound says the write could pass the ceiling.
+    if (estimate > 0 && this.rdf.sizeBound + estimate > this.#opts.maxQuads && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
         `refusing to load about ${estimate} quads: the embedded store holds ${this.rdf.size} and is capped at ${this.#opts.maxQuads} ` +
         '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');

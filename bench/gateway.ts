@@ -1,7 +1,7 @@
 /**
  * What a user of the running gateway waits for: a real `assay serve` child on loopback with the full
  * bundled catalog and replayed publishers.
- *   npx tsx bench/gateway.ts [--questions 20] [--clients 5] [--seconds 20] [--starts 1] [--no-ask] [--baseline DIR]
+ *   npx tsx bench/gateway.ts [--questions 20] [--clients 5] [--seconds 20] [--starts 1] [--no-ask] [--ask-workers N] [--baseline DIR]
  * For each checkout measured (this one, and with --baseline DIR another built one, e.g. main exported
  * with `git archive` and built with `npm run build`; run one after the other in the same run):
  * - a first start (empty data directory: the catalog graph is built) and a second start (reusing it):
@@ -14,7 +14,8 @@
  *   it, since a refusal is cheap and a mixed median hides what an answer costs; then the keyed read
  *   from 1 and from `--clients` concurrent clients for `--seconds` each: requests/s (answered ones
  *   counted apart from anything else), p50/p95.
- * Rate limits are off: this measures capacity. --no-ask skips the /ask part.
+ * Rate limits are off: this measures capacity. --no-ask skips the /ask part; --ask-workers N starts
+ * N ask worker threads (ASSAY_ASK_WORKERS; default 1, which runs every question on one core).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -30,6 +31,8 @@ const CLIENTS = arg('clients', 5);
 const SECONDS = arg('seconds', 20);
 const STARTS = arg('starts', 1);
 const NO_ASK = process.argv.includes('--no-ask');
+/** Ask worker threads (ASSAY_ASK_WORKERS; the gateway's default is 1). */
+const ASK_WORKERS = arg('ask-workers', 0);
 const baselineAt = process.argv.indexOf('--baseline');
 const BASELINE = baselineAt === -1 ? undefined : resolve(process.argv[baselineAt + 1]!);
 const median = (xs: number[]) => pct(xs, 50);
@@ -50,7 +53,7 @@ async function start(root: string, dir: string): Promise<Started> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [join(root, 'bin/assay.js'), 'serve', '--port', '0', '--data', dir], {
     cwd: root,
-    env: { ...process.env, ASSAY_RATE_ASK_PER_MINUTE: '0', ASSAY_RATE_SPARQL_PER_MINUTE: '0' },
+    env: { ...process.env, ASSAY_RATE_ASK_PER_MINUTE: '0', ASSAY_RATE_SPARQL_PER_MINUTE: '0', ...(ASK_WORKERS > 0 ? { ASSAY_ASK_WORKERS: String(ASK_WORKERS) } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -177,4 +180,4 @@ if (BASELINE) {
   if (after.warm && before.warm) console.log(`  /ask one client, answered p50: ${r(after.warm[0]!.p50, before.warm[0]!.p50)}; refused p50: ${r(after.warm[1]!.p50, before.warm[1]!.p50)}`);
   if (after.loads && before.loads) for (let i = 0; i < after.loads.length; i++) console.log(`  /ask ${after.loads[i]!.clients} client(s): req/s ×${(after.loads[i]!.reqS / before.loads[i]!.reqS).toFixed(1)}, p50 ${r(after.loads[i]!.p50, before.loads[i]!.p50)}`);
 }
-console.log(`reproduce: npx tsx bench/gateway.ts --questions ${QUESTIONS} --clients ${CLIENTS} --seconds ${SECONDS} --starts ${STARTS}${NO_ASK ? ' --no-ask' : ''}${BASELINE ? ` --baseline ${BASELINE}` : ''}`);
+console.log(`reproduce: npx tsx bench/gateway.ts --questions ${QUESTIONS} --clients ${CLIENTS} --seconds ${SECONDS} --starts ${STARTS}${NO_ASK ? ' --no-ask' : ''}${ASK_WORKERS > 0 ? ` --ask-workers ${ASK_WORKERS}` : ''}${BASELINE ? ` --baseline ${BASELINE}` : ''}`);

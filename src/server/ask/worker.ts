@@ -85,6 +85,7 @@ function main(): void {
     // The services first: the replica is seeded afterwards, so that an image of the owner's
     // store can be adopted (it needs an oxigraph instance nothing has used yet) and holds every
     // write the owner made meanwhile (at a first start, the catalog graph).
+    // (Loading reads no store: `store` is filled in below, once the replica exists.)
     const loaded = await loadAskServices({ store: undefined as unknown as AssayStore, baseIri: m.baseIri, ...(model ? { model } : {}) });
     pendingInit = { loaded: { ...loaded, index: rememberingDiscovery(loaded.index) }, maxQuads: m.maxQuads };
     send({ type: 'seed-wanted', pristine: RdfStore.canAdoptImage() });

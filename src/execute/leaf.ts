@@ -134,8 +134,25 @@ export function recordKey(o: Observation, keyType: string): string | undefined {
  * key of that type stay, and the entity check decides on them. With `attributes`, only rows with
  * those attribute values (the crude-prevalence row of a PLACES county).
  */
+/** A response's observations by measure, in response order (a companyfacts result holds ~25 k, read once per candidate measure). */
+const byMeasure = new WeakMap<readonly unknown[], Map<string, readonly Observation[]>>();
+function observationsOf(records: OperationResult['records'], measure: string): readonly Observation[] {
+  let m = byMeasure.get(records);
+  if (!m) {
+    const groups = new Map<string, Observation[]>();
+    for (const r of records) {
+      if (r.type !== 'observation') continue;
+      const g = groups.get(r.measure);
+      if (g) g.push(r);
+      else groups.set(r.measure, [r]);
+    }
+    byMeasure.set(records, m = groups);
+  }
+  return m.get(measure) ?? [];
+}
+
 export function selectRecords(records: OperationResult['records'], measure: string, want: PeriodWanted, key?: { keyType: string; value: string }, attributes?: Readonly<Record<string, string>>): { matches: Observation[]; closest?: Observation; any: boolean } {
-  let obs = records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+  let obs = observationsOf(records, measure);
   if (key) obs = obs.filter((o) => { const k = recordKey(o, key.keyType); return k === undefined || k === key.value; });
   if (attributes) obs = obs.filter((o) => Object.entries(attributes).every(([a, v]) => o.attributes[a] === v));
   if (obs.length === 0) return { matches: [], any: false };

@@ -213,10 +213,13 @@ export function newestAcsVintage(descriptors: { newestDeclaredYear(source: strin
  * is the survey year asked: for a state, the 1-year estimate of that year first, then the 5-year
  * estimate ending that year (each disclosed by its label); for a county or place, the 5-year
  * estimate (the only survey that publishes every county and place). "Latest" is the newest vintage
- * the validated descriptors declare (`newestAcsVintage`); a vintage that cannot be fetched is a
- * refusal naming it, never an older year in its place. A state's value is read from the all-states
- * table (one request for every state, with margins and annotations); a county's or place's from the
- * variable for every county (place) of its state. The record is still found by its FIPS code.
+ * the validated descriptors declare (`newestAcsVintage`), then each older declared vintage in turn
+ * (the dataset's years, newest first): every reading carries its vintage (`period`), so the search
+ * tries the newest first and names the newer ones it could not read — a vintage is never read in
+ * place of a newer one silently. A state's value is read from the all-states table (one request for
+ * every state, with margins and annotations); a county's or place's from the variable for every
+ * county (place) of its state, and a county's headline variables also in the connector's all-counties
+ * request form (`COUNTY_BUNDLE`). The record is still found by its FIPS code.
  */
 type AcsLevel = 'state' | 'county' | 'place';
 const FIPS_LENGTH: Record<AcsLevel, number> = { state: 2, county: 5, place: 7 };
@@ -249,6 +252,32 @@ function dropRepeatedConcept(t: string): string {
   return head && head.toLowerCase() === t.slice(open + 1, -1).toLowerCase() ? head : t;
 }
 
+/**
+ * The all-counties request form: the headline county variables (total population, white alone,
+ * median household income) are asked together for every county, so one response per vintage serves
+ * any of them — a population read, a correlation, or one county's keyed read alike. A keyed county
+ * read of one of them tries this form after the county's own state table.
+ */
+export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as const;
+
+/** The first vintage each survey published: ACS 1-year 2005, the 5-year 2005–2009, the supplemental estimates 2014. */
+const FIRST_VINTAGE = { acs1: 2005, acs5: 2009, acsse: 2014 } as const;
+
+/**
+ * The vintages a read takes, newest first: the survey year named, or for "latest" every vintage the
+ * descriptors declare, from the newest down to the first the survey published.
+ */
+export function acsVintages(period: { latest: boolean; year: number | null }, declared?: { newestDeclaredYear(source: string): number | undefined }): number[] {
+  if (!period.latest) return period.year === null ? [] : [period.year];
+  const newest = newestAcsVintage(declared!);
+  return Array.from({ length: Math.max(0, newest - FIRST_VINTAGE.acs1 + 1) }, (_, i) => newest - i);
+}
+
+/** Whether a survey published estimates for a vintage (ACS 1-year 2020 standard estimates were not released). */
+function published(survey: 'acs1' | 'acs5' | 'acsse', year: number): boolean {
+  return year >= FIRST_VINTAGE[survey] && !(survey === 'acs1' && year === 2020);
+}
+
 export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
   return survey === 'acs5' ? `ACS 5-year ${year - 4}–${year}` : `ACS 1-year ${year}`;
 }
@@ -265,31 +294,37 @@ function acsBinder(level: AcsLevel): KeyedBinder {
       if (!variable) return { error: `${measureKey} is not an ACS estimate variable` };
       if (!period.latest && period.year === null) return { error: 'the question names no survey year' };
       if (period.latest && !declared) return { error: 'the newest ACS vintage comes from the catalog, and none was given to the binder' };
-      const year = period.latest ? newestAcsVintage(declared!) : period.year!;
-      if (year < 2005) return { error: `the ACS began in 2005; there is no ${year} estimate` };
+      const years = acsVintages(period, declared);
+      if (!period.latest && years[0]! < FIRST_VINTAGE.acs1) return { error: `the ACS began in ${FIRST_VINTAGE.acs1}; there is no ${years[0]} estimate` };
       const fam = productFamily(variable);
       // supplemental estimates (K2… tables) are a 1-year product of their own, for geographies of 65,000+
       const supplemental = /^K2\d/.test(variable);
       const surveys: Array<'acs1' | 'acs5' | 'acsse'> = supplemental ? ['acsse'] : level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
       const out: KeyedBinding[] = [];
-      for (const survey of surveys) {
-        if (survey === 'acs5' && year < 2009) continue; // the first 5-year estimates are 2005–2009
-        if (survey === 'acsse' && year < 2014) continue; // the supplemental estimates began with 2014
-        const product = survey === 'acsse' ? survey : `${survey}${fam}`;
-        const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey, year);
-        // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
-        const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
-        if (level === 'state') {
-          out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else if (level === 'county') {
-          out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else {
-          out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+      for (const year of years) {
+        for (const survey of surveys) {
+          // a year named that the survey did not publish is said as such; "latest" passes over it
+          if (!published(survey, year) && (period.latest || survey !== 'acs1')) continue;
+          out.push(...acsReadings(level, variable, key.value, survey === 'acsse' ? survey : `${survey}${fam}`, year));
         }
       }
-      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${year}` };
+      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${years.join(', ')}` };
     },
   };
+}
+
+/** The requests that read one variable of one geography from one product and vintage, in the order to try them. */
+function acsReadings(level: AcsLevel, variable: string, fips: string, product: string, year: number): KeyedBinding[] {
+  const survey = product.split('/')[0]!;
+  const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey as 'acs1' | 'acs5', year);
+  // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
+  const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
+  const common = { measure: recordMeasure(product, year, variable), reading, labelFor, period: { end: `${year}-12-31`, label: reading } };
+  if (level === 'state') return [{ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, ...common }];
+  if (level === 'place') return [{ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: fips.slice(0, 2), place: '*' }, ...common }];
+  const own: KeyedBinding = { operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: fips.slice(0, 2), county: '*' }, ...common };
+  if (!(COUNTY_BUNDLE as readonly string[]).includes(variable)) return [own];
+  return [own, { operation: 'acs-all-counties', fetchArgs: { year: String(year), product, variables: COUNTY_BUNDLE.join(',') }, ...common }];
 }
 
 export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };

@@ -12,7 +12,7 @@ import type { EntityType } from '../resolve/bundle.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
 import { boundOperations, keyedBinderOf } from '../connectors/registry.ts';
 import { ACS_BINDERS } from './binders/places.ts';
-import type { BindError, Binder, Binding, BindResult } from './binders/types.ts';
+import type { BindError, Binder, Binding, BindRequest, BindResult } from './binders/types.ts';
 
 export type { Binding } from './binders/types.ts';
 
@@ -31,10 +31,10 @@ const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>([
 const unbound = (operationKey: string): BindError => ({ code: 'no_binder', error: `${operationKey} has no argument binder in the executor yet (keyed reads implemented: ${[...BINDERS.keys()].join(', ')})` });
 
 /** Every reading of an operation for a measure, key and period, in the order to try them. */
-export function bindReadings(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST): BindResult {
+export function bindReadings(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST, declared?: BindRequest['declared']): BindResult {
   const b = BINDERS.get(operationKey);
   if (!b) return unbound(operationKey);
-  const r = b.bind({ measureKey, key, period });
+  const r = b.bind({ measureKey, key, period, ...(declared ? { declared } : {}) });
   if (!('error' in r) && r.length === 0) return { error: `${operationKey} has no reading of ${measureKey} for ${period.text}` };
   return r;
 }

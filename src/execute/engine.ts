@@ -16,7 +16,8 @@
  *   - a response this search already holds answers a later choice without a new attempt
  *     (`absentIn`: a concept not in the companyfacts already fetched);
  *   - operational blocks: a choice marks the keys its block applies to, and later choices under a
- *     blocked key are skipped (an offline operation fails the same way for every concept);
+ *     blocked key are skipped (a rate-limited operation fails the same way for every concept); a
+ *     request with no recording in the offline snapshot blocks that request only;
  *   - subtree pruning: an examination that says the source answered a different question prunes
  *     the choice's subtree (by default its source); later choices in it are skipped;
  *   - recording: each attempt numbered, timed, with requests, responses, checks, disposition and reason;
@@ -59,7 +60,11 @@ export interface FetchChoice<T> {
   subtree?: string;
   /** Skipped when any of these keys is blocked. */
   skipIfBlocked?: readonly string[];
-  /** Marked blocked when this choice's fetch is operationally blocked. */
+  /**
+   * Marked blocked when this choice's fetch is operationally blocked (a rate limit, a refused key).
+   * A block that concerns the one request (no recording of it in the offline snapshot) blocks only
+   * that request, whatever the choice marks.
+   */
   marksBlocked?: readonly string[];
   /** With the response already held by this search: a failure settles the choice without a new attempt. */
   absentIn?: (held: OperationResult) => Failure | undefined;
@@ -209,7 +214,7 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
       const subtree = c.subtree ?? c.source;
       if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
-      if (c.skipIfBlocked?.some((k) => blocked.has(k))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c)) || (blocked.size > 0 && blocked.has(pathBlock(ctx, c)))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
       if (c.identity !== undefined) {
         if (tried.has(c.identity)) continue;
         tried.add(c.identity);
@@ -224,6 +229,9 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       const step = await attempt(ctx, c, o, tag, out, held);
       if (step === 'stop') break;
       if (step === 'prune') pruned.add(subtree);
+      // a missing recording blocks that request only; any other block, what the choice says it blocks
+      if (step === 'block_request') blocked.add(requestBlock(c));
+      if (step === 'block_path') { const k = pathBlock(ctx, c); blocked.add(k === 'path:?' ? requestBlock(c) : k); }
       if (step === 'block') for (const k of c.marksBlocked ?? []) blocked.add(k);
       if (step === 'admitted' && (o.mode ?? 'first') === 'first') break;
     }
@@ -240,7 +248,32 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
   return out;
 }
 
-type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'failed' | 'stop';
+type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'block_request' | 'block_path' | 'failed' | 'stop';
+
+/**
+ * Failure codes that concern one request, not the operation: the offline snapshot holding no
+ * recording of this request says nothing of another request to the same operation (another table
+ * or vintage), so only the same request is skipped afterwards.
+ */
+const REQUEST_SCOPED: ReadonlySet<string> = new Set(['offline']);
+const requestBlock = (c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>) => `request:${fetchKey(c.source, c.operation, c.args)}`;
+
+/**
+ * The address (method and URL without its query) a choice's request goes to, as a block key: the
+ * offline snapshot recording nothing at that address (a survey vintage never recorded) blocks every
+ * request to it. Undefined-safe: a request the connector cannot build has no address key.
+ */
+function pathBlock(ctx: QueryContext, c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>): string {
+  try {
+    const connector = ctx.runtime.registry.get(c.source);
+    const decl = ctx.runtime.declarations.operation(c.source, c.operation);
+    if (!connector || !decl) return 'path:?';
+    const { request } = connector.buildRequest(decl, c.args);
+    return `path:${request.method} ${request.url.split('?')[0]}`;
+  } catch {
+    return 'path:?';
+  }
+}
 
 /** One attempt: open, fetch, examine, record. */
 async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
@@ -265,7 +298,9 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
     const recovered = c.recover?.(f, a);
     if (recovered !== undefined) out.admitted.push(recovered);
     if (isStop(f)) { out.stopped = f; return 'stop'; }
-    return f.boundary === 'operationally_blocked' ? 'block' : 'failed';
+    if (f.boundary !== 'operationally_blocked') return 'failed';
+    if (!REQUEST_SCOPED.has(f.code)) return 'block';
+    return f.params?.offlineScope === 'path' ? 'block_path' : 'block_request';
   }
   held.set(fetchKey(c.source, c.operation, c.args), result);
   a.responses = result.responses;

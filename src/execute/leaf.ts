@@ -17,12 +17,13 @@ import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
+import type { BindRequest } from './binders/types.ts';
 import { grainAvailability, recordQuantity, type Eligibility } from './eligibility.ts';
 import type { QuantityKind } from '../understand/intent.ts';
 import { checkGrain } from '../validate/grain.ts';
 import { byNewest, latestDisclosure, type DeclaredPeriod, type LatestDisclosure } from '../validate/latest.ts';
 import type { QueryContext } from './context.ts';
-import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
+import { exhausted, search, summarise, type FetchChoice, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
 import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
@@ -45,6 +46,8 @@ export interface LeafRequest {
   pinned?: IdentityBundle;
   /** Whether a candidate can answer what the intent asks, before any request (eligibility.ts). */
   eligible?: Eligibility;
+  /** For a "latest" read: the period each candidate operation declares, by operation key (searchLeaf sets it). */
+  declared?: ReadonlyMap<string, DeclaredPeriod>;
 }
 
 export interface LeafResult {
@@ -182,6 +185,9 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
   return async function* (h) {
     const said = new Set<string>();
     let beyond = false;
+    // a "latest" read tries every candidate's readings newest period first (planned before fallback):
+    // an older vintage of one operation never goes before a newer period another candidate declares
+    const later: Later[] | undefined = req.period.latest && req.declared ? [] : undefined;
     for (const cand of req.candidates) {
       const op = cand.operation;
       if (!op) continue;
@@ -229,16 +235,17 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
           h.note(key.reason);
           continue;
         }
-        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period);
+        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period, ctx.runtime.descriptors);
         if ('error' in readings) { h.note(`${cand.candidateKey}: ${readings.error}`); continue; }
         const unit = req.units.get(cand.candidateKey);
         for (const binding of readings) {
           if (h.isPruned(cand.publisherId)) break;
           const operationId = binding.operation ?? op.operationId;
-          // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
+          // a vintage of a product that is blocked for one concept (rate limit, refused key) is not fetched for the next;
+          // a request with no recording blocks only itself (the engine's rule), so another table of the vintage is still tried
           const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
           const entityKey = { keyType: key.keyType, value: key.value };
-          yield {
+          const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
             kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tier,
             label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
             // the same call and record selection from another candidate key would repeat a verdict
@@ -247,7 +254,10 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
             // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
             // a binder's further readings are other requests (another survey, another vintage) and are still tried
             marksBlocked: [...(readings.length === 1 ? [op.key] : []), ...(binding.reading ? [readingKey] : [])],
-            bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
+            bindings: {
+              [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label,
+              ...(binding.reading ? { reading: binding.reading } : {}), ...(binding.period ? { vintage: binding.period.label, vintageEnd: binding.period.end } : {}),
+            },
             // measure choice settled on data in hand: a concept the entity's whole response (already
             // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
             absentIn: (held) => selectRecords(held.records, binding.measure, req.period, entityKey, binding.attributes).any ? undefined
@@ -286,7 +296,7 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                     const st = checkObservation(o, { entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
                     return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
                   };
-                  const newer = await newerInResponse(req, cand, op.key, result.records, entityKey, rec.period.end ?? '', passes);
+                  const newer = await newerInResponse(req, cand, op.key, result.records, entityKey, rec.period.end ?? '', passes, ctx.runtime.descriptors);
                   if (newer) {
                     const message = `${binding.measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
                     return {
@@ -323,10 +333,23 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
               };
             },
           };
+          if (later) later.push({ choice, end: binding.period?.end ?? req.declared!.get(op.key)?.end ?? '0000', fallback: cand.tier === 'fallback' });
+          else yield choice;
         }
       }
     }
+    if (later) yield* newestReadingsFirst(later);
   };
+}
+
+interface Later { choice: FetchChoice<Omit<AdmittedEvidence, 'index'>>; end: string; fallback: boolean }
+
+/** A latest read's fetch choices: planned before fallback, each newest period first (the vintage a reading asks, else its operation's declared end); equal ends keep their order. */
+function newestReadingsFirst(later: readonly Later[]): FetchChoice<Omit<AdmittedEvidence, 'index'>>[] {
+  const key = (e: string) => (/^\d{4}$/.test(e) ? `${e}-12-31` : e.slice(0, 10));
+  return later.map((l, i) => ({ l, i }))
+    .sort((a, b) => Number(a.l.fallback) - Number(b.l.fallback) || key(b.l.end).localeCompare(key(a.l.end)) || a.i - b.i)
+    .map((x) => x.l.choice);
 }
 
 /**
@@ -335,14 +358,14 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
  */
 async function newerInResponse(
   req: LeafRequest, cand: Assessment, opKey: string, records: OperationResult['records'], entityKey: { keyType: string; value: string }, end: string,
-  passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>,
+  passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>, descriptors?: BindRequest['declared'],
 ): Promise<{ measure: string; end: string } | undefined> {
   const later: Array<{ measure: string; end: string; rec: Observation; unit: string | undefined }> = [];
   const after = req.candidates.slice(req.candidates.indexOf(cand) + 1);
   for (const c of after) {
     const unit = req.units.get(c.candidateKey);
     if (c.operation?.key !== opKey || req.eligible?.(c, unit)) continue;
-    const readings = bindReadings(opKey, c.candidateKey, entityKey, req.period);
+    const readings = bindReadings(opKey, c.candidateKey, entityKey, req.period, descriptors);
     if ('error' in readings) continue;
     for (const b of readings) {
       if (b.operation && b.operation !== cand.operation?.operationId) continue; // another request, not this response
@@ -360,7 +383,7 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   const found: { ambiguity?: LeafResult['ambiguity'] } = {};
   const declared = req.period.latest ? declaredOf(ctx, req) : undefined;
   // "latest means latest": the candidates of the source declaring the newest period first (rule 4); the disclosure is typed, not the validator's
-  const ordered: LeafRequest = declared ? { ...req, candidates: newestFirst(req.candidates, declared), period: { ...req.period, latestDisclosed: true } } : req;
+  const ordered: LeafRequest = declared ? { ...req, candidates: newestFirst(req.candidates, declared), period: { ...req.period, latestDisclosed: true }, declared } : req;
   const out = await search(ctx, keyedChoices(ctx, ordered, found), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
   const r = leafResult(out, {
     noData: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}`,
@@ -423,10 +446,29 @@ function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<s
     if (!had || rank(op) > rank(had.candidate)) rivals.set(k, d);
   }
   const why = new Map([...rivals.values()].map((d) => [d.candidate, whyNot(d.candidate)]));
-  // the operation read declares its own newest period; its response held the newest it has for this entity
   const own = declared.get(readOp)?.end ?? '';
   const recordEnd = ev.period.end ?? '';
-  return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
+  const opOfAttempt = (a: Attempt) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
+  const vintaged = out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp);
+  if (vintaged.length === 0) {
+    // the operation read declares its own newest period, and its response held the newest it has for this entity
+    return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
+  }
+  // the operation read asks for a vintage per reading: each newer vintage it tried and could not read is a rival of its own,
+  // and a newer declared one it never tried is said as not tried
+  const mine = new Map<string, DeclaredPeriod>();
+  // another operation reading the same declared dataset is not a rival of its own: the vintages named here say what of it was not read
+  const dataset = declared.get(readOp);
+  for (const [k, d] of rivals) if (dataset && d.source === dataset.source && d.label === dataset.label) { rivals.delete(k); why.delete(d.candidate); }
+  for (const a of vintaged) {
+    const end = a.bindings.vintageEnd!;
+    const label = a.bindings.vintage ?? end;
+    if (a.disposition === 'accepted' || end <= recordEnd || mine.has(label)) continue;
+    mine.set(label, { candidate: `${readOp}@${label}`, source: ev.source, end, label });
+    why.set(`${readOp}@${label}`, a.failure ?? a.disposition);
+  }
+  if (own > recordEnd && ![...mine.values()].some((d) => d.end >= own)) mine.set(own, { candidate: readOp, source: ev.source, end: own, label: declared.get(readOp)?.label ?? own });
+  return latestDisclosure({ candidate: `${readOp}@${ev.period.label ?? recordEnd}`, source: ev.source, end: recordEnd, label: ev.period.label }, [...mine.values(), ...rivals.values()], why);
 }
 
 /** An engine outcome as a leaf result: the admitted evidence, or the failure it leads with and every boundary reached. */

@@ -106,6 +106,11 @@ export interface HttpClientOptions {
 
 /** A test asked for a request no cassette holds: a defect in the test or the fixtures, not data. */
 export class MissingCassetteError extends Error {
+  /**
+   * What the miss blocks: `request` when the snapshot records other requests to the same address
+   * (another table or vintage of one dataset), `path` when it records nothing there at all.
+   */
+  scope: 'request' | 'path' = 'request';
   constructor(readonly key: string) {
     super(`no cassette for ${key}: add one under fixtures/publishers/<source>/ (see scripts in fixtures/publishers/README.md) — tests never go to the network`);
     this.name = 'MissingCassetteError';
@@ -120,8 +125,17 @@ type Attempt =
   | { ok: true; status: number; contentType: string; text: string; retryAfter: string | null }
   | { ok: false; error: PublisherError; retryable: boolean };
 
+/** A cassette key's method and address without its query ("GET https://api.census.gov/data/2024/acs/acs5"). */
+const pathOfKey = (key: string) => key.split(' body-sha256:')[0]!.split('?')[0]!;
+
 export class HttpClient {
   private readonly pacers = new Map<string, Pacer>();
+  private paths?: Set<string>;
+  /** The addresses the offline snapshot records any request to (a miss elsewhere blocks the whole address). */
+  private recordedPaths(): Set<string> {
+    this.paths ??= new Set((this.options.cassettes?.keys() ?? []).map(pathOfKey));
+    return this.paths;
+  }
   private readonly retry: RetryPolicy;
   readonly mode: HttpMode;
 
@@ -192,8 +206,9 @@ export class HttpClient {
   private async replay(key: string, req: HttpRequest, policy: RequestPolicy, at: { method: string; url: string; source: string }): Promise<RawResponse> {
     const hit = await this.options.cassettes?.lookup(key);
     if (!hit) {
-      if (this.options.missingCassette === 'throw') throw new MissingCassetteError(key);
-      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, at);
+      const scope = this.recordedPaths().has(pathOfKey(key)) ? 'request' : 'path';
+      if (this.options.missingCassette === 'throw') { const e = new MissingCassetteError(key); e.scope = scope; throw e; }
+      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, { ...at, offlineScope: scope });
     }
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
     const failure = statusFailure(hit.status, hit.text, at, []);

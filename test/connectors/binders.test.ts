@@ -39,7 +39,9 @@ describe('connectors own their argument binding', () => {
   it.each(KEYED_CASES)('%s %s %o: the same readings', async (op, measure, key, period) => {
     const declared = await loadDescriptors('ard-okf');
     const ours = keyedBinderOf(op)!.bind({ measureKey: measure, key, period, declared });
-    expect(strip(ours)).toEqual(strip(bindReadings(op, measure, key, period)));
+    // the executor adds only Census's documented equalities between tables (readings with a note saying so)
+    const executor = bindReadings(op, measure, key, period);
+    expect(strip(ours)).toEqual(strip(Array.isArray(executor) ? executor.filter((b) => !b.note) : executor));
     expect(keyedBinderOf(op)!.entityType).toBe(entityTypeFor(op));
     // the label rewrite for ACS dollars is the same function
     if (Array.isArray(ours) && ours[0]?.labelFor) {

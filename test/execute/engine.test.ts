@@ -46,15 +46,43 @@ describe('search: the attempt lifecycle', () => {
   });
 
   it('an operational block skips later choices under the keys it marks', async () => {
-    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/1', source: 'a' });
+    const limited = new PublisherError('rate_limited', 'slow down', { url: 'https://x.test/1', source: 'a' });
     const out = await search(ctx(), provide([
-      choice('a', '1', offline, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
+      choice('a', '1', limited, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
       choice('a', '2', 'admit', { skipIfBlocked: ['a/op'] }),
       choice('b', '3', 'reject'),
     ]), { nextAttempt: counter() });
     expect(out.attempts.map((a) => a.bindings.id)).toEqual(['1', '3']);
     expect(out.attempts[0]!.requests).toEqual(['https://x.test/1']);
     expect(summarise(out, words)).toMatchObject({ boundary: 'no_data', code: 'period' });
+  });
+
+  it('a request the offline snapshot does not hold blocks that request only: another request to the operation is still tried', async () => {
+    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/1', source: 'a', offlineScope: 'request' });
+    const out = await search(ctx(), provide([
+      choice('a', '1', offline, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
+      // the same request for another concept: skipped, no second attempt
+      choice('a', '1', 'admit', { bindings: { id: '1b' }, identity: '1b', skipIfBlocked: ['a/op'] }),
+      choice('a', '2', 'admit', { skipIfBlocked: ['a/op'] }),
+    ]), { nextAttempt: counter() });
+    expect(out.attempts.map((a) => [a.bindings.id, a.failure ?? null])).toEqual([['1', 'offline'], ['2', null]]);
+    expect(out.admitted).toEqual(['2']);
+  });
+
+  it('an address the offline snapshot records nothing at blocks every request to it, and only those', async () => {
+    const runtime = {
+      registry: new Map([['a', { buildRequest: (_d: unknown, args: Record<string, string>) => ({ request: { method: 'GET', url: `https://x.test/${args.path}?id=${args.id}` } }) }]]),
+      declarations: { operation: () => ({}) },
+    };
+    const c = queryContext({ id: 't', runtime: runtime as never, registry: {} as never, timeoutMs: Infinity });
+    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/2024?id=1', source: 'a', offlineScope: 'path' });
+    const out = await search(c, provide([
+      choice('a', '1', offline, { args: { path: '2024', id: '1' } }),
+      choice('a', '2', 'admit', { args: { path: '2024', id: '2' } }),
+      choice('a', '3', 'admit', { args: { path: '2021', id: '3' } }),
+    ]), { nextAttempt: counter() });
+    expect(out.attempts.map((a) => a.bindings.id)).toEqual(['1', '3']);
+    expect(out.notes).toContain('2: skipped, blocked for an earlier choice');
   });
 
   it('a duplicate choice is tried once, and a response already held settles a choice without a new attempt', async () => {

@@ -36,17 +36,8 @@ describe("What was Apple's revenue in Q3 2023?", () => {
   }, 120_000);
 });
 
-describe('What is the population of Los Angeles County, California? (rule 4, latest means latest)', () => {
-  it('the source declaring the newest period is tried first; the older SVI vintage read says which newer one exists and why it was not read', async () => {
-    const r = await ask(offline, { question: 'What is the population of Los Angeles County, California?' });
-    // the ACS (declared through 2024) before CDC/ATSDR SVI 2018 (ACS 2014–2018 republished)
-    expect(r.attempts[0]!.source).toBe('census-acs');
-    expect(r.status).toBe('answered');
-    expect(r.evidence.map((e) => [e.source, e.entity_key, e.value])).toEqual([['cdc-svi', 'fips=06037', 10098052]]);
-    const d = r.qualification!.disclosures;
-    expect(d.some((x) => /^latest available/.test(x))).toBe(false);
-    expect(d).toContain('"latest" read as ACS 5-year 2014–2018 (republished in CDC/ATSDR SVI 2018); 1 newer declared period not read: American Community Survey estimates (through 2024-12-31), the Census Bureau (ACS): not in the offline snapshot');
-  }, 120_000);
+describe('latest means latest (rule 4)', () => {
+  // Los Angeles County's "latest" population (the ACS's newest recorded vintage, before the SVI 2018 republication) is tested in latest-vintages.test.ts
 
   it('a read of the newest period its source declares, with no newer one declared, is "latest available"', async () => {
     const r = await ask(offline, { question: "What is Apple's revenue?" });

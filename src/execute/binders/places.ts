@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Binder, Binding, BindRequest, BindResult } from './types.ts';
-import { acsVariable, KEYED as ACS_KEYED, productFamily, recordMeasure } from '../../connectors/census-acs.ts';
+import { acsVariable, KEYED as ACS_KEYED } from '../../connectors/census-acs.ts';
 export { acsSurveyLabel } from '../../connectors/census-acs.ts';
 
 /**
@@ -49,35 +49,62 @@ export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: s
 };
 
 /**
+ * The total population is one controlled estimate per geography and vintage, published as the
+ * universe total of several tables and profiles (B01003 total population, B01001 sex by age, B02001
+ * race, DP05 demographic and housing estimates): a total population asked from one of them may be
+ * read from any other of the same survey and vintage, and the evidence says which table it came from.
+ */
+const UNIVERSE_TOTAL: readonly string[] = ['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E'];
+
+/** The other variables that publish the estimate a variable publishes, each with its table and label. */
+function sameEstimates(variable: string): Array<{ variable: string; table: string; label: string; why: string }> {
+  const out: Array<{ variable: string; table: string; label: string; why: string }> = [];
+  const republished = SAME_ESTIMATE[variable];
+  if (republished) out.push({ ...republished, table: `subject table ${republished.table}`, why: `the estimate the data profile's ${variable} republishes` });
+  if (UNIVERSE_TOTAL.includes(variable)) {
+    for (const v of UNIVERSE_TOTAL) if (v !== variable) out.push({ variable: v, table: `table ${v.split('_')[0]!}`, label: 'Total population', why: `the same total population estimate as ${variable} (the universe total of each table)` });
+  }
+  return out;
+}
+
+const surveyOf = (b: Binding) => (b.fetchArgs.product ?? '').split('/')[0]!;
+
+/**
  * The connector's own ACS binder (src/connectors/census-acs.ts), with the newest vintage the bundled
- * catalog declares, and each reading of a data-profile estimate followed by the same estimate from
- * the table it republishes (SAME_ESTIMATE), as a further reading of the same survey and year.
+ * catalog declares when the caller gives no descriptors, and each reading of an estimate followed by
+ * the same estimate from the other tables that publish it (`sameEstimates`), as further readings of
+ * the same survey and vintage.
  */
 function acsBinder(level: Level): Binder {
   const own = ACS_KEYED[`acs-${level}`]!;
-  const declared = { newestDeclaredYear: () => ACS_NEWEST_VINTAGE };
+  const bundled = { newestDeclaredYear: () => ACS_NEWEST_VINTAGE };
   return {
     entityType: level,
-    bind({ measureKey, key, period }: BindRequest): BindResult {
-      const r = own.bind({ measureKey, key, period, declared });
+    bind({ measureKey, key, period, declared }: BindRequest): BindResult {
+      const d = declared ?? bundled;
+      const r = own.bind({ measureKey, key, period, declared: d });
       if ('error' in r) return r;
       const variable = acsVariable(measureKey)!;
-      const same = SAME_ESTIMATE[variable];
+      const others = sameEstimates(variable).map((same) => {
+        const alt = own.bind({ measureKey: `census-acs/${same.variable}`, key, period, declared: d });
+        return { same, readings: 'error' in alt ? [] : alt };
+      });
       const out: Binding[] = [];
+      const taken = new Set<Binding>();
       for (const b of r) {
         out.push(b);
-        const survey = (b.fetchArgs.product ?? '').split('/')[0]!;
-        if (!same || survey === 'acsse') continue;
-        const year = Number(b.fetchArgs.year);
-        const product = `${survey}${productFamily(same.variable)}`;
-        out.push({
-          ...b,
-          fetchArgs: { ...b.fetchArgs, product, variables: level === 'state' ? `group(${same.variable.split('_')[0]})` : same.variable },
-          measure: recordMeasure(product, year, same.variable),
-          reading: `${b.reading}, table ${same.variable.split('_')[0]}`,
-          labelFor: () => same.label,
-          note: `read as ${same.variable} of the ${b.reading} subject table ${same.table}, the estimate the data profile's ${variable} republishes`,
-        });
+        for (const { same, readings } of others) {
+          for (const x of readings) {
+            if (taken.has(x) || surveyOf(x) !== surveyOf(b) || x.period?.end !== b.period?.end) continue;
+            taken.add(x);
+            out.push({
+              ...x,
+              reading: `${b.reading}, table ${same.variable.split('_')[0]}`,
+              labelFor: () => same.label,
+              note: `read as ${same.variable} of the ${b.reading} ${same.table}, ${same.why}`,
+            });
+          }
+        }
       }
       return out;
     },

@@ -63,6 +63,8 @@ export interface LeafResult {
   notes: string[];
   /** A "latest" read: the newest declared period read, or the newer ones declared and why they were not read. */
   latest?: LatestDisclosure;
+  /** A "latest" read that passed over candidate concepts of the same response for one holding a newer period. */
+  latestConcept?: { read: string; end: string; passedOver: Array<{ measure: string; end: string }> };
 }
 
 /**
@@ -390,6 +392,11 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
     nothingBound: `no candidate operation could be bound for "${req.entity}"`,
   }, found.ambiguity);
   if (declared && r.evidence) r.latest = latestRead(r.evidence, declared, out, req.candidates);
+  if (req.period.latest && r.evidence) {
+    // concepts of the same response passed over for a later one: said with the period each ends
+    const passedOver = out.reached.filter((f) => f.code === 'newer_in_response' && f.params).map((f) => ({ measure: String(f.params!.measure), end: String(f.params!.end) }));
+    if (passedOver.length > 0) r.latestConcept = { read: r.evidence.measure.replace(`${r.evidence.source}/`, ''), end: r.evidence.period.end ?? r.evidence.period.label, passedOver: [...new Map(passedOver.map((p) => [p.measure, p])).values()] };
+  }
   return r;
 }
 

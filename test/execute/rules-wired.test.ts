@@ -68,6 +68,15 @@ describe("What was Apple's revenue? (latest means latest within one response too
     const revenues = r.attempts.find((a) => a.measure === 'sec-edgar/us-gaap/Revenues');
     expect(revenues).toMatchObject({ disposition: 'rejected' });
     expect(revenues!.reason).toMatch(/us-gaap\/Revenues ends 2018-09-29; the same response holds .* to 2025-09-27/);
+    expect(revenues!.failure).toBe('newer_in_response');
+    // the ranking is disclosed: the concept read, the period it reaches, and the one passed over with its own
+    expect(r.qualification!.disclosures).toContain('"latest" read from us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax, the candidate concept with the newest period in the response (to 2025-09-27); passed over: us-gaap/Revenues (to 2018-09-29) and us-gaap/SalesRevenueNet (to 2017-09-30)');
+  }, 120_000);
+
+  it('"What is Apple\'s revenue?" (no period, present tense) is the same latest read', async () => {
+    const r = await ask(offline, { question: "What is Apple's revenue?" });
+    expect(r.evidence.map((e) => [e.measure, e.period])).toEqual([['sec-edgar/us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax', 'FY2025']]);
+    expect(r.attempts.find((a) => a.measure === 'sec-edgar/us-gaap/Revenues')?.failure).toBe('newer_in_response');
   }, 120_000);
 
   it('a year asked is still that year, whichever concept is newest', async () => {

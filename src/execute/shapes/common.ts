@@ -41,6 +41,7 @@ export function latestNotes(reads: readonly LeafResult[]): Note[] {
     if (r.latest.code === 'latest_available' && /^latest\b/i.test(r.latest.period)) continue;
     const k = JSON.stringify(r.latest);
     if (!seen.has(k)) { seen.add(k); out.push({ code: 'latest', disclosure: r.latest }); }
+    if (r.latestConcept) out.push({ code: 'latest_concept', ...r.latestConcept });
   }
   return out;
 }

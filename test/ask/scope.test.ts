@@ -61,3 +61,29 @@ describe('a grain the registry does not hold', () => {
     expect(r.qualification!.disclosures).toContain('"New York County" read as New York County, New York (the county, as "County" says); the same name is also New York');
   }, 60_000);
 });
+
+describe('the scope of each entity of a comparison', () => {
+  const Q = 'Compare the population of New York and Texas.';
+  it('under ask: the ambiguous entity is asked about before any request; resuming with the state compares the two states', async () => {
+    const first = await ask(services, { question: Q, on_ambiguity: 'ask' });
+    expect(first.status).toBe('needs_clarification');
+    expect(first.clarification!.options.map((o) => o.label)).toEqual(['New York (state)', 'New York County, New York']);
+    expect(first.attempts).toEqual([]);
+    const r = await ask(services, { resume: { run: first.run_id, option: 1 } });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.entity_key, e.period])).toEqual([['fips=36', 'ACS 1-year 2018'], ['fips=48', 'ACS 1-year 2018']]);
+  }, 180_000);
+
+  it('under answer: each entity is read at the scope taken, disclosed; the county is never read for the state silently', async () => {
+    const r = await ask(services, { question: Q, on_ambiguity: 'answer' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => e.entity_key)).toEqual(['fips=36', 'fips=48']);
+    expect(r.qualification!.disclosures.some((d) => /^"New York" names several geographies .*answered for the most likely, New York \(the state\)/.test(d))).toBe(true);
+  }, 180_000);
+
+  it('a grain word of another entity does not settle this one ("New York and Los Angeles County" asks which New York)', async () => {
+    const r = await ask(services, { question: 'Compare the population of New York and Los Angeles County.', on_ambiguity: 'ask' });
+    expect(r.status).toBe('needs_clarification');
+    expect(r.clarification!.options.map((o) => o.label)).toEqual(['New York (state)', 'New York County, New York']);
+  }, 180_000);
+});

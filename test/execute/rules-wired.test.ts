@@ -85,3 +85,19 @@ describe("What was Apple's revenue? (latest means latest within one response too
     expect(r.evidence[0]!.period).toBe('FY2018');
   }, 120_000);
 });
+
+describe('Which company earned more in 2022, Apple or NVIDIA? under ask', () => {
+  it('the reading compared is asked, as any other ambiguity, before any request; resuming binds it for both sides', async () => {
+    const q = { question: 'Which company earned more in 2022, Apple or NVIDIA?', on_ambiguity: 'ask' as const };
+    const first = await ask(offline, q);
+    expect(first.status).toBe('needs_clarification');
+    expect(first.clarification!.options.map((o) => o.assumptions.measure)).toEqual(['net income', 'revenue']);
+    expect(first.attempts).toEqual([]);
+    const net = await ask(offline, { resume: { run: first.run_id, option: 1 } });
+    // the same two net-income records the answer mode compares (read there from the same companyfacts responses)
+    const answered = await ask(offline, { question: q.question });
+    expect(net.status).toBe('answered');
+    expect(net.evidence.map((e) => [e.entity_key, e.measure, e.period, e.value])).toEqual(answered.evidence.map((e) => [e.entity_key, e.measure, e.period, e.value]));
+    expect(net.qualification!.disclosures.some((d) => d.startsWith('"earnings" compared as'))).toBe(false);
+  }, 240_000);
+});

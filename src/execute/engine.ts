@@ -17,7 +17,8 @@
  *     (`absentIn`: a concept not in the companyfacts already fetched);
  *   - operational blocks: a choice marks the keys its block applies to, and later choices under a
  *     blocked key are skipped (a rate-limited operation fails the same way for every concept); a
- *     request with no recording in the offline snapshot blocks that request only;
+ *     request with no recording in the offline snapshot blocks that request only, and the
+ *     operation's later requests are tried only when the snapshot records them;
  *   - subtree pruning: an examination that says the source answered a different question prunes
  *     the choice's subtree (by default its source); later choices in it are skipped;
  *   - recording: each attempt numbered, timed, with requests, responses, checks, disposition and reason;
@@ -182,6 +183,8 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
   const out: SearchOutcome<T> = { attempts: [], admitted: [], notes: [], reached: [], resolved: false, passedOver: [] };
   const pruned = new Set<string>();
   const blocked = new Set<string>();
+  /** Operations one of whose requests the offline snapshot did not hold. */
+  const offline = new Set<string>();
   const tried = new Set<string>();
   const held = new Map<string, OperationResult>();
   let made = 0;
@@ -214,7 +217,9 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
       const subtree = c.subtree ?? c.source;
       if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
-      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c)) || (blocked.size > 0 && blocked.has(pathBlock(ctx, c)))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
+      if (offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); continue; }
       if (c.identity !== undefined) {
         if (tried.has(c.identity)) continue;
         tried.add(c.identity);
@@ -230,8 +235,7 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       if (step === 'stop') break;
       if (step === 'prune') pruned.add(subtree);
       // a missing recording blocks that request only; any other block, what the choice says it blocks
-      if (step === 'block_request') blocked.add(requestBlock(c));
-      if (step === 'block_path') { const k = pathBlock(ctx, c); blocked.add(k === 'path:?' ? requestBlock(c) : k); }
+      if (step === 'block_request') { blocked.add(requestBlock(c)); offline.add(`${c.source}/${c.operation}`); }
       if (step === 'block') for (const k of c.marksBlocked ?? []) blocked.add(k);
       if (step === 'admitted' && (o.mode ?? 'first') === 'first') break;
     }
@@ -248,7 +252,7 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
   return out;
 }
 
-type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'block_request' | 'block_path' | 'failed' | 'stop';
+type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'block_request' | 'failed' | 'stop';
 
 /**
  * Failure codes that concern one request, not the operation: the offline snapshot holding no
@@ -259,20 +263,31 @@ const REQUEST_SCOPED: ReadonlySet<string> = new Set(['offline']);
 const requestBlock = (c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>) => `request:${fetchKey(c.source, c.operation, c.args)}`;
 
 /**
- * The address (method and URL without its query) a choice's request goes to, as a block key: the
- * offline snapshot recording nothing at that address (a survey vintage never recorded) blocks every
- * request to it. Undefined-safe: a request the connector cannot build has no address key.
+ * Whether the offline snapshot records a choice's request (undefined when the client asks the
+ * publisher, or the request cannot be built here): once one request of an operation was missing,
+ * the others are probed before an attempt, so a snapshot that holds another table or vintage of the
+ * operation is still read and one that holds none costs one attempt, not one per concept.
  */
-function pathBlock(ctx: QueryContext, c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>): string {
+function recorded(ctx: QueryContext, c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>): boolean | undefined {
   try {
     const connector = ctx.runtime.registry.get(c.source);
     const decl = ctx.runtime.declarations.operation(c.source, c.operation);
-    if (!connector || !decl) return 'path:?';
-    const { request } = connector.buildRequest(decl, c.args);
-    return `path:${request.method} ${request.url.split('?')[0]}`;
+    if (!connector || !decl) return undefined;
+    const { request, policy } = connector.buildRequest(decl, c.args);
+    return ctx.runtime.http.recorded?.(request, policy);
   } catch {
-    return 'path:?';
+    return undefined;
   }
+}
+
+/** The boundary of a choice skipped because the offline snapshot does not record its request (no attempt is made). */
+function notRecorded(c: FetchChoice<unknown>): Failure {
+  return {
+    boundary: 'operationally_blocked', code: 'offline', source: c.source, operation: `${c.source}/${c.operation}`,
+    message: `${c.source}: ${c.label} is not in the offline snapshot either (skipped without a request)`,
+    params: { skipped: 'not_recorded', ...(c.measure ? { measure: c.measure } : {}), ...(c.bindings.vintage ? { vintage: c.bindings.vintage, vintageEnd: c.bindings.vintageEnd ?? '' } : {}) },
+    ...(c.fallback ? { fallback: true } : {}),
+  };
 }
 
 /** One attempt: open, fetch, examine, record. */
@@ -299,8 +314,7 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
     if (recovered !== undefined) out.admitted.push(recovered);
     if (isStop(f)) { out.stopped = f; return 'stop'; }
     if (f.boundary !== 'operationally_blocked') return 'failed';
-    if (!REQUEST_SCOPED.has(f.code)) return 'block';
-    return f.params?.offlineScope === 'path' ? 'block_path' : 'block_request';
+    return REQUEST_SCOPED.has(f.code) ? 'block_request' : 'block';
   }
   held.set(fetchKey(c.source, c.operation, c.args), result);
   a.responses = result.responses;

@@ -72,13 +72,13 @@ export function classify(e: unknown, signal: AbortSignal, source?: string): Fail
     // data; blocked (credential, rate limit, offline), transport (status after retries, timeout, network)
     // and malformed (HTML as data, empty, truncated or unparsable body) mean the publisher failed
     const f = e.toFailure();
-    const params: Record<string, string | number> = { kind: f.kind, method: f.method, ...(f.status !== undefined ? { status: f.status } : {}), ...(f.attempts !== undefined ? { attempts: f.attempts } : {}), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}), ...(f.truncated !== undefined ? { truncated: String(f.truncated) } : {}), ...(f.offlineScope ? { offlineScope: f.offlineScope } : {}) };
+    const params: Record<string, string | number> = { kind: f.kind, method: f.method, ...(f.status !== undefined ? { status: f.status } : {}), ...(f.attempts !== undefined ? { attempts: f.attempts } : {}), ...(f.retryAfterMs !== undefined ? { retryAfterMs: f.retryAfterMs } : {}), ...(f.truncated !== undefined ? { truncated: String(f.truncated) } : {}) };
     return at({ boundary: failureBoundary(e), code: e.kind === 'not_found' ? 'not_found' : f.code, message: e.message, params }, e);
   }
   if (signal.aborted) return fromSignal(signal);
   const err = e as Error;
   // no recorded response for this request in the offline snapshot: blocked, like `offline`
-  if (err?.name === 'MissingCassetteError') return at({ boundary: 'operationally_blocked', code: 'offline', message: err.message, params: { offlineScope: (err as { scope?: string }).scope ?? 'request' } });
+  if (err?.name === 'MissingCassetteError') return at({ boundary: 'operationally_blocked', code: 'offline', message: err.message });
   // the connector refused the arguments it was bound with (a malformed identifier): this choice cannot be read
   if (err?.name === 'ConnectorInputError') return at({ boundary: 'no_data', code: 'ConnectorInputError', message: err.message });
   throw e; // a bug: keep the stack

@@ -456,7 +456,10 @@ function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<s
   const own = declared.get(readOp)?.end ?? '';
   const recordEnd = ev.period.end ?? '';
   const opOfAttempt = (a: Attempt) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
-  const vintaged = out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp);
+  // the newer vintages of the operation read: attempted, or skipped as not in the offline snapshot (no attempt made)
+  const skipped = out.reached.filter((f) => f.params?.skipped === 'not_recorded' && f.params.vintageEnd && opOf.get(String(f.params.measure)) === readOp)
+    .map((f) => ({ disposition: 'errored', failure: f.code, bindings: { vintage: String(f.params!.vintage), vintageEnd: String(f.params!.vintageEnd) } }));
+  const vintaged = [...out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp), ...skipped];
   if (vintaged.length === 0) {
     // the operation read declares its own newest period, and its response held the newest it has for this entity
     return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);

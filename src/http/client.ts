@@ -106,11 +106,6 @@ export interface HttpClientOptions {
 
 /** A test asked for a request no cassette holds: a defect in the test or the fixtures, not data. */
 export class MissingCassetteError extends Error {
-  /**
-   * What the miss blocks: `request` when the snapshot records other requests to the same address
-   * (another table or vintage of one dataset), `path` when it records nothing there at all.
-   */
-  scope: 'request' | 'path' = 'request';
   constructor(readonly key: string) {
     super(`no cassette for ${key}: add one under fixtures/publishers/<source>/ (see scripts in fixtures/publishers/README.md) — tests never go to the network`);
     this.name = 'MissingCassetteError';
@@ -125,17 +120,8 @@ type Attempt =
   | { ok: true; status: number; contentType: string; text: string; retryAfter: string | null }
   | { ok: false; error: PublisherError; retryable: boolean };
 
-/** A cassette key's method and address without its query ("GET https://api.census.gov/data/2024/acs/acs5"). */
-const pathOfKey = (key: string) => key.split(' body-sha256:')[0]!.split('?')[0]!;
-
 export class HttpClient {
   private readonly pacers = new Map<string, Pacer>();
-  private paths?: Set<string>;
-  /** The addresses the offline snapshot records any request to (a miss elsewhere blocks the whole address). */
-  private recordedPaths(): Set<string> {
-    this.paths ??= new Set((this.options.cassettes?.keys() ?? []).map(pathOfKey));
-    return this.paths;
-  }
   private readonly retry: RetryPolicy;
   readonly mode: HttpMode;
 
@@ -159,6 +145,18 @@ export class HttpClient {
   hasCredential(env: string | undefined): boolean {
     return env !== undefined && !!this.options.credentials?.[env];
   }
+
+  /**
+   * In replay mode, whether the offline snapshot records this request (undefined in live and record
+   * modes, where the publisher is asked): lets a search skip a request it knows cannot be replayed.
+   */
+  recorded(req: HttpRequest, policy: RequestPolicy): boolean | undefined {
+    if (this.mode !== 'replay' || !this.options.cassettes) return undefined;
+    const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
+    this.keys ??= new Set(this.options.cassettes.keys());
+    return this.keys.has(requestKey({ ...req, url: redactUrl(req.url, secretNames) }, { secrets: secretNames, varyHeaders: policy.varyHeaders }));
+  }
+  private keys?: Set<string>;
 
   async request(req: HttpRequest, policy: RequestPolicy, ctx: CallContext): Promise<RawResponse> {
     const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
@@ -206,9 +204,8 @@ export class HttpClient {
   private async replay(key: string, req: HttpRequest, policy: RequestPolicy, at: { method: string; url: string; source: string }): Promise<RawResponse> {
     const hit = await this.options.cassettes?.lookup(key);
     if (!hit) {
-      const scope = this.recordedPaths().has(pathOfKey(key)) ? 'request' : 'path';
-      if (this.options.missingCassette === 'throw') { const e = new MissingCassetteError(key); e.scope = scope; throw e; }
-      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, { ...at, offlineScope: scope });
+      if (this.options.missingCassette === 'throw') throw new MissingCassetteError(key);
+      throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, at);
     }
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
     const failure = statusFailure(hit.status, hit.text, at, []);

@@ -47,8 +47,6 @@ export interface PublisherErrorInit {
   attempts?: number;
   /** For malformed JSON: whether the body ends before the JSON closes (truncated) or is not JSON at all. */
   truncated?: boolean;
-  /** For `offline`: whether the snapshot records other requests to the same address (`request`) or none there (`path`). */
-  offlineScope?: 'request' | 'path';
 }
 
 /**
@@ -67,7 +65,6 @@ export interface PublisherFailure {
   attempts?: number;
   retryAfterMs?: number;
   truncated?: boolean;
-  offlineScope?: 'request' | 'path';
   message: string;
 }
 
@@ -84,7 +81,6 @@ export class PublisherError extends Error {
   /** Attempts made before giving up; the client sets it once it stops (so it is not readonly). */
   attempts?: number;
   readonly truncated?: boolean;
-  readonly offlineScope?: 'request' | 'path';
 
   constructor(readonly code: PublisherErrorCode, detail: string, init: PublisherErrorInit = {}) {
     const where = init.url ? ` (${init.method ?? 'GET'} ${init.url}${init.status !== undefined ? ` → ${init.status}` : ''})` : '';
@@ -98,7 +94,6 @@ export class PublisherError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.attempts = init.attempts;
     this.truncated = init.truncated;
-    this.offlineScope = init.offlineScope;
   }
 
   toJSON(): Record<string, unknown> {
@@ -111,7 +106,6 @@ export class PublisherError extends Error {
       code: this.code, kind: this.kind, source: this.source ?? 'unknown', method: this.method ?? 'GET', url: this.url ?? '', message: this.message,
       ...(this.status !== undefined ? { status: this.status } : {}), ...(this.attempts !== undefined ? { attempts: this.attempts } : {}),
       ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}), ...(this.truncated !== undefined ? { truncated: this.truncated } : {}),
-      ...(this.offlineScope ? { offlineScope: this.offlineScope } : {}),
     };
   }
 }

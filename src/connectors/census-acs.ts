@@ -327,7 +327,80 @@ function acsReadings(level: AcsLevel, variable: string, fips: string, product: s
   return [own, { operation: 'acs-all-counties', fetchArgs: { year: String(year), product, variables: COUNTY_BUNDLE.join(',') }, ...common }];
 }
 
-export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };
+
+/**
+ * Estimates Census publishes in more than one table. A data-profile percent republishes a
+ * subject-table estimate: DP03's "percentage of people whose income in the past 12 months is below
+ * the poverty level — all people" is S1701's "percent below poverty level" of the population whose
+ * poverty status is determined (S1701_C03_001E; MANIFEST §2d: Illinois 2018, 12.1, equal to the
+ * B17001 ratio). When the profile of a year cannot be read (not released, no recording), the same
+ * estimate is read from the table it republishes, as a further reading of the same survey and
+ * year, and the evidence says which table it came from. Only equalities Census documents belong here.
+ */
+export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
+  DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
+};
+
+/**
+ * The total population is one controlled estimate per geography and vintage, published as the
+ * universe total of several tables and profiles (B01003 total population, B01001 sex by age, B02001
+ * race, DP05 demographic and housing estimates): a total population asked from one of them may be
+ * read from any other of the same survey and vintage, and the evidence says which table it came from.
+ */
+const UNIVERSE_TOTAL: readonly string[] = ['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E'];
+
+/** The other variables that publish the estimate a variable publishes, each with its table and label. */
+function sameEstimates(variable: string): Array<{ variable: string; table: string; label: string; why: string }> {
+  const out: Array<{ variable: string; table: string; label: string; why: string }> = [];
+  const republished = SAME_ESTIMATE[variable];
+  if (republished) out.push({ ...republished, table: `subject table ${republished.table}`, why: `the estimate the data profile's ${variable} republishes` });
+  if (UNIVERSE_TOTAL.includes(variable)) {
+    for (const v of UNIVERSE_TOTAL) if (v !== variable) out.push({ variable: v, table: `table ${v.split('_')[0]!}`, label: 'Total population', why: `the same total population estimate as ${variable} (the universe total of each table)` });
+  }
+  return out;
+}
+
+const surveyOf = (b: KeyedBinding) => (b.fetchArgs.product ?? '').split('/')[0]!;
+
+/**
+ * A keyed ACS binder whose every reading of an estimate is followed by the same estimate from the
+ * other tables that publish it (`sameEstimates`), as further readings of the same survey and vintage.
+ */
+function withSameEstimates(own: KeyedBinder): KeyedBinder {
+  return {
+    ...(own.entityType ? { entityType: own.entityType } : {}),
+    bind({ measureKey, key, period, declared }) {
+      const d = declared;
+      const r = own.bind({ measureKey, key, period, ...(d ? { declared: d } : {}) });
+      if ('error' in r) return r;
+      const variable = acsVariable(measureKey)!;
+      const others = sameEstimates(variable).map((same) => {
+        const alt = own.bind({ measureKey: `${SOURCE}/${same.variable}`, key, period, ...(d ? { declared: d } : {}) });
+        return { same, readings: 'error' in alt ? [] : alt };
+      });
+      const out: KeyedBinding[] = [];
+      const taken = new Set<KeyedBinding>();
+      for (const b of r) {
+        out.push(b);
+        for (const { same, readings } of others) {
+          for (const x of readings) {
+            if (taken.has(x) || surveyOf(x) !== surveyOf(b) || x.period?.end !== b.period?.end) continue;
+            taken.add(x);
+            out.push({
+              ...x,
+              reading: `${b.reading}, table ${same.variable.split('_')[0]}`,
+              labelFor: () => same.label,
+              note: `read as ${same.variable} of the ${b.reading} ${same.table}, ${same.why}`,
+            });
+          }
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': withSameEstimates(acsBinder('state')), 'acs-county': withSameEstimates(acsBinder('county')), 'acs-place': withSameEstimates(acsBinder('place')) };
 
 export const censusAcs: Connector = {
   source: SOURCE,

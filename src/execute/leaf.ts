@@ -14,7 +14,7 @@ import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle
 import { resolveName } from '../resolve/registry.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
-import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
+import { checkObservation, isAnnual, type Check, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
 import type { BindRequest } from './binders/types.ts';
@@ -289,24 +289,9 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                   period: req.period, attribute: req.attribute,
                 });
                 verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-                if (verdict.passed && req.period.latest) {
-                  // "latest" is the newest period the response holds for what is asked, not the first concept that validates:
-                  // a concept a filer stopped using (Apple's Revenues, to FY2018) yields to a later candidate of the same response
-                  // only a later candidate whose record itself passes the same checks displaces this one
-                  const passes = async (o: Observation, measure: string, u: string | undefined) => {
-                    if (recordQuantity(req.quantity ?? null, o)) return false;
-                    const st = checkObservation(o, { entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
-                    return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
-                  };
-                  const newer = await newerInResponse(req, cand, op.key, result.records, entityKey, rec.period.end ?? '', passes, ctx.runtime.descriptors);
-                  if (newer) {
-                    const message = `${binding.measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
-                    return {
-                      reject: { boundary: 'no_data', code: 'newer_in_response', message, params: { measure: binding.measure, end: rec.period.end ?? '', newer: newer.measure, newerEnd: newer.end } },
-                      reason: message, checks: verdict.checks, said: `passed over ${binding.measure}: ${message}`,
-                    };
-                  }
-                }
+                // "latest" is the newest period the response holds for what is asked, not the first concept that validates
+                const passedOver = verdict.passed && req.period.latest ? await laterInResponse(ctx, req, cand, op.key, result.records, { key, label: bundle.label, entityKey }, binding.measure, rec, verdict.checks) : undefined;
+                if (passedOver) return passedOver;
                 if (verdict.passed) {
                   const p = rec.period;
                   const geo = rec.geography;
@@ -352,6 +337,29 @@ function newestReadingsFirst(later: readonly Later[]): FetchChoice<Omit<Admitted
   return later.map((l, i) => ({ l, i }))
     .sort((a, b) => Number(a.l.fallback) - Number(b.l.fallback) || key(b.l.end).localeCompare(key(a.l.end)) || a.i - b.i)
     .map((x) => x.l.choice);
+}
+
+/**
+ * A record that passed, in a "latest" read, yields to a later candidate of the same response whose
+ * own record passes the same checks and reaches a later period: a concept a filer stopped using
+ * (Apple's Revenues, to FY2018) is passed over, said with both periods (`newer_in_response`).
+ */
+async function laterInResponse(
+  ctx: QueryContext, req: LeafRequest, cand: Assessment, opKey: string, records: OperationResult['records'],
+  who: { key: { keyType: string; value: string }; label: string; entityKey: { keyType: string; value: string } }, measure: string, rec: Observation, checks: Check[],
+): Promise<{ reject: Failure; reason: string; checks: Check[]; said: string } | undefined> {
+  const passes = async (o: Observation, m: string, u: string | undefined) => {
+    if (recordQuantity(req.quantity ?? null, o)) return false;
+    const st = checkObservation(o, { entity: { keyType: who.key.keyType, key: who.key.value, label: who.label }, measure: m, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
+    return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
+  };
+  const newer = await newerInResponse(req, cand, opKey, records, who.entityKey, rec.period.end ?? '', passes, ctx.runtime.descriptors);
+  if (!newer) return undefined;
+  const message = `${measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
+  return {
+    reject: { boundary: 'no_data', code: 'newer_in_response', message, params: { measure, end: rec.period.end ?? '', newer: newer.measure, newerEnd: newer.end } },
+    reason: message, checks, said: `passed over ${measure}: ${message}`,
+  };
 }
 
 /**

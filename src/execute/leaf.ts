@@ -187,10 +187,11 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
   return async function* (h) {
     const said = new Set<string>();
     let beyond = false;
-    // a "latest" read tries every candidate's readings newest period first (planned before fallback):
-    // an older vintage of one operation never goes before a newer period another candidate declares
+    // a "latest" read: a reading older than the newest period a later candidate of another operation declares waits
+    // until those are tried (an older vintage of one operation never goes before a newer period another declares)
     const later: Later[] | undefined = req.period.latest && req.declared ? [] : undefined;
-    for (const cand of req.candidates) {
+    const floor = later ? floors(req.candidates, req.declared!) : undefined;
+    for (const [ci, cand] of req.candidates.entries()) {
       const op = cand.operation;
       if (!op) continue;
       if (cand.tier === 'fallback' && !beyond) {
@@ -320,7 +321,8 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
               };
             },
           };
-          if (later) later.push({ choice, end: binding.period?.end ?? req.declared!.get(op.key)?.end ?? '0000', fallback: cand.tier === 'fallback' });
+          const end = binding.period?.end ?? req.declared?.get(op.key)?.end ?? '';
+          if (later && floor && endKey(end) < floor[ci]!) later.push({ choice, end, fallback: cand.tier === 'fallback' });
           else yield choice;
         }
       }
@@ -331,11 +333,32 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
 
 interface Later { choice: FetchChoice<Omit<AdmittedEvidence, 'index'>>; end: string; fallback: boolean }
 
-/** A latest read's fetch choices: planned before fallback, each newest period first (the vintage a reading asks, else its operation's declared end); equal ends keep their order. */
+const endKey = (e: string) => (/^\d{4}$/.test(e) ? `${e}-12-31` : e.slice(0, 10));
+
+/**
+ * Per candidate: the newest period a later candidate of another operation declares that reads the
+ * same kind of entity ('' when none): a state table declares nothing for a county.
+ */
+function floors(cands: readonly Assessment[], declared: ReadonlyMap<string, DeclaredPeriod>): string[] {
+  const last = new Map<string, number>();
+  cands.forEach((c, i) => { if (c.operation) last.set(c.operation.key, i); });
+  return cands.map((c, i) => {
+    let f = '';
+    const mine = c.operation ? entityTypeFor(c.operation.key) : undefined;
+    for (const [op, at] of last) {
+      const theirs = entityTypeFor(op);
+      if (at <= i || op === c.operation?.key || (mine && theirs && mine !== theirs)) continue;
+      const e = endKey(declared.get(op)?.end ?? '');
+      if (e > f) f = e;
+    }
+    return f;
+  });
+}
+
+/** The readings set aside: planned before fallback, each newest period first (the vintage a reading asks, else its operation's declared end); equal ends keep their order. */
 function newestReadingsFirst(later: readonly Later[]): FetchChoice<Omit<AdmittedEvidence, 'index'>>[] {
-  const key = (e: string) => (/^\d{4}$/.test(e) ? `${e}-12-31` : e.slice(0, 10));
   return later.map((l, i) => ({ l, i }))
-    .sort((a, b) => Number(a.l.fallback) - Number(b.l.fallback) || key(b.l.end).localeCompare(key(a.l.end)) || a.i - b.i)
+    .sort((a, b) => Number(a.l.fallback) - Number(b.l.fallback) || endKey(b.l.end).localeCompare(endKey(a.l.end)) || a.i - b.i)
     .map((x) => x.l.choice);
 }
 

@@ -64,3 +64,17 @@ describe('What is the population of New York? under answer (a missing recording 
     expect(d.some((x) => x.startsWith('"latest" read as ACS 1-year 2018; ') && x.includes('ACS 1-year 2024, the Census Bureau (ACS): not in the offline snapshot'))).toBe(true);
   }, 180_000);
 });
+
+describe('an older vintage of one source waits for a newer period another source declares', () => {
+  it('"What is the poverty rate in Los Angeles County?": no ACS county vintage from 2018 on is recorded, so SVI 2018 is read before any older ACS vintage is tried', async () => {
+    const r = await ask(offline, { question: 'What is the poverty rate in Los Angeles County, California?' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.source, e.entity_key])).toEqual([['cdc-svi', 'fips=06037']]);
+    const svi = r.attempts.findIndex((a) => a.source === 'cdc-svi');
+    const before = r.attempts.slice(0, svi).filter((a) => a.vintage);
+    expect(before.length).toBeGreaterThan(0);
+    // every ACS vintage tried first ends in 2018 or later (the SVI republication's vintage); none older was needed
+    expect(before.every((a) => Number(/(\d{4})$/.exec(a.vintage!)![1]) >= 2018)).toBe(true);
+    expect(r.attempts.slice(svi + 1).filter((a) => a.source === 'census-acs')).toEqual([]);
+  }, 180_000);
+});

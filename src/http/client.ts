@@ -205,6 +205,18 @@ export class HttpClient {
     return env !== undefined && !!this.options.credentials?.[env];
   }
 
+  /**
+   * In replay mode, whether the offline snapshot records this request (undefined in live and record
+   * modes, where the publisher is asked): lets a search skip a request it knows cannot be replayed.
+   */
+  recorded(req: HttpRequest, policy: RequestPolicy): boolean | undefined {
+    if (this.mode !== 'replay' || !this.options.cassettes) return undefined;
+    const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
+    this.keys ??= new Set(this.options.cassettes.keys());
+    return this.keys.has(requestKey({ ...req, url: redactUrl(req.url, secretNames) }, { secrets: secretNames, varyHeaders: policy.varyHeaders }));
+  }
+  private keys?: Set<string>;
+
   async request(req: HttpRequest, policy: RequestPolicy, ctx: CallContext): Promise<RawResponse> {
     const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
     const url = redactUrl(req.url, secretNames);

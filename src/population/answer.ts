@@ -151,12 +151,25 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const numD = num.measure.startsWith('count of') ? sheet.derive(num.value, 'count', `count of members (attempt ${pa.reads[0]?.attemptN})`, num.measure) : undefined;
     const denD = den.measure.startsWith('count of') ? sheet.derive(den.value, 'count', `count of members (attempt ${pa.reads[1]?.attemptN})`, den.measure) : undefined;
     const opnd = [...(numD ? [numD.id] : facts(num)), ...(denD ? [denD.id] : facts(den))];
-    const d = sheet.derive(rounded(q.value, 2), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to 0.01`, 'ratio', opnd);
+    // two decimals, or three significant digits for a ratio below 0.01 (0.000501, never a bare 0)
+    const places = q.value !== 0 && Math.abs(q.value) < 0.01 ? Math.ceil(-Math.log10(Math.abs(q.value))) + 2 : 2;
+    const d = sheet.derive(rounded(q.value, places), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to ${places} decimal places`, 'ratio', opnd);
     if (q.scale !== 1) { sheet.non(q.scale.toLocaleString('en-US'), 'the ratio\'s scale'); sheet.non(String(q.scale), 'the ratio\'s scale'); }
-    const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.measure);
+    const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.label ?? c.measure);
     // a share of like counts is a percentage of the denominator's members
-    if (q.unit === '%') lines.push(`For ${num.about.label}: ${label(num, pa.reads[0])} are ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })}% of ${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
-    else lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    if (pa.reads.length === 0) {
+      // one entity's two keyed values: the formula with both components, each with its period and publisher
+      const share = `${d.value.toLocaleString('en-US', { maximumFractionDigits: places })}${q.unit === '%' ? '%' : ''}`;
+      const [ne, de] = [items[Number(num.evidence[0])], items[Number(den.evidence[0])]];
+      const by = [...new Set([ne, de].map((e) => (e ? publisherName(e.source) : 'no source recorded')))];
+      const formula = `${formatValue(num.value, num.unit, num.currency)} / ${formatValue(den.value, den.unit, den.currency)}${q.scale !== 1 ? ` × ${q.scale.toLocaleString('en-US')}` : ''}`;
+      const source = by.length === 1 ? `${by[0]}'s figures` : `${by[0]} (numerator) and ${by[1]} (denominator)`;
+      const kw = (c: typeof num) => c.label ?? c.measure;
+      lines.push(q.unit === '%'
+        ? `For ${num.about.label} in ${num.period.label}, ${kw(num)} is ${share} of ${kw(den)}: ${formula}, computed by code from ${source}.`
+        : `For ${num.about.label} in ${num.period.label}, the ratio of ${kw(num)} to ${kw(den)} is ${share}${q.scale !== 1 ? ` per ${q.scale.toLocaleString('en-US')}` : ''}: ${formula}, computed by code from ${source}.`);
+    } else if (q.unit === '%') lines.push(`For ${num.about.label}: ${label(num, pa.reads[0])} are ${d.value.toLocaleString('en-US', { maximumFractionDigits: places })}% of ${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    else lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: places })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
     disclosures.push(...q.warnings.map(ratioWarningText));
   } else if (r.kind === 'topical') {
     const t = r.topical;

@@ -135,7 +135,8 @@ export function computeRefusalText(r: ComputeRefusal): string {
     case 'suppressed_series': return `${r.measure} is suppressed or missing for most members of ${r.operation}: ${r.usable.toLocaleString('en-US')} usable of ${r.members.toLocaleString('en-US')} (${pct(r.members ? (100 * r.usable) / r.members : 0)}); a statistic over the rest would not stand for the population`;
     case 'threshold_unit_mismatch': return `the threshold ${r.threshold} is in ${r.thresholdUnit}, but the measure is in ${r.measureUnit}: no member is tested against it`;
     case 'grain_mismatch': return `the two measures are published at different grains (${allOf(r.grains.map((g) => grainWord(g, 1)))}): no key aligns their rows`;
-    case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)})`;
+    case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)}): a ratio of one entity's measures needs both for the same period`;
+    case 'entity_mismatch': return `the components were read for different entities (${allOf(r.entities)}): a ratio of one entity's measures needs both for the same one`;
     case 'too_few_aligned': return `only ${count(r.aligned, 'member')} aligned on both measures; a correlation needs at least ${r.minimum}`;
     case 'no_variation': return `${r.measure} has the same value for every aligned member: no association can be measured`;
     case 'zero_denominator': return `the denominator ${r.denominator} is zero`;

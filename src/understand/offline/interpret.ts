@@ -275,8 +275,28 @@ function splitComponents(q: string, attribute: string | null): string[] {
   if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : c));
   const ratio = lower.match(/ratio\s+of\s+(.+?)\s+to\s+(.+?)$/);
   if (ratio) return [ratio[1]!, ratio[2]!].map(clean);
+  // "net income as a percentage of revenue"
+  const asShare = lower.match(/^(?:\s*(?:what|how\s+much)\s+(?:is|was|were|are)\s+)?(.+?)\s+as\s+an?\s+(?:percent(?:age)?|share|fraction|proportion)\s+of\s+(.+?)$/);
+  if (asShare) return [asShare[1]!, asShare[2]!].map(clean).map((c) => c.replace(/^(?:what|how much)\s+(?:is|was|were|are)\s+/, '').trim());
+  // a ratio named by its own word: its components, by general accounting usage
+  const named = NAMED_RATIOS.find(([re]) => re.test(lower));
+  if (named) return [named[1], named[2]];
   return attribute ? [attribute] : [];
 }
+
+/**
+ * Ratios named by their own word, as their components (numerator, denominator), in general
+ * accounting usage — words a reader of any financial statement uses, not a publisher's fields.
+ */
+const NAMED_RATIOS: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/\bgross\s+(?:profit\s+)?margin\b/, 'gross profit', 'revenue'],
+  [/\boperating\s+(?:profit\s+)?margin\b/, 'operating income', 'revenue'],
+  [/\b(?:net\s+)?(?:profit\s+)?margin\b/, 'net income', 'revenue'],
+  [/\breturn\s+on\s+(?:total\s+)?assets\b/, 'net income', 'total assets'],
+  [/\breturn\s+on\s+(?:shareholders'?\s+|stockholders'?\s+)?equity\b/, 'net income', 'stockholders equity'],
+  [/\bdebt[-\s]+to[-\s]+equity\b/, 'total liabilities', 'stockholders equity'],
+  [/\bcurrent\s+ratio\b/, 'current assets', 'current liabilities'],
+];
 
 /** A class code named in a component ("501(c)(3) organizations"): part of the members counted, not a place or entity to remove. */
 const CLASS_CODE = /^501\(c\)\(\d+\)$/i;

@@ -180,6 +180,7 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
       const ceiling = h.awardCeiling !== undefined && h.awardCeiling !== null ? `; award ceiling ${formatValue(h.awardCeiling, 'USD', 'USD')}` : '';
       lines.push(`${h.rank}. ${h.title} (${h.number}), ${h.agency ?? 'agency not stated'}${h.openDate ? `, open ${h.openDate}` : ''}${h.closeDate ? ` to ${h.closeDate}` : ''}${ceiling}`);
     }
+    if (t.trimmed) disclosures.push('the recorded search page is a TRIMMED sample of the publisher\'s response: a live search may rank more matches');
     if (t.more) disclosures.push(`the search reported more matches than the ${t.hits.length} read (${count(t.pagesRead, 'page')} within the declared limits)`);
     if (t.detailUnread > 0) disclosures.push(`${count(t.detailUnread, 'opportunity', 'opportunities')} not read in detail (award amounts not shown)`);
     disclosures.push('relevant examples ranked by the publisher\'s search, not a population: no count or statistic over all opportunities is implied');

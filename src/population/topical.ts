@@ -33,6 +33,8 @@ export interface TopicalResult {
   /** Pages read; whether the search reported more hits than were read. */
   pagesRead: number;
   more: boolean;
+  /** The last page read replays a TRIMMED sample: incomplete by construction, whatever its hit count says (not "more matches reported"). */
+  trimmed?: boolean;
   /** Hits whose detail could not be read (not recorded offline, publisher failure). */
   detailUnread: number;
 }

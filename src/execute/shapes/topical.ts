@@ -71,7 +71,9 @@ export const topical: ShapeExecutor = {
       }
       detailUnread = top.length - out.admitted.length;
     }
-    const result: TopicalResult = { keyword, hits, pagesRead: pages.length, more: !pages[pages.length - 1]!.complete, detailUnread };
+    const last = pages[pages.length - 1]!;
+    const trimmed = !last.complete && last.result.responses.some((r) => r.origin?.trimmed);
+    const result: TopicalResult = { keyword, hits, pagesRead: pages.length, more: !last.complete && !trimmed, ...(trimmed ? { trimmed } : {}), detailUnread };
     return { kind: 'evidence', attempts, items, notes: [], answer: 'population', population: { shape: 'topical', reads: [], result: { kind: 'topical', topical: result }, itemOf: {} } };
   },
 };

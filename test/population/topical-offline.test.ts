@@ -80,4 +80,12 @@ describe('topical searches offline', () => {
     expect(r.refusal!.reason).toMatch(/no recording of this Grants\.gov request/);
     expect(r.figures).toEqual([]);
   });
+
+  it.each(['Search for NSF awards about quantum computing.', 'Find NIH-funded studies about opioid addiction.', 'Which nonprofits are named after Lincoln?'])('records no topical search this build reads returns are refused naming the searches it reads, never sent to Grants.gov: %s', async (question) => {
+    const r = await ask(services, { question });
+    expect(r.status).toBe('refused');
+    expect(r.attempts.filter((a) => a.source === 'grants-gov')).toEqual([]);
+    if (r.refusal!.code === 'no_search') expect(r.refusal!.reason).toMatch(/grants-gov\/search-opportunities \(grant and funding opportunities\)/);
+    expect(r.figures).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import type { Exclusion, PopulationFailure, PopulationNote, PopulationRead } fro
 import type { ComputeRefusal } from './compute/common.ts';
 import type { CorrelationCaveat } from './compute/correlation.ts';
 import type { RatioWarning } from './compute/ratio.ts';
+import { latestWords } from '../answer/wording.ts';
 
 const plurals = new Intl.PluralRules('en');
 export const count = (n: number, one: string, other = `${one}s`) => `${n.toLocaleString('en-US')} ${plurals.select(n) === 'one' ? one : other}`;
@@ -61,6 +62,7 @@ export function populationNoteText(n: PopulationNote, read: Pick<PopulationRead,
     case 'sample_recorded': return `replayed from the offline snapshot (${n.sample}${n.recordedAt ? `, recorded ${n.recordedAt}` : ''})`;
     case 'periods_differ': return `each ${grainWord(read.grain, 1)}'s own period: ${count(n.members, grainWord(read.grain, 1), grainWord(read.grain))} with periods ending from ${n.earliest} to ${n.latest}`;
     case 'coverage_of': return `coverage: ${n.of}`;
+    case 'latest': return latestWords(n.disclosure);
     case 'model_based': return `${n.program} values are model-based estimates (the ACS combined with administrative records), not the ACS survey's own estimates`;
     case 'period_not_published': return `no population of this measure for ${n.asked} was read; its latest, ${n.read}, is correlated instead`;
     case 'equivalent_variable': return n.why === 'republished'

@@ -122,12 +122,14 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const s = r.subset;
     const tested = sheet.derive(s.tested, 'count', `members tested: ${s.tested} of ${read.completeness.usable} usable (attempt ${read.attemptN})`, `${grainWord(read.grain)} tested`);
     sheet.names(s.threshold.text, 'threshold');
+    // the threshold is the question's own number, stated in the question's words: listed on the sheet as not a measurement
+    for (const m of s.threshold.text.matchAll(/(?:-|−)?\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kmbt]\b))?/gi)) sheet.non(m[0].trim(), 'the threshold the question asks (its own number, not a measurement)');
+    const asked = s.threshold.text.trim();
     if (s.complete) {
       const c = sheet.derive(s.matches.length, 'count', `count of the members whose ${read.measure.recordMeasure} is ${s.threshold.op} ${s.threshold.value}: every one of ${s.tested} tested`, 'matches');
-      // the threshold is the question's own number: it is not restated (a figure no evidence holds)
-      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} past the threshold asked (${read.period.label}, ${by(read)}):`);
+      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} ${asked}, the threshold asked (${read.period.label}, ${by(read)}):`);
     } else {
-      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} past the threshold asked, found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
+      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} ${asked} (the threshold asked), found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
     }
     const shown = s.matches.filter((m) => pa.itemOf[`0:${m.key}`] !== undefined);
     for (const m of shown) lines.push(`- ${m.label}: ${fmt(m.value!, read)}${m.period ? ` (${m.period.label})` : ''}`);

@@ -78,7 +78,8 @@ export function interpretOffline(question: string): Understanding {
   const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
   let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
   // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
-  const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
+  // (a class code before its members, "501(c)(3) organizations", names the members, not a place)
+  const boundBy = populationShape && !within ? mentions.find((m) => !CLASS_CODE.test(m.text) && MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
   if (boundBy) within = boundBy.text;
   if (populationShape && !within && NATION_CUE.test(q)) within = 'United States';
 
@@ -272,7 +273,8 @@ function splitComponents(q: string, attribute: string | null): string[] {
   if (assoc) return grainKept([assoc[1]!, assoc[2]!]);
   const share = lower.match(/(?:share|fraction|percentage|proportion)\s+of\s+(.+?)\s+(?:came\s+from|went\s+to|is|are|were|was)\s+(.+?)$/);
   // a share of members that are of a class ("what share of nonprofits are private foundations") is a ratio of two counts
-  if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : c));
+  // a bare class code ("… are 501(c)(3)") counts the organizations of that class
+  if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : CLASS_CODE.test(c) ? `number of ${c} organizations` : c));
   const ratio = lower.match(/ratio\s+of\s+(.+?)\s+to\s+(.+?)$/);
   if (ratio) return [ratio[1]!, ratio[2]!].map(clean);
   // "net income as a percentage of revenue"

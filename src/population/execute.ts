@@ -71,21 +71,33 @@ export async function searchPopulation(i: ShapeInput, candidates: readonly Asses
 /** A target as a declared period (validate/latest.ts): one per source and period label, the read's own period end. */
 const declaredOf = (x: PopulationTarget): DeclaredPeriod => ({ candidate: `${x.binding.source}|${x.binding.period.label}`, source: x.binding.source, end: x.binding.period.end ?? '0000', label: x.binding.period.label });
 
+/** Reads of a newer declared period tried ahead of the planner's first, at most (each a request; the attempt cap stays for the rest). */
+export const NEWER_FIRST = 8;
+
 /**
- * Targets of the operation declaring the newest period first (the keyed read's rule: by operation,
- * validate/latest.ts byNewest); within one operation the binder's own order stands (its vintages
- * newest first, each measure in planner order), and equal ends keep the planner's order.
+ * "Latest means latest" within the attempt cap: the targets of operations declaring a newer period
+ * than the planner's first target's operation (the keyed read's rule, by operation, validate/latest.ts
+ * byNewest) are tried first — at most NEWER_FIRST of them, newest first, each operation's own order
+ * kept — then every other target in the planner's order. A newer vintage spread over many tables
+ * (ACS 5-year: a request per table) can then not exhaust the cap before an older complete population
+ * is reached; the newer periods not read are disclosed either way (withLatest).
  */
 function newestFirst(targets: readonly PopulationTarget[]): PopulationTarget[] {
+  if (targets.length === 0) return [];
   const op = (x: PopulationTarget) => `${x.binding.source}/${x.binding.operation}`;
   const newest = new Map<string, string>();
   for (const x of targets) { const e = x.binding.period.end ?? '0000'; if (e > (newest.get(op(x)) ?? '')) newest.set(op(x), e); }
-  return byNewest(targets.map((x, k) => ({ candidate: op(x), source: x.binding.source, end: newest.get(op(x))!, k }))).map((d) => targets[d.k]!);
+  const first = newest.get(op(targets[0]!))!;
+  const ahead = byNewest(targets.map((x, k) => ({ candidate: op(x), source: x.binding.source, end: newest.get(op(x))!, k }))).filter((d) => d.end > first).slice(0, NEWER_FIRST).map((d) => targets[d.k]!);
+  return [...ahead, ...targets.filter((x) => !ahead.includes(x))];
 }
 
 /** Whether an attempt made the request a target binds (the same operation and arguments). */
-const madeFor = (a: { operation: string; bindings: Record<string, string> }, x: PopulationTarget) =>
-  a.operation === x.binding.operation && Object.entries(x.binding.args).every(([k, v]) => a.bindings[k] === v);
+const madeFor = (a: { source: string; operation: string; bindings: Record<string, string> }, x: PopulationTarget) =>
+  a.source === x.binding.source && a.operation === x.binding.operation
+  // (the choice's own bindings — grain, scope, measure, class — overlay arguments of the same name: choices.ts choiceOf)
+  && Object.entries(x.binding.args).every(([k, v]) => CHOICE_KEYS.has(k) || a.bindings[k] === v);
+const CHOICE_KEYS = new Set(['grain', 'scope', 'measure', 'class']);
 
 /**
  * The read with its typed "latest" note (the keyed read's `latest` disclosure): the period read

@@ -33,6 +33,8 @@ describe('the offline interpreter decomposes a named ratio into its components',
     ["What was Apple's return on assets in 2023?", 'Apple', ['net income', 'total assets']],
     ["What is Apple's debt-to-equity ratio?", 'Apple', ['total liabilities', 'stockholders equity']],
     ["What share of the American Red Cross's revenue came from government grants?", 'American Red Cross', ['government grants', 'revenue']],
+    ["What is Tesla's debt-to-assets ratio?", 'Tesla', ['debt', 'assets']],
+    ["What was Coca-Cola's dividend payout ratio in 2022?", 'Coca-Cola', ['dividends paid', 'net income']],
   ])('%s', (q, entity, components) => {
     const u = interpretOffline(q);
     expect(u.status).toBe('understood');

@@ -283,6 +283,9 @@ function splitComponents(q: string, attribute: string | null): string[] {
   // a ratio named by its own word: its components, by general accounting usage
   const named = NAMED_RATIOS.find(([re]) => re.test(lower));
   if (named) return [named[1], named[2]];
+  // "debt-to-assets ratio": the two words it names, numerator first
+  const xToY = lower.match(/\b([a-z]+)[-\s]+to[-\s]+([a-z]+)\s+ratio\b/);
+  if (xToY) return [xToY[1]!, xToY[2]!];
   return attribute ? [attribute] : [];
 }
 
@@ -298,6 +301,7 @@ const NAMED_RATIOS: ReadonlyArray<readonly [RegExp, string, string]> = [
   [/\breturn\s+on\s+(?:shareholders'?\s+|stockholders'?\s+)?equity\b/, 'net income', 'stockholders equity'],
   [/\bdebt[-\s]+to[-\s]+equity\b/, 'total liabilities', 'stockholders equity'],
   [/\bcurrent\s+ratio\b/, 'current assets', 'current liabilities'],
+  [/\b(?:dividend\s+)?payout\s+ratio\b/, 'dividends paid', 'net income'],
 ];
 
 /** A class code named in a component ("501(c)(3) organizations"): part of the members counted, not a place or entity to remove. */

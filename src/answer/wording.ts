@@ -71,6 +71,7 @@ export interface RefusalDecision {
 const NOT_READ: Readonly<Record<string, string>> = {
   offline: 'not in the offline snapshot', not_attempted: 'not tried', not_found: 'no value for this entity', period: 'no value for the period',
   quantity_mismatch: 'not the kind of quantity asked', entity_unresolved: 'the entity could not be bound to it', residual: 'its label could not be settled',
+  partial_population: 'the response read was not the whole population',
 };
 
 /** The "latest" disclosure: the newest declared period read, or the older one read and every newer one with why not. */

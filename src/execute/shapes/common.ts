@@ -31,7 +31,7 @@ export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted,
 }
 
 /** The geography settled before the read for this entity (ask/scope.ts), when one was. */
-function pinFor(i: ShapeInput, entity: string): { pinned?: IdentityBundle } {
+export function pinFor(i: ShapeInput, entity: string): { pinned?: IdentityBundle } {
   const pin = i.pinned?.find((p) => p.entity === entity);
   return pin ? { pinned: pin.bundle } : {};
 }

@@ -21,7 +21,7 @@ import type { Attempt } from '../attempt.ts';
 import { eligibilityFor } from '../eligibility.ts';
 import { searchLeaf } from '../leaf.ts';
 import type { Note } from '../notes.ts';
-import { latestNotes, refusal, refused, wanted } from './common.ts';
+import { latestNotes, pinFor, refusal, refused, wanted } from './common.ts';
 import type { Item, ShapeInput, ShapeOutcome } from './types.ts';
 
 type Admitted = Omit<AdmittedEvidence, 'index'>;
@@ -59,7 +59,7 @@ export async function keyedRatio(i: ShapeInput, entity: string, attrs: readonly 
     const sub: Pick<Intent, 'quantity'> = { quantity: null };
     const r = await searchLeaf(i.ctx, {
       question: i.intent.question, entity, attribute: a, quantity: null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
-      eligible: eligibilityFor(sub), branch: a, ...(i.pinned && i.pinned.entity === entity ? { pinned: i.pinned.bundle } : {}), ...(i.judge ? { judge: i.judge } : {}),
+      eligible: eligibilityFor(sub), branch: a, ...pinFor(i, entity), ...(i.judge ? { judge: i.judge } : {}),
     });
     attempts.push(...r.attempts);
     if (!r.evidence || typeof r.evidence.value !== 'number') {

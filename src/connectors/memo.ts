@@ -14,20 +14,41 @@
  * response differs, the operation runs again on the responses already fetched (none is fetched
  * twice) and what it builds replaces the entry. Failures are never remembered.
  *
- * The records are frozen: no reader can change what a later question reads. Bounded by the
- * records held (least recently used dropped first), per HTTP client.
+ * The result is frozen (records made lazily, records.ts `lazyRecords`, are left to be made when
+ * read): no reader can change what a later question reads. Bounded by the response bytes the held
+ * results were made from (least recently used dropped first), per HTTP client.
  */
 import type { HttpClient, HttpRequest, RawPointer, RawResponse, RequestPolicy } from '../http/client.ts';
 import { requestKey } from '../http/cassette.ts';
-import { deepFreeze } from '../http/client.ts';
 import type { ConnectorContext } from './types.ts';
 import { pointer, type OperationResult } from './records.ts';
 
-interface Call { req: HttpRequest; policy: RequestPolicy; sha256: string; status: number; contentType: string }
+interface Call { req: HttpRequest; policy: RequestPolicy; sha256: string; status: number; contentType: string; bytes: number }
 interface Entry { calls: Call[]; result: OperationResult; weight: number }
 
-/** Records held per client, over all entries. */
-const MAX_RECORDS = 200_000;
+/**
+ * Response text whose results are held per client, over all entries (a result's records are
+ * made from its responses, so their size follows it; a companyfacts response is ~4 MB).
+ */
+const MAX_RESPONSE_BYTES = 24 * 1024 * 1024;
+
+/**
+ * Freeze a result and what it holds, without reading accessor properties: a result whose records
+ * are made when first read (records.ts `lazyRecords`) stays lazy, so a process that asks one
+ * question does not pay for records it never reads.
+ */
+function freezeResult(root: unknown): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    for (const k of Object.keys(v)) {
+      const d = Object.getOwnPropertyDescriptor(v, k);
+      if (d && 'value' in d) stack.push(d.value);
+    }
+    Object.freeze(v);
+  }
+}
 
 class Memo {
   readonly #entries = new Map<string, Entry>();
@@ -48,11 +69,11 @@ class Memo {
       this.#entries.delete(key);
       this.#weight -= old.weight;
     }
-    if (e.weight > MAX_RECORDS) return;
+    if (e.weight > MAX_RESPONSE_BYTES) return;
     this.#entries.set(key, e);
     this.#weight += e.weight;
     for (const [k, v] of this.#entries) {
-      if (this.#weight <= MAX_RECORDS) break;
+      if (this.#weight <= MAX_RESPONSE_BYTES) break;
       this.#entries.delete(k);
       this.#weight -= v.weight;
     }
@@ -130,9 +151,9 @@ export async function memoized(key: string, ctx: ConnectorContext, run: (ctx: Co
     if (all) return rebind(entry.result, fresh);
   }
   const calls: Call[] = [];
-  const http = tapped(ctx.http, prefetched, (req, policy, raw) => calls.push({ req, policy, sha256: raw.sha256, status: raw.status, contentType: raw.contentType }));
+  const http = tapped(ctx.http, prefetched, (req, policy, raw) => calls.push({ req, policy, sha256: raw.sha256, status: raw.status, contentType: raw.contentType, bytes: raw.text.length }));
   const result = await run({ ...ctx, http });
-  deepFreeze(result);
-  memo.set(key, { calls, result, weight: result.records.length + 1 });
+  freezeResult(result);
+  memo.set(key, { calls, result, weight: calls.reduce((n, c) => n + c.bytes, 0) + 1 });
   return result;
 }

@@ -9,7 +9,7 @@ import { HttpClient, type RequestPolicy } from '../../src/http/client.ts';
 import { systemClock, type Clock } from '../../src/http/context.ts';
 import { memoized, memoSize } from '../../src/connectors/memo.ts';
 import type { ConnectorContext } from '../../src/connectors/types.ts';
-import { pointer, type Observation, type OperationResult } from '../../src/connectors/records.ts';
+import { lazyRecords, measureRecords, pointer, type Observation, type OperationResult } from '../../src/connectors/records.ts';
 import type { Declarations } from '../../src/connectors/declarations.ts';
 
 const URL_ = 'https://data.example.gov/api/facts.json';
@@ -99,6 +99,23 @@ describe('operation memo', () => {
     expect(() => { a.records.pop(); }).toThrow(TypeError);
     const raw = await t.http.request({ method: 'GET', url: URL_ }, policy, t.ctx);
     expect(() => { (raw.json as { facts: unknown[] }).facts.push(1); }).toThrow(TypeError);
+  });
+
+  it('a result whose records are made when read stays lazy: remembering it reads no records', async () => {
+    const t = setup();
+    let made = 0;
+    const lazy = async (c: ConnectorContext): Promise<OperationResult> => {
+      const r = await t.run(c);
+      const { records, ...rest } = r;
+      return lazyRecords(rest, () => { made++; return records; }, (m) => records.filter((x): x is Observation => x.type === 'observation' && x.measure === m));
+    };
+    await memoized('example/facts {}', t.ctx, lazy);
+    const b = await memoized('example/facts {}', t.ctx, lazy);
+    expect(made).toBe(0);
+    expect(measureRecords(b, 'example/value').map((r) => (r as Observation).value)).toEqual([10, 9]);
+    expect(made).toBe(0);
+    expect(b.records).toHaveLength(2);
+    expect(made).toBe(1);
   });
 
   it('parsed JSON is shared only for the same status, content type and bytes', async () => {

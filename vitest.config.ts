@@ -6,6 +6,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Test files share their worker process and its module cache: the source graph (fastify,
+    // comunica, oxigraph, the whole of src/) is imported once per worker instead of once per file,
+    // and fixtures a file may share (test/shared.ts) are built once. This holds because tests keep
+    // no state between files: no module-level mutable state in src/ (STYLE.md), mocks, fake timers
+    // and stubbed env restored by the files that set them, and test/setup.ts, which runs before
+    // every file, reinstalls the network guard around the one real fetch.
+    isolate: false,
+    // describe.concurrent files (the CLI tests, whose time is their child processes) overlap at most
+    // three tests, so a 2-core machine is kept busy without starving each child.
+    maxConcurrency: 3,
     // Tests must never reach the network; see test/setup.ts.
     setupFiles: ['test/setup.ts'],
   },

@@ -18,11 +18,10 @@ import type { RawPointer } from '../http/client.ts';
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
-import { docDetails } from './queries.ts';
 import { renderDisclosure, renderFailure, usd } from './render.ts';
 import { stateCode } from './states.ts';
 import type { GrantStore } from './store.ts';
-import { readCoverage, traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
+import { traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
 import type { GrantIris } from './vocab.ts';
 import * as Q from './queries.ts';
 
@@ -125,8 +124,7 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   const t0 = performance.now();
   const outcome = await traverse(deps, question);
   // the traversal read the coverage already; a failure without one reads it here
-  const coverage = outcome.ok ? outcome.result.coverage : await readCoverage(deps);
-  const responses = await responsesFor(deps, coverage.documents);
+  const responses = await responsesFor(deps, outcome.ok ? outcome.result : null);
   const attempt: Attempt = {
     n, source: GRANT_SOURCE, operation: OPERATION[outcome.ok ? outcome.result.kind : kindOf(question)], measure: `${GRANT_SOURCE}/grants/amount-paid`,
     bindings: bindingsOf(question), requests: [`${deps.store.label}: grant graph <${deps.iris.graph}>`], responses: responses.all,
@@ -135,7 +133,7 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   };
   if (!outcome.ok) return { kind: 'refused', attempt, failure: outcome.failure, reason: renderFailure(outcome.failure) };
   const r = outcome.result;
-  const built = buildEvidence(r, n, options.planVerdict, responses, coverage.documents);
+  const built = buildEvidence(r, n, options.planVerdict, responses);
   const codes = [...r.disclosures];
   const disclosures = codes.map(renderDisclosure);
   if (relation) disclosures.unshift(relationNote(relation));
@@ -159,25 +157,44 @@ function bindingsOf(q: GrantQuestion): Record<string, string> {
 
 interface Responses { all: RawPointer[]; byDoc: Map<string, RawPointer> }
 
-/** Each source document as the "publisher response" its evidence cites: upstream URL, SHA-256, ingest time. */
-async function responsesFor(deps: GrantDeps, docs: readonly string[]): Promise<Responses> {
-  const byDoc = new Map<string, RawPointer>();
-  if (docs.length > 0) {
-    for (const d of await deps.store.select(docDetails(deps.iris, docs), deps.signal)) {
-      const upstream = d.upstream?.value;
-      const url = upstream && /^https?:\/\//.test(upstream) ? upstream : `${deps.iris.doc('')}${encodeURIComponent(d.d!.value.split('/').pop() ?? '')}`;
-      byDoc.set(d.d!.value, {
-        source: GRANT_SOURCE, method: 'GET', url, status: 200, sha256: d.sha!.value, retrievedAt: await ingestedAt(deps, d.d!.value),
-        ...(d.kind?.value === 'grants_extract' ? { origin: { kind: 'sample' as const, derived: true, note: 'grants extract parsed from e-file returns by a third party; not an IRS file' } } : {}),
-      });
-    }
+/** Most documents one attempt lists as its responses (the coverage rollup counts all of them). */
+const MAX_DOCUMENTS = 200;
+
+/** The filings and funders an answer's figures come from: their documents are what it cites. */
+function sourcesOf(r: GrantResult | null): { filings: string[]; funders: string[] } {
+  if (!r) return { filings: [], funders: [] };
+  const iris = (os: readonly OrgRef[] | undefined) => (os ?? []).map((o) => o.iri);
+  switch (r.kind) {
+    case 'forward': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.funder) };
+    case 'cause': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.funder) };
+    case 'reverse': return { filings: [], funders: r.funders.map((f) => f.org.iri) };
+    case 'intersection': return { filings: [], funders: [...iris(r.funders[0]), ...iris(r.funders[1])] };
+    case 'ranking': return { filings: [], funders: r.subject === 'recipient_of' ? iris(r.of) : r.subject === 'funder' ? r.rows.map((x) => x.org.iri) : [] };
+    case 'geographic': return { filings: [], funders: iris(r.funder) };
   }
-  return { all: [...byDoc.values()], byDoc };
 }
 
-async function ingestedAt(deps: GrantDeps, doc: string): Promise<string> {
-  const rows = await deps.store.select(Q.docIngestTime(deps.iris, doc), deps.signal);
-  return rows[0]?.t?.value ?? '';
+/**
+ * Each source document behind the answer as the "publisher response" its evidence cites: upstream
+ * URL, SHA-256, ingest time — read in one query, at most MAX_DOCUMENTS, never a scan of every
+ * filing. A graph-wide answer over recipients or states (no funder named) lists the graph's first
+ * documents by IRI; its coverage states how many there are.
+ */
+async function responsesFor(deps: GrantDeps, r: GrantResult | null): Promise<Responses> {
+  const byDoc = new Map<string, RawPointer>();
+  let rows = await deps.store.select(Q.answerDocuments(deps.iris, { ...sourcesOf(r), limit: MAX_DOCUMENTS }), deps.signal);
+  // an answer whose funders have no filing node (a generated graph's) cites the graph's documents
+  if (rows.length === 0) rows = await deps.store.select(Q.answerDocuments(deps.iris, { limit: MAX_DOCUMENTS }), deps.signal);
+  for (const d of rows) {
+    if (byDoc.has(d.d!.value)) continue;
+    const upstream = d.upstream?.value;
+    const url = upstream && /^https?:\/\//.test(upstream) ? upstream : `${deps.iris.doc('')}${encodeURIComponent(d.d!.value.split('/').pop() ?? '')}`;
+    byDoc.set(d.d!.value, {
+      source: GRANT_SOURCE, method: 'GET', url, status: 200, sha256: d.sha!.value, retrievedAt: d.t?.value ?? '',
+      ...(d.kind?.value === 'grants_extract' ? { origin: { kind: 'sample' as const, derived: true, note: 'grants extract parsed from e-file returns by a third party; not an IRS file' } } : {}),
+    });
+  }
+  return { all: [...byDoc.values()], byDoc };
 }
 
 type Item = Omit<AnyEvidence, 'index'>;
@@ -187,9 +204,9 @@ const entityOf = (o: OrgRef): Item['entity'] => ({
   keys: { name: o.name, ...(o.ein ? { ein: o.ein } : { grant_graph_org: o.iri.split('/org/').pop()! }) } as Item['entity']['keys'],
 });
 
-function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 'composed', responses: Responses, docs: readonly string[]): { items: Item[]; text: string } {
+function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 'composed', responses: Responses): { items: Item[]; text: string } {
   const items: Item[] = [];
-  const raw = responses.all[0] ?? responses.byDoc.get(docs[0] ?? '')!;
+  const raw = responses.all[0]!;
   const matchKey = r.disclosures.some((d) => d.code === 'match_method' && d.method === 'ein');
   const base = (o: OrgRef, label: string, value: number, unit: 'USD' | 'count', kind: string, key: string, attributes: Record<string, string | number | boolean | null>): Item => ({
     attemptN, source: GRANT_SOURCE, operation: OPERATION[r.kind], measure: unit === 'USD' ? `${GRANT_SOURCE}/grants/amount-paid` : `${GRANT_SOURCE}/grants/grant-count`,

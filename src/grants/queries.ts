@@ -97,6 +97,21 @@ export function reverseFunders(iris: GrantIris, recipients: readonly string[], o
   return opts.limit ? `${q} LIMIT ${Math.trunc(opts.limit)}` : q;
 }
 
+/**
+ * A query over funders (`?f`, with `?status ?total ?n`) with each funder's name, EIN and state
+ * read in the same round trip: the lowest of each where a filer wrote several, the rule
+ * `orgDetailsOf` applies. Rows keep the inner query's order (largest total first).
+ */
+export function withFunderNames(iris: GrantIris, inner: string): string {
+  const g = iriRef(iris.graph);
+  return checked(`SELECT ?f ?status ?total ?n (MIN(?nm) AS ?name) (MIN(?tid) AS ?ein) (MIN(?st) AS ?state) WHERE {
+  { ${inner} }
+  OPTIONAL { GRAPH ${g} { ?f <${SDO.name}> ?nm } }
+  OPTIONAL { GRAPH ${g} { ?f <${SDO.taxID}> ?tid } }
+  OPTIONAL { GRAPH ${g} { ?f <${SDO.addressRegion}> ?st } }
+} GROUP BY ?f ?status ?total ?n ORDER BY DESC(?total) ?f`);
+}
+
 /** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
 export function reverseFunderCount(iris: GrantIris, recipients: readonly string[]): string {
   return sparql`SELECT ?status (COUNT(DISTINCT ?f) AS ?k) WHERE {
@@ -184,6 +199,11 @@ export function orgDetails(iris: GrantIris, orgs: readonly string[]): string {
 }`;
 }
 
+/** The organizations an inner `SELECT DISTINCT ?o` selects, with every statement about each (one round trip). */
+export function orgsWithDetails(iris: GrantIris, inner: string): string {
+  return checked(`SELECT ?o ?p ?v WHERE {\n  { ${inner} }\n  GRAPH ${iriRef(iris.graph)} { ?o ?p ?v }\n}`);
+}
+
 /** Organizations whose name key equals one of `keys`, in a role (funder or recipient, read from the rollups). */
 export function orgsByNameKey(iris: GrantIris, keys: readonly string[], role: 'funder' | 'recipient'): string {
   return sparql`SELECT DISTINCT ?o WHERE {
@@ -214,29 +234,45 @@ export function orgsByEin(iris: GrantIris, orgIris: readonly string[], role: 'fu
 }`;
 }
 
-/** The filings the graph holds, with the documents they came from: the graph's coverage. */
-export function coverage(iris: GrantIris): string {
-  return sparql`SELECT ?filing ?funder ?year ?form ?doc ?edges WHERE {
-  GRAPH ${T(iris.graph)} { ?filing ${T(RDF.type)} ${T(G.Filing)} ; ${T(G.funder)} ?funder ; ${T(G.taxYear)} ?year ; ${T(G.form)} ?form ; ${T(PROV.wasDerivedFrom)} ?doc ; ${T(G.edgeCount)} ?edges }
+/**
+ * The graph's coverage as the ingest counted it (the coverage rollup: one row per tax year) with the
+ * graph's flags; no filing is scanned. A graph written before the coverage rollup existed returns
+ * no counts, and `coverageScan` reads its filings instead.
+ */
+export function coverageSummary(iris: GrantIris): string {
+  const cov = T(iris.rollup('coverage'));
+  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic WHERE {
+  OPTIONAL { GRAPH ${T(iris.rollups)} { ${cov} ${T(G.filingCount)} ?filings ; ${T(G.funderCount)} ?funders ; ${T(G.documentCount)} ?docs . OPTIONAL { ${cov} ${T(G.taxYear)} ?year } } }
+  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } }
+  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } }
+  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
 }`;
 }
 
-export function graphFlags(iris: GrantIris): string {
-  return sparql`SELECT ?complete ?release ?synthetic WHERE {
-  GRAPH ${T(iris.graph)} { OPTIONAL { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } OPTIONAL { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } OPTIONAL { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
+/** The filings the graph holds, with the documents they came from (a graph without a coverage rollup). */
+export function coverageScan(iris: GrantIris): string {
+  return sparql`SELECT ?filing ?funder ?year ?doc WHERE {
+  GRAPH ${T(iris.graph)} { ?filing ${T(RDF.type)} ${T(G.Filing)} ; ${T(G.funder)} ?funder ; ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?doc }
 }`;
 }
 
-/** Documents by IRI: title, hash, upstream. */
-export function docDetails(iris: GrantIris, docs: readonly string[]): string {
-  return sparql`SELECT ?d ?title ?sha ?kind ?upstream ?at WHERE {
-  GRAPH ${T(iris.graph)} { VALUES ?d { ${list(docs)} } ?d <http://purl.org/dc/terms/title> ?title ; ${T(G.sha256)} ?sha ; ${T(G.sourceKind)} ?kind . OPTIONAL { ?d ${T(PROV.hadPrimarySource)} ?upstream } OPTIONAL { ?d ${T(PROV.atLocation)} ?at } }
-}`;
-}
-
-/** When a document was ingested (its prov:generatedAtTime). */
-export function docIngestTime(iris: GrantIris, doc: string): string {
-  return sparql`SELECT ?t WHERE { GRAPH ${T(iris.graph)} { ${T(doc)} ${T(PROV.generatedAtTime)} ?t } } LIMIT 1`;
+/**
+ * The source documents an answer stands on, with what a citation needs (title, hash, kind, upstream,
+ * where, when ingested), in IRI order: the documents of some filings, and of every filing of some
+ * funders. With neither, the graph's documents. At most `limit`.
+ */
+export function answerDocuments(iris: GrantIris, opts: { filings?: readonly string[]; funders?: readonly string[]; limit: number }): string {
+  const g = T(iris.graph);
+  const limit = Math.max(1, Math.trunc(opts.limit));
+  const filings = opts.filings ?? [];
+  const funders = opts.funders ?? [];
+  const details = sparql`SELECT ?d ?title ?sha ?kind ?upstream ?at ?t WHERE { GRAPH ${g} { ?d <http://purl.org/dc/terms/title> ?title ; ${T(G.sha256)} ?sha ; ${T(G.sourceKind)} ?kind . OPTIONAL { ?d ${T(PROV.hadPrimarySource)} ?upstream } OPTIONAL { ?d ${T(PROV.atLocation)} ?at } OPTIONAL { ?d ${T(PROV.generatedAtTime)} ?t } } }`;
+  const pick = filings.length === 0 && funders.length === 0
+    ? sparql`SELECT DISTINCT ?d WHERE { GRAPH ${g} { ?filing ${T(RDF.type)} ${T(G.Filing)} ; ${T(PROV.wasDerivedFrom)} ?d } } ORDER BY ?d LIMIT ${limit}`
+    : sparql`SELECT DISTINCT ?d WHERE { GRAPH ${g} { { VALUES ?filing { ${list(filings)} } ?filing ${T(PROV.wasDerivedFrom)} ?d } UNION { VALUES ?f { ${list(funders)} } ?filing ${T(G.funder)} ?f ; ${T(PROV.wasDerivedFrom)} ?d } } } ORDER BY ?d LIMIT ${limit}`;
+  // the pick as a sub-query of the details, both already checked: one round trip
+  const body = details.slice(details.indexOf('WHERE {') + 'WHERE {'.length, details.lastIndexOf('}'));
+  return checked(`SELECT ?d ?title ?sha ?kind ?upstream ?at ?t WHERE {\n  { ${pick} }\n ${body}\n} ORDER BY ?d`);
 }
 
 /**

@@ -99,5 +99,5 @@ export function renderResult(r: GrantResult, top = 10): string {
 }
 
 export function coverageLine(c: Coverage): string {
-  return `${plural(c.filings, 'filing')} from ${plural(c.funders, 'funder')} (${years(c.taxYears)}), ${plural(c.documents.length, 'source document')}; coverage ${c.complete ? `declared complete${c.release ? ` (${c.release})` : ''}` : 'partial: the filings ingested'}${c.synthetic ? '; SYNTHETIC' : ''}`;
+  return `${plural(c.filings, 'filing')} from ${plural(c.funders, 'funder')} (${years(c.taxYears)}), ${plural(c.documentCount, 'source document')}; coverage ${c.complete ? `declared complete${c.release ? ` (${c.release})` : ''}` : 'partial: the filings ingested'}${c.synthetic ? '; SYNTHETIC' : ''}`;
 }

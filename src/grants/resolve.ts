@@ -16,8 +16,8 @@
 import { normaliseName, nameWords, type IdentityRegistry } from '../resolve/registry.ts';
 import { canonical } from '../resolve/identifiers.ts';
 import { orgLocal } from './model.ts';
-import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords } from './queries.ts';
-import type { GrantStore } from './store.ts';
+import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords, orgsWithDetails } from './queries.ts';
+import type { GrantStore, Row } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
 export type MatchMethod = 'ein' | 'name_exact' | 'name_words';
@@ -35,8 +35,22 @@ const GENERIC = new Set(['foundation', 'foundations', 'fund', 'trust', 'charitab
 
 export async function orgDetailsOf(store: GrantStore, iris: GrantIris, orgIris: readonly string[], method: MatchMethod): Promise<OrgHit[]> {
   if (orgIris.length === 0) return [];
+  return hitsOf(await store.select(orgDetails(iris, orgIris)), orgIris, method);
+}
+
+/**
+ * The organizations a query selects (`SELECT DISTINCT ?o …`), with their details, in one round
+ * trip; in IRI order.
+ */
+async function selectOrgs(store: GrantStore, iris: GrantIris, inner: string, method: MatchMethod, signal?: AbortSignal): Promise<OrgHit[]> {
+  const rows = await store.select(orgsWithDetails(iris, inner), signal);
+  // IRI order: the same on every store (a join's row order is each engine's own)
+  return hitsOf(rows, [...new Set(rows.map((r) => r.o!.value))].sort(), method);
+}
+
+function hitsOf(rows: readonly Row[], orgIris: readonly string[], method: MatchMethod): OrgHit[] {
   const by = new Map<string, OrgHit>();
-  for (const r of await store.select(orgDetails(iris, orgIris))) {
+  for (const r of rows) {
     const o = r.o!.value;
     const h = by.get(o) ?? { iri: o, ein: null, names: [], city: null, state: null, ntee: null, method };
     const p = r.p!.value;
@@ -70,10 +84,7 @@ function oneOrganization(hits: readonly OrgHit[]): boolean {
 export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
   const asked = name.trim();
   const key = normaliseName(asked);
-  const exactNameKeyed = async (): Promise<OrgHit[]> => {
-    const rows = await store.select(orgsByNameKey(iris, [key], role), signal);
-    return orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'name_exact');
-  };
+  const exactNameKeyed = (): Promise<OrgHit[]> => selectOrgs(store, iris, orgsByNameKey(iris, [key], role), 'name_exact', signal);
   // 1. EINs: in the question, or from the registry for this name
   const given = canonical('ein', asked);
   let einSource: 'question' | 'registry' | undefined = given ? 'question' : undefined;
@@ -84,9 +95,8 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
     einSource = 'registry';
   }
   if (eins.length > 0) {
-    const rows = await store.select(orgsByEin(iris, eins.map((e) => iris.org(orgLocal({ kind: 'ein', ein: e }))), role), signal);
-    if (rows.length > 0) {
-      const byEin = await orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'ein');
+    const byEin = await selectOrgs(store, iris, orgsByEin(iris, eins.map((e) => iris.org(orgLocal({ kind: 'ein', ein: e }))), role), 'ein', signal);
+    if (byEin.length > 0) {
       if (byEin.length > 1) return { status: 'ambiguous', asked, role, candidates: byEin };
       const named = given ? [] : (await exactNameKeyed()).filter((h) => !h.ein && (h.state === null || byEin[0]!.state === null || h.state === byEin[0]!.state));
       return { status: 'found', asked, role, orgs: [...byEin, ...named], method: 'ein', ...(einSource ? { einSource } : {}) };
@@ -104,8 +114,7 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
   const all = nameWords(asked);
   const words = role === 'funder' ? all.filter((w) => !GENERIC.has(w)) : all.filter((w) => w !== 'of' && w !== 'and' && w !== 'for');
   if (words.length === 0) return { status: 'not_found', asked, role };
-  const rows = await store.select(orgsByWords(iris, words, role), signal);
-  const hits = await orgDetailsOf(store, iris, rows.map((r) => r.o!.value), 'name_words');
+  const hits = await selectOrgs(store, iris, orgsByWords(iris, words, role), 'name_words', signal);
   if (hits.length === 0) return { status: 'not_found', asked, role };
   if (hits.length === 1 || oneOrganization(hits)) return { status: 'found', asked, role, orgs: hits, method: 'name_words' };
   return { status: 'ambiguous', asked, role, candidates: hits.slice(0, 5) };

@@ -1,7 +1,7 @@
 /**
  * Rollups, materialized at ingest so graph-wide questions read totals instead of scanning edges:
  * per funder, per recipient, per funder–recipient pair, per recipient state, and per funder and
- * recipient state — each for one payment status, so paid and approved-for-future amounts are never
+ * recipient state (plus one coverage node: how many filings, funders and documents, which tax years) — each for one payment status, so paid and approved-for-future amounts are never
  * in one sum. The rollup graph is cleared and rebuilt from the edge graph in the store itself
  * (SPARQL 1.1 Update with aggregate sub-queries), so rebuilding twice gives the same triples and the
  * same text runs on the embedded store and on an endpoint.
@@ -11,6 +11,7 @@
  */
 import sparqljs from 'sparqljs';
 import { iriRef } from '../rdf/store.ts';
+import { PROV } from '../rdf/vocab.ts';
 import type { GrantStore } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
@@ -41,6 +42,11 @@ WHERE { { SELECT ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.FunderStateRollup)} ; <${G.rollupFunder}> ?f ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
 WHERE { { SELECT ?f ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?f ?st ?s }
   BIND(IRI(CONCAT(STR(?f), "/in-state/", ENCODE_FOR_URI(STR(?st)), "/", ${status})) AS ?node) }`,
+    // the coverage: counts of what the graph holds, and each tax year, so an answer never scans the filings to state it
+    `INSERT { GRAPH <${iris.rollups}> { <${iris.rollup('coverage')}> a <${G.CoverageRollup}> ; <${G.filingCount}> ?filings ; <${G.funderCount}> ?funders ; <${G.documentCount}> ?docs } }
+WHERE { { SELECT (COUNT(DISTINCT ?filing) AS ?filings) (COUNT(DISTINCT ?f) AS ?funders) (COUNT(DISTINCT ?d) AS ?docs) WHERE { GRAPH <${iris.graph}> { ?filing a <${G.Filing}> ; <${G.funder}> ?f ; <${PROV.wasDerivedFrom}> ?d } } } }`,
+    `INSERT { GRAPH <${iris.rollups}> { <${iris.rollup('coverage')}> <${G.taxYear}> ?y } }
+WHERE { { SELECT DISTINCT ?y WHERE { GRAPH <${iris.graph}> { ?filing a <${G.Filing}> ; <${G.taxYear}> ?y } } } }`,
   ].map(checked);
 }
 

@@ -12,7 +12,7 @@ import type { IdentityRegistry } from '../resolve/registry.ts';
 import { causeMatch, type CauseMatch } from './cause.ts';
 import * as Q from './queries.ts';
 import { orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
-import { num, type GrantStore } from './store.ts';
+import { num, type GrantStore, type Row, type RowTerm } from './store.ts';
 import type { PaymentStatus } from './types.ts';
 import { G, type GrantIris } from './vocab.ts';
 
@@ -45,7 +45,8 @@ export interface Coverage {
   funders: number;
   filings: number;
   taxYears: number[];
-  documents: string[];
+  /** Distinct source documents the filings were read from. */
+  documentCount: number;
   release: string | null;
 }
 
@@ -84,21 +85,26 @@ export interface TraverseContext { store: GrantStore; iris: GrantIris; registry?
 
 const statusOf = (iri: string): PaymentStatus => (iri === G.Paid ? 'paid' : 'approved_future');
 const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state });
+const namedRef = (x: Row): OrgRef => ({ iri: x.f!.value, name: x.name?.value ?? x.f!.value, ein: x.ein?.value ?? null, state: x.state?.value ?? null });
 const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { amount: 0, grants: 0 } });
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
 
 export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
-  // independent reads, sent together: on a remote store each is a round trip
-  const [rows, flagRows] = await Promise.all([ctx.store.select(Q.coverage(ctx.iris), ctx.signal), ctx.store.select(Q.graphFlags(ctx.iris), ctx.signal)]);
-  const flags = flagRows[0];
+  const rows = await ctx.store.select(Q.coverageSummary(ctx.iris), ctx.signal);
+  const flag = (v: RowTerm | undefined) => v?.value === 'true' || v?.value === '1';
+  const first = rows[0];
+  const flags = { complete: flag(first?.complete), synthetic: flag(first?.synthetic), release: first?.release?.value ?? null };
+  if (first?.filings) {
+    return { ...flags, filings: num(first.filings), funders: num(first.funders), documentCount: num(first.docs), taxYears: [...new Set(rows.filter((r) => r.year).map((r) => num(r.year)))].sort() };
+  }
+  // a graph ingested before the coverage rollup existed: count its filings here
+  const scan = await ctx.store.select(Q.coverageScan(ctx.iris), ctx.signal);
   return {
-    complete: flags?.complete?.value === 'true' || flags?.complete?.value === '1',
-    synthetic: flags?.synthetic?.value === 'true' || flags?.synthetic?.value === '1',
-    funders: new Set(rows.map((r) => r.funder!.value)).size,
-    filings: rows.length,
-    taxYears: [...new Set(rows.map((r) => num(r.year)))].sort(),
-    documents: [...new Set(rows.map((r) => r.doc!.value))].sort(),
-    release: flags?.release?.value ?? null,
+    ...flags,
+    funders: new Set(scan.map((r) => r.funder!.value)).size,
+    filings: new Set(scan.map((r) => r.filing!.value)).size,
+    taxYears: [...new Set(scan.map((r) => num(r.year)))].sort(),
+    documentCount: new Set(scan.map((r) => r.doc!.value)).size,
   };
 }
 
@@ -128,8 +134,38 @@ async function orgRefs(ctx: TraverseContext, iris: readonly string[]): Promise<M
 
 type Found = Extract<OrgResolution, { status: 'found' }>;
 
-async function find(ctx: TraverseContext, name: string, role: Role, coverage: Coverage): Promise<Found | GrantFailure> {
-  const r = await resolveOrg(ctx.store, ctx.iris, name, role, ctx.registry, ctx.signal);
+type Lookups = Map<string, Promise<OrgResolution>>;
+
+/** The names a question resolves, each with its role. */
+function namesOf(q: GrantQuestion): Array<[string, Role]> {
+  switch (q.direction) {
+    case 'forward': case 'top_recipients_of': return [[q.funder, 'funder']];
+    case 'reverse': return [[q.recipient, 'recipient']];
+    case 'intersection': return [[q.funders[0], 'funder'], [q.funders[1], 'funder']];
+    case 'geographic': case 'cause': return q.funder ? [[q.funder, 'funder']] : [];
+    case 'ranking': return [];
+  }
+}
+
+/**
+ * Starts every name resolution of the question at once: they do not depend on the coverage or on
+ * each other, and on a remote store each is a round trip. A resolution nobody awaits (the graph
+ * turned out empty) must not surface as an unhandled rejection.
+ */
+function startLookups(ctx: TraverseContext, q: GrantQuestion): Lookups {
+  const out: Lookups = new Map();
+  for (const [name, role] of namesOf(q)) {
+    const key = `${role}|${name}`;
+    if (out.has(key)) continue;
+    const p = resolveOrg(ctx.store, ctx.iris, name, role, ctx.registry, ctx.signal);
+    p.catch(() => {});
+    out.set(key, p);
+  }
+  return out;
+}
+
+async function find(ctx: TraverseContext, name: string, role: Role, coverage: Coverage, lookups?: Lookups): Promise<Found | GrantFailure> {
+  const r = await (lookups?.get(`${role}|${name}`) ?? resolveOrg(ctx.store, ctx.iris, name, role, ctx.registry, ctx.signal));
   if (r.status === 'found') return r;
   if (r.status === 'ambiguous') return { code: 'ambiguous_org', role, asked: r.asked, candidates: r.candidates.map(ref) };
   return { code: 'not_in_graph', role, asked: r.asked, coverage };
@@ -153,12 +189,13 @@ function totalsOf(edges: readonly EdgeRow[]): Totals {
 }
 
 export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
+  const lookups = startLookups(ctx, q);
   const coverage = await readCoverage(ctx);
   if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
   switch (q.direction) {
     case 'forward': {
-      const f = await find(ctx, q.funder, 'funder', coverage);
+      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
       if (failed(f)) return fail(f);
       const fi = f.orgs.map((o) => o.iri);
       const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, fi, q.taxYear), ctx.signal));
@@ -174,7 +211,7 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       return { ok: true, result: { kind: 'forward', funder: f.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'reverse': {
-      const r = await find(ctx, q.recipient, 'recipient', coverage);
+      const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
       if (failed(r)) return fail(r);
       const ri = r.orgs.map((o) => o.iri);
       const totals = zero();
@@ -187,8 +224,8 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
         const [totalRows, countRows, paidRows, futureRows] = await Promise.all([
           ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal),
           ri.length > 1 ? ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal) : Promise.resolve([]),
-          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim }), ctx.signal),
-          ctx.store.select(Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }), ctx.signal),
+          ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim })), ctx.signal),
+          ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim })), ctx.signal),
         ]);
         const counted = { paid: 0, approved_future: 0 };
         for (const t of totalRows) {
@@ -202,9 +239,8 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
         }
         totals.paid.counterparts = counted.paid;
         totals.approvedFuture.counterparts = counted.approved_future;
-        const raw = [...paidRows, ...futureRows];
-        const orgs = await orgRefs(ctx, raw.map((x) => x.f!.value));
-        rows = raw.map((x) => ({ org: orgs.get(x.f!.value)!, status: statusOf(x.status!.value), amount: num(x.total), grants: num(x.n) }));
+        // each funder's name came with its row (withFunderNames): no second round trip
+        rows = [...paidRows, ...futureRows].map((x) => ({ org: namedRef(x), status: statusOf(x.status!.value), amount: num(x.total), grants: num(x.n) }));
         for (const [status, total] of [['paid', counted.paid], ['approved_future', counted.approved_future]] as const) {
           const shown = rows.filter((x) => x.status === status).length;
           if (shown < total) shown_.push({ code: 'largest_shown', role: 'funder', status, shown, total });
@@ -235,9 +271,9 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'intersection': {
-      const a = await find(ctx, q.funders[0], 'funder', coverage);
+      const a = await find(ctx, q.funders[0], 'funder', coverage, lookups);
       if (failed(a)) return fail(a);
-      const b = await find(ctx, q.funders[1], 'funder', coverage);
+      const b = await find(ctx, q.funders[1], 'funder', coverage, lookups);
       if (failed(b)) return fail(b);
       const ai = a.orgs.map((o) => o.iri);
       const bi = b.orgs.map((o) => o.iri);
@@ -256,7 +292,7 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       return { ok: true, result: { kind: 'intersection', funders: [a.orgs.map(ref), b.orgs.map(ref)], recipients, coverage, disclosures: [...matchDisclosures(a), ...matchDisclosures(b), { code: 'recipients_keyed' }, ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])] } };
     }
     case 'top_recipients_of': {
-      const f = await find(ctx, q.funder, 'funder', coverage);
+      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
       if (failed(f)) return fail(f);
       const raw = await ctx.store.select(Q.topRecipientsOf(ctx.iris, f.orgs.map((o) => o.iri), G.Paid, q.limit), ctx.signal);
       const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
@@ -281,7 +317,7 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       const totals = zero();
       let funder: Found | undefined;
       if (q.funder) {
-        const f = await find(ctx, q.funder, 'funder', coverage);
+        const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
         funder = f;
       }
@@ -295,7 +331,7 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       if (!cause) return fail({ code: 'unknown_cause', cause: q.cause });
       let funder: Found | undefined;
       if (q.funder) {
-        const f = await find(ctx, q.funder, 'funder', coverage);
+        const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
         funder = f;
       }

@@ -20,6 +20,7 @@ const DOCS = {
   PairRollup: { kind: 'class', label: 'funder-recipient rollup', comment: 'Totals of the grants of one payment status from one funder to one recipient.' },
   StateRollup: { kind: 'class', label: 'state rollup', comment: 'Totals of grants of one payment status to recipients in one state or province as filed.' },
   FunderStateRollup: { kind: 'class', label: 'funder-state rollup', comment: 'Totals of one funder\'s grants of one payment status to recipients in one state.' },
+  CoverageRollup: { kind: 'class', label: 'coverage rollup', comment: 'What the graph holds, counted at ingest: its filings, their funders, their source documents and tax years, so an answer states its coverage without scanning the filings.' },
   GrantGraph: { kind: 'class', label: 'grant graph', comment: 'The named graph of grant edges; says whether its coverage is declared complete and whether it is synthetic.' },
   funder: { kind: 'property', label: 'funder', comment: 'The organization that made the grant (the filer).' },
   recipient: { kind: 'property', label: 'recipient', comment: 'The organization the grant went to: keyed by the EIN the filer reported, or only by the name and state it wrote.' },
@@ -45,6 +46,9 @@ const DOCS = {
   totalAmount: { kind: 'property', label: 'total amount', comment: 'Sum of grants:amount over the rollup\'s grants (one payment status).' },
   grantCount: { kind: 'property', label: 'grant count', comment: 'Number of grants the rollup totals.' },
   counterpartCount: { kind: 'property', label: 'counterpart count', comment: 'Distinct recipients of a funder rollup, or distinct funders of a recipient rollup.' },
+  filingCount: { kind: 'property', label: 'filing count', comment: 'How many filings (grants:Filing) the graph holds.' },
+  funderCount: { kind: 'property', label: 'funder count', comment: 'How many distinct funders the filings of the graph are from.' },
+  documentCount: { kind: 'property', label: 'document count', comment: 'How many distinct source documents the filings of the graph were read from.' },
   coverageComplete: { kind: 'property', label: 'coverage complete', comment: 'True only when an operator declared the ingest to be a complete bulk release; otherwise the graph holds only the filings listed as grants:Filing.' },
   synthetic: { kind: 'property', label: 'synthetic', comment: 'True on a generated benchmark graph: no edge in it is a real grant.' },
 } as const satisfies Record<string, TermDoc>;

@@ -16,6 +16,12 @@
  */
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest-auth.ts';
 
+
+/** Socket errors of a connection that closed under a request: nothing was answered. */
+const RESET = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+/** Bodies past this many characters are sent under a fresh challenge (see #send). */
+const LARGE_BODY = 64 * 1024;
 export interface RemoteEndpoints {
   /** SPARQL 1.1 Query endpoint. */
   queryUrl: string;
@@ -75,7 +81,7 @@ export class SparqlHttp {
     const reply = await this.#send('POST', this.endpoints.queryUrl, {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: call.accept },
       body: form.toString(),
-    }, call);
+    }, { ...call, idempotent: true });
     return reply;
   }
 
@@ -95,13 +101,19 @@ export class SparqlHttp {
     await this.#send(method, url.href, { headers: { 'content-type': contentType, accept: '*/*' }, body }, call);
   }
 
-  async #send(method: string, url: string, init: { headers: Record<string, string>; body?: string }, call: { signal?: AbortSignal; timeoutMs?: number }): Promise<HttpReply> {
+  async #send(method: string, url: string, init: { headers: Record<string, string>; body?: string }, call: { signal?: AbortSignal; timeoutMs?: number; idempotent?: boolean }): Promise<HttpReply> {
     const timeoutMs = call.timeoutMs ?? this.endpoints.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     const target = new URL(url);
     const where = `${method} ${target.origin}${target.pathname}`;
-    for (let attempt = 0; ; attempt++) {
+    let resets = 0;
+    let challenged = false;
+    // An engine that refuses a request's credentials answers 401 and closes the connection before
+    // reading the body: a large body then fails with EPIPE instead of the 401. So a large body is
+    // sent under a challenge fetched just before it, by a request without a body.
+    if ((init.body?.length ?? 0) > LARGE_BODY && this.#hasCredentials()) await this.#freshChallenge(target, signal);
+    for (;;) {
       const headers: Record<string, string> = { ...init.headers };
       const auth = this.#authorization(method, target);
       if (auth) headers.authorization = auth;
@@ -112,9 +124,20 @@ export class SparqlHttp {
         if (timeout.aborted) throw new RemoteStoreError('timeout', `${where} gave no answer within ${timeoutMs} ms (store.timeoutMs); the store is overloaded or the request is too heavy`);
         if (call.signal?.aborted) throw call.signal.reason instanceof Error ? call.signal.reason : new Error(String(call.signal.reason));
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        // a kept-alive connection the engine had closed (a reset before any answer): a query is sent
+        // once more on a fresh connection; an update is not (whether it was applied is unknown)
+        const code = cause?.code ?? '';
+        if (resets++ === 0) {
+          if (call.idempotent && RESET.has(code)) continue;
+          // EPIPE: the engine stopped reading before the body was whole, so it applied nothing
+          if (code === 'EPIPE') {
+            if (this.#hasCredentials()) await this.#freshChallenge(target, signal);
+            continue;
+          }
+        }
         throw new RemoteStoreError('unreachable', `${where} failed (${cause?.code ?? cause?.message ?? (e as Error).message}); is the store running at that address? Check --store / ASSAY_STORE_URL`);
       }
-      if (res.status === 401 && attempt === 0 && this.#challenged(target, res.headers.get('www-authenticate'))) {
+      if (res.status === 401 && !challenged && (challenged = true) && this.#challenged(target, res.headers.get('www-authenticate'))) {
         await res.body?.cancel();
         continue;
       }
@@ -138,6 +161,20 @@ export class SparqlHttp {
         throw new RemoteStoreError('truncated', `${where}: the store cut the result at its own row limit (${maxRows} rows, X-SPARQL-MaxRows); raise the engine's result limit (Virtuoso: [SPARQL] ResultSetMaxRows) above Assay's sparql.maxRows`);
       }
       return { status: res.status, contentType: (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(), body };
+    }
+  }
+
+  #hasCredentials(): boolean { return this.endpoints.user !== undefined && this.endpoints.password !== undefined; }
+
+  /** Asks the engine for a new challenge with a request that has no body (and no effect). */
+  async #freshChallenge(target: URL, signal: AbortSignal): Promise<void> {
+    this.#digest.delete(target.origin);
+    try {
+      const res = await this.#fetch(target, { method: 'OPTIONS', signal });
+      await res.body?.cancel();
+      if (res.status === 401) this.#challenged(target, res.headers.get('www-authenticate'));
+    } catch {
+      // the request itself will say what is wrong
     }
   }
 

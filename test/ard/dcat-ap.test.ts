@@ -2,7 +2,8 @@
 // its recommended-property shapes (fixtures/dcat-ap/, origin in its README) report nothing.
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { loadCatalog, catalogDcatQuads } from '../../src/ard/index.ts';
+import { catalogDcatQuads } from '../../src/ard/index.ts';
+import { sharedCatalog } from '../shared.ts';
 import { compileShapes } from '../../src/ard/shacl.ts';
 import { ARD_DIR } from './helpers.ts';
 
@@ -10,7 +11,7 @@ const fixture = (f: string) => readFile(new URL(`../../fixtures/dcat-ap/${f}`, i
 
 describe('DCAT-AP 3.0.0 conformance of the /catalog view', () => {
   it('has no violation and no recommended-property warning', async () => {
-    const catalog = await loadCatalog(ARD_DIR);
+    const catalog = await sharedCatalog(ARD_DIR);
     const quads = catalogDcatQuads(catalog, 'http://localhost:8080/');
     const shapes = compileShapes([await fixture('dcat-ap-3.0.0-constraints.ttl'), await fixture('shapes_recommended.ttl')]);
     const results = await shapes.validate(quads);
@@ -19,7 +20,7 @@ describe('DCAT-AP 3.0.0 conformance of the /catalog view', () => {
   }, 120_000);
 
   it('the shapes do catch a DCAT view that drops a mandatory property', async () => {
-    const catalog = await loadCatalog(ARD_DIR);
+    const catalog = await sharedCatalog(ARD_DIR);
     const quads = catalogDcatQuads(catalog, 'http://localhost:8080/').filter((q) => !(q.subject.value.endsWith('/service/data-sec-gov') && q.predicate.value === 'http://www.w3.org/ns/dcat#endpointURL'));
     const shapes = compileShapes([await fixture('dcat-ap-3.0.0-constraints.ttl')]);
     const results = await shapes.validate(quads);

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { loadCatalog, CatalogValidationError, catalogToQuads } from '../../src/ard/index.ts';
 import { ARD_DIR } from './helpers.ts';
 import { graphIri } from '../../src/rdf/vocab.ts';
+import { sharedCatalog } from '../shared.ts';
 
 describe('loadCatalog', () => {
   it('loads the whole ard-okf catalog with thousands of generated measures', async () => {
-    const c = await loadCatalog(ARD_DIR);
+    const c = await sharedCatalog(ARD_DIR);
     const ids = c.publishers.map((p) => p.id);
     for (const p of ['sec-edgar', 'census-acs', 'irs-eo-bmf', 'irs-990-efile', 'propublica-nonprofits', 'treasury-fiscal-data', 'nsf-awards', 'nih-reporter', 'usaspending', 'cdc-places', 'college-scorecard', 'grants-gov', 'wikidata']) expect(ids).toContain(p);
     expect(c.measures.length).toBeGreaterThan(10_000);

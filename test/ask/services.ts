@@ -3,11 +3,15 @@ import { loadAskServices, type AskServices } from '../../src/ask/services.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import type { ModelClient } from '../../src/llm/types.ts';
 import type { ConnectorRuntime } from '../../src/connectors/runtime.ts';
+import { sharedAskParts } from '../shared.ts';
 
 export const BASE = 'http://assay.test/';
 
+// The discovery index and registry are the worker's shared ones (test/shared.ts); the store, the
+// connector runtime (cassettes, pacing) and the model are each call's own.
 export async function testServices(o: { model?: ModelClient; runtime?: ConnectorRuntime } = {}): Promise<AskServices> {
-  return loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, ...(o.model ? { model: o.model } : {}), ...(o.runtime ? { runtime: o.runtime } : {}) });
+  const shared = await sharedAskParts();
+  return loadAskServices({ store: DurableStore.inMemory(), baseIri: BASE, ...(shared ?? {}), ...(o.model ? { model: o.model } : {}), ...(o.runtime ? { runtime: o.runtime } : {}) });
 }
 
 /**

@@ -8,7 +8,8 @@ async function tmp(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'assay-cli-'));
 }
 
-describe('assay CLI', () => {
+// Concurrent: each test runs its own child processes over its own files, so they overlap.
+describe.concurrent('assay CLI', () => {
   it('prints help for every command', async () => {
     for (const cmd of [[], ['serve'], ['sparql'], ['load']]) {
       const r = await assay(...cmd, '--help');

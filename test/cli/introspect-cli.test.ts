@@ -13,7 +13,8 @@ ex:bob a ex:Person ; ex:name "Bob" .
 ex:acme a ex:Company ; ex:name "Acme" ; ex:employs ex:alice .
 `;
 
-describe('assay introspect', () => {
+// Concurrent: each test runs its own child processes reading the one file (the last writes its own), so they overlap.
+describe.concurrent('assay introspect', () => {
   let dir: string;
   let file: string;
   beforeAll(async () => {

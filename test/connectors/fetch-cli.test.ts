@@ -17,7 +17,8 @@ async function assay(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-describe('assay fetch', () => {
+// Concurrent: each test runs its own child processes (replays, nothing written), so they overlap.
+describe.concurrent('assay fetch', () => {
   it('--list names every source and operation', async () => {
     const r = await assay('fetch', '--list');
     expect(r.code).toBe(0);
@@ -50,7 +51,7 @@ describe('assay fetch', () => {
   });
 });
 
-describe('assay resolve', () => {
+describe.concurrent('assay resolve', () => {
   it('lists every candidate with its identifiers, never choosing', async () => {
     const r = await assay('resolve', 'Apple', '--json');
     expect(r.code).toBe(0);

@@ -6,7 +6,8 @@
  * the same title, the same serving operations, and each operation's kind, grain and accepted keys.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogToQuads, loadCatalog, type Catalog } from '../../src/ard/index.ts';
+import { catalogToQuads, type Catalog } from '../../src/ard/index.ts';
+import { sharedCatalog } from '../shared.ts';
 import { catalogIris } from '../../src/ard/rdf/iris.ts';
 import { buildCards, type Card } from '../../src/discover/cards.ts';
 import { ASSAY, RDF } from '../../src/rdf/vocab.ts';
@@ -17,7 +18,7 @@ let cards: Card[];
 const objects = new Map<string, Map<string, string[]>>();
 const typed = new Map<string, Set<string>>();
 beforeAll(async () => {
-  catalog = await loadCatalog('ard-okf');
+  catalog = await sharedCatalog('ard-okf');
   cards = buildCards(catalog);
   for (const q of catalogToQuads(catalog, BASE)) {
     const s = q.subject.value; const p = q.predicate.value; const o = q.object.value;

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog, type Catalog } from '../../src/ard/index.ts';
+import type { Catalog } from '../../src/ard/index.ts';
+import { sharedCatalog } from '../shared.ts';
 import { loadCorpus, type CorpusRecord } from '../../src/understand/corpus.ts';
 
 let catalog: Catalog;
 let corpus: CorpusRecord[];
-beforeAll(async () => { [catalog, corpus] = await Promise.all([loadCatalog('ard-okf'), loadCorpus()]); }, 120_000);
+beforeAll(async () => { [catalog, corpus] = await Promise.all([sharedCatalog('ard-okf'), loadCorpus()]); }, 120_000);
 
 describe('question corpus labels', () => {
   it('names only sources, measures and operations that exist in the catalog', () => {

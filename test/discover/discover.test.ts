@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/ard/index.ts';
 import { DiscoveryIndex } from '../../src/discover/index.ts';
+import { sharedBuiltIndex } from '../shared.ts';
 import { goldIntent, loadCorpus, type CorpusRecord } from '../../src/understand/corpus.ts';
 import { parseIntent, type Intent } from '../../src/understand/intent.ts';
 import { discoveryMetrics } from '../../src/discover/eval.ts';
@@ -8,7 +8,7 @@ import { discoveryMetrics } from '../../src/discover/eval.ts';
 let index: DiscoveryIndex;
 let corpus: CorpusRecord[];
 beforeAll(async () => {
-  index = DiscoveryIndex.build(await loadCatalog('ard-okf'));
+  index = await sharedBuiltIndex();
   corpus = await loadCorpus();
 }, 120_000);
 

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog, type Catalog } from '../../src/ard/index.ts';
+import type { Catalog } from '../../src/ard/index.ts';
+import { sharedCatalog } from '../shared.ts';
 import { DiscoveryIndex, type Candidate, type CatalogView } from '../../src/discover/index.ts';
 import { EmbeddingCache, contentHash } from '../../src/discover/embeddings.ts';
 import { embeddingSetupFromEnv } from '../../src/discover/load.ts';
@@ -33,7 +34,7 @@ let view: CatalogView;
 let stub: Stub;
 let cacheDir: string;
 beforeAll(async () => {
-  catalog = await loadCatalog('ard-okf');
+  catalog = await sharedCatalog('ard-okf');
   // The hand-written publishers only (no generated taxonomies): a few hundred cards.
   const keep = new Set(['treasury-fiscal-data', 'cdc-places', 'college-scorecard', 'propublica-nonprofits', 'irs-eo-bmf', 'grants-gov']);
   view = {

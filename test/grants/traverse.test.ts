@@ -1,9 +1,10 @@
 // Grant questions by direction over the ingested extract, every expected value computed here from
 // the CSV itself (csv-parse, not Assay's parser).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { traverse, type GrantOutcome, type GrantQuestion, type GrantResult } from '../../src/grants/traverse.ts';
+import { readCoverage, traverse, type GrantOutcome, type GrantQuestion, type GrantResult } from '../../src/grants/traverse.ts';
 import { renderResult } from '../../src/grants/render.ts';
 import { openOfflineRegistry } from '../../src/resolve/registry.ts';
+import { rebuildRollups } from '../../src/grants/rollups.ts';
 import { EXTRACT, extractRows, ingestedStore, norm, paid, sum, type Row } from './helpers.ts';
 
 const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
@@ -115,6 +116,21 @@ describe('grant questions by direction', async () => {
     expect(r.edges.length).toBeGreaterThan(0);
     expect(r.edges.every((e) => e.causeBy === 'purpose' && /educat|school|scholarship|tuition|college|universit|literacy|student|learning/i.test(e.purpose ?? ''))).toBe(true);
     expect(r.totals.paid.amount).toBe(r.edges.filter((e) => e.status === 'paid').reduce((s, e) => s + e.amount, 0));
+  });
+
+  it('coverage is read from the rollup the ingest counted, and equals what a scan of the filings counts', async () => {
+    // a filing is one funder's return for one tax year and form (Schedule I: 990; lines 3a/3b: 990-PF)
+    const filings = new Set(rows.map((r) => `${r.foundation_ein}|${r.tax_year}|${r.grant_bucket === 'schedule_i' ? '990' : '990PF'}`)).size;
+    const expected = { complete: false, synthetic: false, funders, filings, taxYears: [...new Set(rows.map((r) => Number(r.tax_year)))].sort(), documentCount: 1, release: null };
+    expect(await readCoverage(ctx)).toEqual(expected);
+    // a graph ingested before the coverage rollup existed: the filings are counted instead, to the same figures
+    await ctx.store.update(`DELETE WHERE { GRAPH <${ctx.iris.rollups}> { <${ctx.iris.rollup('coverage')}> ?p ?o } }`);
+    try {
+      expect(await readCoverage(ctx)).toEqual(expected);
+    } finally {
+      await rebuildRollups(ctx.store, ctx.iris);
+    }
+    expect(await readCoverage(ctx)).toEqual(expected);
   });
 
   it('a funder whose filings the graph does not hold is not found, with the coverage, not an empty answer', async () => {

@@ -4,7 +4,8 @@ import { assay } from '../cli/run-assay.ts';
 
 const SWAPI = 'fixtures/nlq/swapi/swapi-dataset.ttl';
 
-describe('assay nlq', () => {
+// Concurrent: each test runs its own child processes over the SWAPI file, which none of them writes, so they overlap.
+describe.concurrent('assay nlq', () => {
   it('prints the rows, the lane label, the query, sources and qualification; --sparql prints only the query', async () => {
     const r = await assay('nlq', 'Who directed Return of the Jedi?', '--load', SWAPI);
     expect(r.code).toBe(0);

@@ -4,8 +4,8 @@
  * that starts passing fails too, so the list stays honest.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalog } from '../../src/ard/index.ts';
-import { DiscoveryIndex } from '../../src/discover/index.ts';
+import type { DiscoveryIndex } from '../../src/discover/index.ts';
+import { sharedBuiltIndex } from '../shared.ts';
 import { planMetrics } from '../../src/plan/eval.ts';
 import { goldIntent, loadCorpus, type CorpusRecord } from '../../src/understand/corpus.ts';
 
@@ -14,7 +14,7 @@ const KNOWN_MISSES: [string, string][] = [];
 
 let index: DiscoveryIndex;
 let corpus: CorpusRecord[];
-beforeAll(async () => { index = DiscoveryIndex.build(await loadCatalog('ard-okf')); corpus = await loadCorpus(); }, 120_000);
+beforeAll(async () => { index = await sharedBuiltIndex(); corpus = await loadCorpus(); }, 120_000);
 
 describe('planner over the corpus', () => {
   it('gives every verdict as labelled, apart from the listed misses', () => {

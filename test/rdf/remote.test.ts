@@ -12,7 +12,9 @@ import { DurableStore, type WriteOp } from '../../src/rdf/durable.ts';
 import { remoteFigures } from '../../src/rdf/remote-figures.ts';
 import { streamLoad } from '../../src/rdf/remote-load.ts';
 import { LOAD_CHUNK_QUADS, RemoteStore, SMALL_WRITE_QUADS } from '../../src/rdf/remote.ts';
-import { RemoteStoreError } from '../../src/rdf/sparql-http.ts';
+import { RemoteStoreError, SparqlHttp } from '../../src/rdf/sparql-http.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { factory, type RdfStore } from '../../src/rdf/store.ts';
 import { voidFigures } from '../../src/void/compute.ts';
 import { startVirtuoso, uniqueBase, virtuosoUnavailable, type Virtuoso } from './helpers/virtuoso.ts';
@@ -30,6 +32,41 @@ describe('HTTP Digest (RFC 2617 §3.5 worked example)', () => {
     expect(parseDigestChallenge('Basic realm="x"')).toBeUndefined();
     expect(parseDigestChallenge('Digest realm="x", nonce="n", algorithm=SHA-512-256')).toBeUndefined();
     expect(parseDigestChallenge(null)).toBeUndefined();
+  });
+});
+
+describe('a connection the engine closed under a request', () => {
+  // a loopback server that drops the connection of every first request it sees, then answers
+  async function dropFirst(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c.toString(); });
+      req.on('end', () => {
+        seen.push(new URLSearchParams(body).has('update') ? 'update' : 'query');
+        if (seen.length % 2 === 1) { req.socket.destroy(); return; }
+        res.writeHead(200, { 'content-type': 'application/sparql-results+json' }).end('{"head":{"vars":[]},"results":{"bindings":[]}}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sparql`;
+    return { url, seen, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  }
+
+  it('sends a query once more on a fresh connection, and never an update (it may have been applied)', async () => {
+    const s = await dropFirst();
+    try {
+      const http = new SparqlHttp({ queryUrl: s.url, updateUrl: s.url, timeoutMs: 5000 });
+      const reply = await http.query('ASK {}', { accept: 'application/sparql-results+json' });
+      expect(reply.status).toBe(200);
+      expect(s.seen).toEqual(['query', 'query']);
+      const e = await http.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }').catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(RemoteStoreError);
+      expect((e as RemoteStoreError).code).toBe('unreachable');
+      expect(s.seen).toEqual(['query', 'query', 'update']);
+    } finally {
+      await s.close();
+    }
   });
 });
 

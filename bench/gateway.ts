@@ -1,21 +1,26 @@
 /**
  * What a user of the running gateway waits for: a real `assay serve` child on loopback with the full
  * bundled catalog and replayed publishers.
- *   npx tsx bench/gateway.ts [--questions 20] [--clients 5] [--seconds 20] [--starts 1] [--no-ask]
- * Prints, for a first start (empty data directory: the catalog graph is built) and a second start
- * (reusing it): time to `listening`, to `ready` and to a first SPARQL 200; then POST /ask latency for
- * one cassette-backed keyed read asked again and again by one client (p50/p95, warm), the same
- * question from `--clients` concurrent clients for `--seconds` (requests/s, p50), and a refusal
- * ("What is the GDP of Mars?") apart from the answer. Rate limits are off: this measures capacity.
- * With --starts N, N pairs of starts (each in a fresh data directory) and their medians, with the
- * CPU seconds the gateway process (all its threads) had used and its RSS when it printed `ready`
- * (the machine is shared: CPU time says what the start costs, wall time what a user waits).
- * --no-ask skips the /ask part.
+ *   npx tsx bench/gateway.ts [--questions 20] [--clients 5] [--seconds 20] [--starts 1] [--no-ask] [--ask-workers N] [--baseline DIR]
+ * For each checkout measured (this one, and with --baseline DIR another built one, e.g. main exported
+ * with `git archive` and built with `npm run build`; run one after the other in the same run):
+ * - a first start (empty data directory: the catalog graph is built) and a second start (reusing it):
+ *   time to `listening`, to `ready` and to a first SPARQL 200, the CPU seconds the gateway process
+ *   (all its threads) had used and its RSS when it printed `ready` (the machine is shared: CPU time
+ *   says what a start costs, wall time what a user waits). With --starts N, N pairs (each in a fresh
+ *   data directory) and their medians.
+ * - POST /ask, warm: one cassette-backed keyed read ("What was Apple's total revenue in 2023?") asked
+ *   `--questions` times by one client (p50/p95), and a refusal ("What is the GDP of Mars?") apart from
+ *   it, since a refusal is cheap and a mixed median hides what an answer costs; then the keyed read
+ *   from 1 and from `--clients` concurrent clients for `--seconds` each: requests/s (answered ones
+ *   counted apart from anything else), p50/p95.
+ * Rate limits are off: this measures capacity. --no-ask skips the /ask part; --ask-workers N starts
+ * N ask worker threads (ASSAY_ASK_WORKERS; default 1, which runs every question on one core).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,6 +31,10 @@ const CLIENTS = arg('clients', 5);
 const SECONDS = arg('seconds', 20);
 const STARTS = arg('starts', 1);
 const NO_ASK = process.argv.includes('--no-ask');
+/** Ask worker threads (ASSAY_ASK_WORKERS; the gateway's default is 1). */
+const ASK_WORKERS = arg('ask-workers', 0);
+const baselineAt = process.argv.indexOf('--baseline');
+const BASELINE = baselineAt === -1 ? undefined : resolve(process.argv[baselineAt + 1]!);
 const median = (xs: number[]) => pct(xs, 50);
 const ANSWERED = "What was Apple's total revenue in 2023?";
 const REFUSED = 'What is the GDP of Mars?';
@@ -40,10 +49,11 @@ async function usage(pid: number): Promise<{ cpuS: number; rssMB: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return { cpuS: (Number(fields[11]) + Number(fields[12])) / 100, rssMB: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024 };
 }
-async function start(dir: string): Promise<Started> {
+async function start(root: string, dir: string): Promise<Started> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['bin/assay.js', 'serve', '--port', '0', '--data', dir], {
-    env: { ...process.env, ASSAY_RATE_ASK_PER_MINUTE: '0', ASSAY_RATE_SPARQL_PER_MINUTE: '0' },
+  const child = spawn(process.execPath, [join(root, 'bin/assay.js'), 'serve', '--port', '0', '--data', dir], {
+    cwd: root,
+    env: { ...process.env, ASSAY_RATE_ASK_PER_MINUTE: '0', ASSAY_RATE_SPARQL_PER_MINUTE: '0', ...(ASK_WORKERS > 0 ? { ASSAY_ASK_WORKERS: String(ASK_WORKERS) } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -83,54 +93,91 @@ async function stop(s: Started): Promise<number> {
   return rss;
 }
 
-const fmt = (s: Started[]) => `listening ${median(s.map((x) => x.listeningS)).toFixed(1)} s, ready ${median(s.map((x) => x.readyS)).toFixed(1)} s (CPU ${median(s.map((x) => x.cpuS)).toFixed(1)} s, RSS ${median(s.map((x) => x.rssMB)).toFixed(0)} MB), first SPARQL 200 ${median(s.map((x) => x.sparqlS)).toFixed(1)} s`;
-console.log(`gateway benchmark (Node ${process.version}; ${STARTS} pair(s) of starts${STARTS > 1 ? ', medians' : ''})`);
-const firsts: Started[] = [];
-const seconds: Started[] = [];
-let s: Started | undefined;
-const dirs: string[] = [];
-try {
-  for (let i = 0; i < STARTS; i++) {
-    const dir = await mkdtemp(join(tmpdir(), 'assay-bench-gateway-'));
-    dirs.push(dir);
-    const first = await start(dir);
-    firsts.push(first);
-    await stop(first);
-    s = await start(dir);
-    seconds.push(s);
-    if (i < STARTS - 1) { await stop(s); s = undefined; }
-  }
-  console.log(`first start (builds the catalog graph): ${fmt(firsts)}`);
-  console.log(`second start (reuses it):               ${fmt(seconds)}`);
-  if (STARTS > 1) console.log(`  each first start: ready ${firsts.map((x) => x.readyS.toFixed(1)).join(', ')} s; CPU ${firsts.map((x) => x.cpuS.toFixed(1)).join(', ')} s`);
-  if (STARTS > 1) console.log(`  each second start: ready ${seconds.map((x) => x.readyS.toFixed(1)).join(', ')} s; CPU ${seconds.map((x) => x.cpuS.toFixed(1)).join(', ')} s`);
-  if (!NO_ASK) await askPart(s!);
-  const rss = await stop(s!);
-  s = undefined;
-  console.log(`gateway RSS at the end: ${rss.toFixed(0)} MB (main process; worker threads included)`);
-  console.log(`reproduce: npx tsx bench/gateway.ts --questions ${QUESTIONS} --clients ${CLIENTS} --seconds ${SECONDS} --starts ${STARTS}${NO_ASK ? ' --no-ask' : ''}`);
-} finally {
-  if (s) await stop(s);
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
+interface Load { clients: number; reqS: number; answeredS: number; p50: number; p95: number; statuses: string }
+interface Figures {
+  label: string;
+  firsts: Started[];
+  seconds: Started[];
+  warm?: { label: string; statuses: string; first: number; p50: number; p95: number }[];
+  loads?: Load[];
+  rssEndMB?: number;
 }
 
-async function askPart(s: Started): Promise<void> {
-  for (const [label, question] of [['answered', ANSWERED], ['refused', REFUSED]] as const) {
-    const first1 = await askOnce(s.url, question);
-    const xs: number[] = [];
-    const statuses = new Set<string>([first1.status]);
-    for (let i = 0; i < QUESTIONS; i++) { const r = await askOnce(s.url, question); xs.push(r.ms); statuses.add(r.status); }
-    console.log(`POST /ask, one client, ${label} (${[...statuses].join(', ')}): first ${first1.ms.toFixed(0)} ms; then ${QUESTIONS} times p50 ${pct(xs, 50).toFixed(0)} ms, p95 ${pct(xs, 95).toFixed(0)} ms`);
-  }
+async function load(url: string, clients: number): Promise<Load> {
   const lat: number[] = [];
   const statuses = new Map<string, number>();
-  const end = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
+  const t0 = performance.now();
+  const end = t0 + SECONDS * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < end) {
-      const r = await askOnce(s.url, ANSWERED);
+      const r = await askOnce(url, ANSWERED);
       lat.push(r.ms);
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
   }));
-  console.log(`POST /ask, ${CLIENTS} clients × ${SECONDS} s, answered question: ${(lat.length / SECONDS).toFixed(1)} req/s, p50 ${pct(lat, 50).toFixed(0)} ms, p95 ${pct(lat, 95).toFixed(0)} ms (${[...statuses].map(([k, n]) => `${k} ×${n}`).join(', ')})`);
+  const s = (performance.now() - t0) / 1000;
+  return { clients, reqS: lat.length / s, answeredS: (statuses.get('answered') ?? 0) / s, p50: pct(lat, 50), p95: pct(lat, 95), statuses: [...statuses].map(([k, n]) => `${k} ×${n}`).join(', ') };
 }
+
+async function measure(label: string, root: string): Promise<Figures> {
+  const f: Figures = { label, firsts: [], seconds: [] };
+  let s: Started | undefined;
+  const dirs: string[] = [];
+  try {
+    for (let i = 0; i < STARTS; i++) {
+      const dir = await mkdtemp(join(tmpdir(), 'assay-bench-gateway-'));
+      dirs.push(dir);
+      const first = await start(root, dir);
+      f.firsts.push(first);
+      await stop(first);
+      s = await start(root, dir);
+      f.seconds.push(s);
+      if (i < STARTS - 1) { await stop(s); s = undefined; }
+    }
+    if (!NO_ASK) {
+      f.warm = [];
+      for (const [what, question] of [['answered', ANSWERED], ['refused', REFUSED]] as const) {
+        const first1 = await askOnce(s!.url, question);
+        const xs: number[] = [];
+        const statuses = new Set<string>([first1.status]);
+        for (let i = 0; i < QUESTIONS; i++) { const r = await askOnce(s!.url, question); xs.push(r.ms); statuses.add(r.status); }
+        f.warm.push({ label: what, statuses: [...statuses].join(', '), first: first1.ms, p50: pct(xs, 50), p95: pct(xs, 95) });
+      }
+      f.loads = [await load(s!.url, 1), await load(s!.url, CLIENTS)];
+    }
+    f.rssEndMB = await stop(s!);
+    s = undefined;
+    return f;
+  } finally {
+    if (s) await stop(s);
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  }
+}
+
+const fmt = (s: Started[]) => `listening ${median(s.map((x) => x.listeningS)).toFixed(1)} s, ready ${median(s.map((x) => x.readyS)).toFixed(1)} s (CPU ${median(s.map((x) => x.cpuS)).toFixed(1)} s, RSS ${median(s.map((x) => x.rssMB)).toFixed(0)} MB), first SPARQL 200 ${median(s.map((x) => x.sparqlS)).toFixed(1)} s`;
+function report(f: Figures): void {
+  console.log(`\n[${f.label}]`);
+  console.log(`first start (builds the catalog graph): ${fmt(f.firsts)}`);
+  console.log(`second start (reuses it):               ${fmt(f.seconds)}`);
+  if (STARTS > 1) console.log(`  each first start: ready ${f.firsts.map((x) => x.readyS.toFixed(1)).join(', ')} s; CPU ${f.firsts.map((x) => x.cpuS.toFixed(1)).join(', ')} s`);
+  if (STARTS > 1) console.log(`  each second start: ready ${f.seconds.map((x) => x.readyS.toFixed(1)).join(', ')} s; CPU ${f.seconds.map((x) => x.cpuS.toFixed(1)).join(', ')} s`);
+  for (const w of f.warm ?? []) console.log(`POST /ask, one client, ${w.label} (${w.statuses}): first ${w.first.toFixed(0)} ms; then ${QUESTIONS} times p50 ${w.p50.toFixed(0)} ms, p95 ${w.p95.toFixed(0)} ms`);
+  for (const l of f.loads ?? []) console.log(`POST /ask, ${l.clients} client(s) × ${SECONDS} s, the keyed read: ${l.reqS.toFixed(1)} req/s (answered ${l.answeredS.toFixed(1)}/s), p50 ${l.p50.toFixed(0)} ms, p95 ${l.p95.toFixed(0)} ms (${l.statuses})`);
+  if (f.rssEndMB !== undefined) console.log(`gateway RSS at the end: ${f.rssEndMB.toFixed(0)} MB (main process; worker threads included)`);
+}
+
+console.log(`gateway benchmark (Node ${process.version}; ${STARTS} pair(s) of starts${STARTS > 1 ? ', medians' : ''}${BASELINE ? `; baseline ${BASELINE}, measured after this checkout` : ''})`);
+const after = await measure('this checkout', process.cwd());
+report(after);
+if (BASELINE) {
+  const before = await measure(`baseline ${BASELINE}`, BASELINE);
+  report(before);
+  const r = (a: number, b: number) => (a / b).toFixed(2);
+  const m = (s: Started[], k: 'readyS' | 'cpuS' | 'rssMB') => median(s.map((x) => x[k]));
+  console.log('\nafter/before (same run):');
+  console.log(`  first start: ready ${r(m(after.firsts, 'readyS'), m(before.firsts, 'readyS'))}, CPU ${r(m(after.firsts, 'cpuS'), m(before.firsts, 'cpuS'))}, RSS ${r(m(after.firsts, 'rssMB'), m(before.firsts, 'rssMB'))}`);
+  console.log(`  second start: ready ${r(m(after.seconds, 'readyS'), m(before.seconds, 'readyS'))}, CPU ${r(m(after.seconds, 'cpuS'), m(before.seconds, 'cpuS'))}, RSS ${r(m(after.seconds, 'rssMB'), m(before.seconds, 'rssMB'))}`);
+  if (after.warm && before.warm) console.log(`  /ask one client, answered p50: ${r(after.warm[0]!.p50, before.warm[0]!.p50)}; refused p50: ${r(after.warm[1]!.p50, before.warm[1]!.p50)}`);
+  if (after.loads && before.loads) for (let i = 0; i < after.loads.length; i++) console.log(`  /ask ${after.loads[i]!.clients} client(s): req/s ×${(after.loads[i]!.reqS / before.loads[i]!.reqS).toFixed(1)}, p50 ${r(after.loads[i]!.p50, before.loads[i]!.p50)}`);
+}
+console.log(`reproduce: npx tsx bench/gateway.ts --questions ${QUESTIONS} --clients ${CLIENTS} --seconds ${SECONDS} --starts ${STARTS}${NO_ASK ? ' --no-ask' : ''}${ASK_WORKERS > 0 ? ` --ask-workers ${ASK_WORKERS}` : ''}${BASELINE ? ` --baseline ${BASELINE}` : ''}`);

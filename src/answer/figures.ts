@@ -99,6 +99,8 @@ export function gradeText(text: string, sheet: FactSheet, secondPaths: SecondPat
     if (!dollar && !scaleWord && nonMeasure.has(digits)) { exempt.push({ text: written, why: nonMeasure.get(digits)! }); continue; }
     const fig: Figure = { text: written, value, unit, grade: 'unverified', facts: [], at, followUp: followAt >= 0 && at > followAt, ...(note ? { note: note.trim() } : {}) };
     grade(fig, sheet, marker, frac ? frac.length - 1 : 0, scale, secondPaths);
+    // a number the sheet lists as not a measurement, as written ("over $100 million", the question's own threshold), unless a value equals it
+    if (fig.grade !== 'verified' && nonMeasure.has(written)) { exempt.push({ text: written, why: nonMeasure.get(written)! }); continue; }
     push(fig);
   }
   return { figures, guarded, exempt };

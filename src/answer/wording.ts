@@ -35,6 +35,7 @@ export function renderNote(n: Note): string {
       ? `"${n.entity}" read as ${n.chosen} (the ${n.grain}, as "${n.by}" says); the same name is also ${andList.format(n.alternatives)}`
       : `"${n.entity}" names several geographies (${[n.chosen, ...n.alternatives].join('; ')}); answered for the most likely, ${n.chosen} (the ${n.grain})`;
     case 'latest': return latestWords(n.disclosure);
+    case 'latest_concept': return `"latest" read from ${n.read}, the candidate concept with the newest period in the response (to ${n.end}); passed over: ${andList.format(n.passedOver.map((x) => `${x.measure} (to ${x.end})`))}`;
     case 'scope_read': return `no entity named: the figure is for the ${n.scope.replace(/^the /i, '')}, the only scope ${publisherName(n.source)} publishes it for`;
     case 'code_read': return `read by the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
     case 'code_bound': return `"${n.asked}" bound to the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
@@ -70,6 +71,7 @@ export interface RefusalDecision {
 const NOT_READ: Readonly<Record<string, string>> = {
   offline: 'not in the offline snapshot', not_attempted: 'not tried', not_found: 'no value for this entity', period: 'no value for the period',
   quantity_mismatch: 'not the kind of quantity asked', entity_unresolved: 'the entity could not be bound to it', residual: 'its label could not be settled',
+  partial_population: 'the response read was not the whole population',
 };
 
 /** The "latest" disclosure: the newest declared period read, or the older one read and every newer one with why not. */

@@ -25,6 +25,24 @@ export function clarifyEntity(s: RunState, intent: Intent): AskResult {
 
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
+/**
+ * A comparison of a measure with several readings ("earned": net income or revenue), under `ask`:
+ * which reading are both sides compared on? The chosen reading is bound on resume (the
+ * interpretations cleared), never re-interpreted. Under `answer` the first reading is compared and
+ * said (ambiguity.ts comparedReading).
+ */
+export function clarifyComparedReading(s: RunState, intent: Intent, readings: readonly string[]): AskResult {
+  const entity = intent.entities.join(' and ');
+  const options: ClarificationOption[] = readings.map((reading, i) => ({
+    n: i + 1, id: reading, label: cap(reading), value: null, unit: null, currency: null, period: periodLabel(intent.period), evidence: null,
+    assumptions: { measure: reading, measure_key: null, concept: null, operation: null, entity, period: periodLabel(intent.period) },
+  }));
+  s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions, reading: o.id })) } satisfies ResumeState);
+  const question = `"${intent.attribute}" can be compared as ${readings.join(' or ')} for ${entity}. Which one do you mean?`;
+  s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `comparison of "${intent.attribute}": ${readings.length} readings; asking` });
+  return { ...s.base('needs_clarification'), text: [question, ...options.map((o) => `${o.n}. ${o.label}`)].join('\n'), clarification: { question, options } };
+}
+
 /** Readings of a measure that differ materially: which one is meant? Each option carries its value. */
 export function clarifyReadings(s: RunState, intent: Intent, lead: ReadonlyArray<{ reading: string; e: AdmittedEvidence; operation: OperationRef }>): AskResult {
   const options: ClarificationOption[] = lead.map((g, i) => {

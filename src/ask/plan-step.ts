@@ -15,6 +15,25 @@ import { grainOf } from '../population/choices.ts';
 import { discoveryIntent } from '../population/discovery.ts';
 import type { RunState } from './state.ts';
 
+/**
+ * What planning reads off a discovery result alone (units, the operations serving each measure,
+ * the cards by key), built once per result: discovery can return every card (~17,600), and an ask
+ * worker shares one frozen result among the questions with the same intent (src/server/ask/discovery-memo.ts).
+ */
+const derivedOf = new WeakMap<readonly Candidate[], { units: ReadonlyMap<string, string>; serving: Map<string, OperationRef[]>; cards: ReadonlyMap<string, Candidate['card']> }>();
+function derived(found: readonly Candidate[]) {
+  let d = derivedOf.get(found);
+  if (!d) {
+    d = {
+      units: new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!])),
+      serving: new Map(found.map((c) => [c.card.key, c.card.operations])),
+      cards: new Map(found.map((c) => [c.card.key, c.card])),
+    };
+    derivedOf.set(found, d);
+  }
+  return d;
+}
+
 /** A reading the caller chose in a clarification: the concept and operation are bound. */
 export interface Bound { measureKey: string; concept: string; measure: string; operation: OperationRef; unit?: string }
 
@@ -32,7 +51,7 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);
   const plan = makePlan(intent, found, componentFound.size ? { components: componentFound } : {});
-  const units = new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!]));
+  const units = new Map(derived(found).units);
   const components = planComponents(intent, componentFound, units);
   // a ratio or correlation composes when every component has population choice points of its own
   if (plan.verdict === 'infeasible' && components.size >= 2 && [...components.values()].every((c) => c.length > 0)) {
@@ -42,7 +61,8 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   // an eligible plan's reason leads with its verdict; an infeasible one's says why
   s.ctx.emit({ stage: 'plan', by: 'planner', message: plan.verdict === 'infeasible' || !plan.reason.startsWith(`${plan.verdict}:`) ? `${plan.verdict}: ${plan.reason}` : plan.reason });
   const ordered = [...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])];
-  return { plan, candidates: withSiblingOperations(ordered, found), units, serving: new Map(found.map((c) => [c.card.key, c.card.operations])), found, ...(components.size ? { components } : {}) };
+  // `serving` is only read downstream (shared); `units` is added to by components (copied above).
+  return { plan, candidates: withSiblingOperations(ordered, found), units, serving: derived(found).serving, found, ...(components.size ? { components } : {}) };
 }
 
 /** The measure of one component of a ratio or correlation, asked on its own. */
@@ -77,7 +97,7 @@ function planComponents(intent: Intent, componentFound: ReadonlyMap<string, Cand
  * no key) falls back to another way of reading the same measure.
  */
 function withSiblingOperations(assessments: readonly Assessment[], found: readonly Candidate[]): Assessment[] {
-  const cards = new Map(found.map((c) => [c.card.key, c.card]));
+  const cards = derived(found).cards;
   const out: Assessment[] = [];
   for (const a of assessments) {
     if (a.verdict === 'infeasible' || !a.operation) continue;

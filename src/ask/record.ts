@@ -6,7 +6,7 @@
  */
 import { Writer } from 'n3';
 import type { Quad } from '../rdf/store.ts';
-import { factory } from '../rdf/store.ts';
+import { jsFactory as factory } from '../rdf/store.ts';
 import { ASSAY, PROV, RDF, XSD } from '../rdf/vocab.ts';
 import type { RunIris } from '../evidence/iris.ts';
 import type { AskResult } from './types.ts';

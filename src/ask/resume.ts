@@ -14,7 +14,11 @@ import type { Bound } from './plan-step.ts';
 import type { RunState } from './state.ts';
 import type { Assumptions } from './types.ts';
 
-export interface ResumeState { intent: Intent; options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string }> }
+export interface ResumeState {
+  intent: Intent;
+  /** `reading`: a comparison's measure reading chosen (bound as the attribute, no operation yet). */
+  options: Array<{ assumptions: Assumptions; operation?: OperationRef; unit?: string; reading?: string }>;
+}
 
 function readResumeState(s: RunState, runId: string): ResumeState | null {
   if (!RUN_ID.test(runId)) return null;
@@ -43,8 +47,15 @@ export function resumed(s: RunState, resume: { run: string; option: number }): {
     // the chosen reading is bound, not re-interpreted: the interpretation list is cleared
     return { u: { status: 'understood', intent: { ...r.intent, attribute: opt.assumptions.measure, interpretations: [] }, interpreter: 'caller', notes }, bound };
   }
+  if (opt.reading) {
+    // a comparison's reading chosen: both sides are compared on it, the interpretations cleared
+    s.ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `reading bound: ${opt.reading}` });
+    return { u: { status: 'understood', intent: { ...r.intent, attribute: opt.reading, interpretations: [] }, interpreter: 'caller', notes } };
+  }
   // an entity choice: the chosen candidate becomes the resolved entity (a grant question's choice also binds its direction)
   const direction = directionOf(opt.assumptions.concept);
   s.ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });
-  return { u: { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [], ...(direction ? { direction } : {}) }, interpreter: 'caller', notes } };
+  // a comparison's entity asked about is replaced among the entities compared
+  const entities = r.intent.shape === 'comparison' && r.intent.entity ? r.intent.entities.map((e) => (e === r.intent.entity ? opt.assumptions.entity : e)) : r.intent.entities;
+  return { u: { status: 'understood', intent: { ...r.intent, canonical_entity: opt.assumptions.entity, entity_status: 'resolved', entity_candidates: [], entities, ...(direction ? { direction } : {}) }, interpreter: 'caller', notes } };
 }

@@ -21,9 +21,10 @@ import { crossCheck } from '../execute/corroborate.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import { executeShape, executorsFor, type Planned, type ShapeOutcome } from '../execute/shapes/index.ts';
 import type { Note } from '../execute/notes.ts';
+import type { IdentityBundle } from '../resolve/bundle.ts';
 import { fromCaller, periodLabel, understand, type Intent, type Understanding } from '../understand/index.ts';
 import { comparedReading, readingsFor, settleReadings } from './ambiguity.ts';
-import { clarifyEntity } from './clarify.ts';
+import { clarifyComparedReading, clarifyEntity } from './clarify.ts';
 import { answerGrantGraph } from './grants.ts';
 import { settleScope } from './scope.ts';
 import { answerPopulation } from '../population/ask.ts';
@@ -68,35 +69,10 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   s.question = u.intent.question;
   announce(s, u.intent);
 
-  // 2. entity ambiguity is known before fetching: ask, or take the most likely candidate and say so
-  const notes: Note[] = [];
-  let intent = u.intent;
-  if (intent.entity_status === 'ambiguous' && intent.entity_candidates.length >= 2) {
-    if (s.onAmbiguity === 'ask') return clarifyEntity(s, intent);
-    const chosen = intent.entity_candidates[0]!;
-    notes.push({ code: 'entity_ambiguous_answered', entity: intent.entity ?? chosen, candidates: intent.entity_candidates, chosen });
-    intent = { ...intent, canonical_entity: chosen, entity_status: 'resolved', entity_candidates: [] };
-    s.intent = intent;
-    s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${u.intent.entity}" is ambiguous (${u.intent.entity_candidates.join('; ')}); answered for the most likely, ${chosen}` });
-  }
-
-  // 2b. scope ambiguity of a place name (New York: the state or the county), settled the same way before fetching
-  const scope = await settleScope(s, intent);
-  if (scope.kind === 'refuse') return s.refuse(scope.refusal);
-  if (scope.kind === 'clarify') return clarifyEntity(s, scope.intent);
-  const pinned = scope.kind === 'pinned' ? { entity: scope.entity, bundle: scope.bundle } : undefined;
-  if (scope.kind === 'pinned') notes.push(scope.note);
-
-  // 3. measure ambiguity (point questions; a bound resume never re-enters it), settled on fetched values
-  const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
-  if (readings.length >= 2) return settleReadings(s, intent, readings);
-  // a comparison of a measure with several readings compares both sides on the preferred one, said
-  const compared = bound ? undefined : comparedReading(intent);
-  if (compared) {
-    notes.push(compared.note);
-    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${compared.note.attribute}" compared as ${compared.note.reading} (readings: ${compared.note.readings.join(', ')})` });
-    intent = s.intent = compared.intent;
-  }
+  // 2–3. what is settled before fetching: entity, scope and measure ambiguity
+  const before = await settleBeforeFetch(s, u.intent, bound);
+  if ('status' in before) return before;
+  const { intent, notes, pinned } = before;
 
   // 4. the plan: a refusal that names the missing operation is a successful plan
   const planned = await planFor(s, intent, bound);
@@ -112,9 +88,45 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, notes);
 
   // 5. the shape's executor, on the one search engine
-  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}), ...(pinned ? { pinned } : {}) });
+  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}), ...(pinned.length ? { pinned } : {}) });
   s.attempts.push(...out.attempts);
   return outcome(s, intent, planned, out, notes);
+}
+
+/**
+ * The ambiguities settled before any fetch, in order: entity ambiguity (ask, or take the most likely
+ * candidate and say so), the scope of each place name (scope.ts: New York the state or the county),
+ * and measure readings (a point question's readings are settled on fetched values; a comparison
+ * compares both sides on the preferred reading — asked first under `ask`, as any ambiguity is).
+ */
+async function settleBeforeFetch(s: RunState, first: Intent, bound: Bound | undefined): Promise<AskResult | { intent: Intent; notes: Note[]; pinned: ReadonlyArray<{ entity: string; bundle: IdentityBundle }> }> {
+  const notes: Note[] = [];
+  let intent = first;
+  if (intent.entity_status === 'ambiguous' && intent.entity_candidates.length >= 2) {
+    if (s.onAmbiguity === 'ask') return clarifyEntity(s, intent);
+    const chosen = intent.entity_candidates[0]!;
+    notes.push({ code: 'entity_ambiguous_answered', entity: intent.entity ?? chosen, candidates: intent.entity_candidates, chosen });
+    intent = { ...intent, canonical_entity: chosen, entity_status: 'resolved', entity_candidates: [] };
+    s.intent = intent;
+    s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${first.entity}" is ambiguous (${first.entity_candidates.join('; ')}); answered for the most likely, ${chosen}` });
+  }
+
+  const scope = await settleScope(s, intent);
+  if (scope.kind === 'refuse') return s.refuse(scope.refusal);
+  if (scope.kind === 'clarify') return clarifyEntity(s, scope.intent);
+  const pinned = scope.kind === 'pinned' ? scope.pins : [];
+  if (scope.kind === 'pinned') notes.push(...scope.notes);
+
+  const readings = bound || intent.shape !== 'point' ? [] : readingsFor(intent.attribute, intent.interpretations);
+  if (readings.length >= 2) return settleReadings(s, intent, readings);
+  const compared = bound ? undefined : comparedReading(intent);
+  if (compared) {
+    if (s.onAmbiguity === 'ask') return clarifyComparedReading(s, intent, compared.note.readings);
+    notes.push(compared.note);
+    s.ctx.emit({ stage: 'measure', by: 'ask', message: `"${compared.note.attribute}" compared as ${compared.note.reading} (readings: ${compared.note.readings.join(', ')})` });
+    intent = s.intent = compared.intent;
+  }
+  return { intent, notes, pinned };
 }
 
 /** The shape's outcome → cross-checks, evidence and the answer; or the clarification or refusal it reached. */

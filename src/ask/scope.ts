@@ -19,12 +19,12 @@ import type { RunState } from './state.ts';
 
 export type ScopeStep =
   | { kind: 'none' }
-  | { kind: 'pinned'; entity: string; bundle: IdentityBundle; note: Note }
+  | { kind: 'pinned'; pins: ReadonlyArray<{ entity: string; bundle: IdentityBundle }>; notes: Note[] }
   | { kind: 'clarify'; intent: Intent }
   | { kind: 'refuse'; refusal: RefusalDecision };
 
-/** The shapes read for one entity by key: the others name no single place to settle. */
-const SINGLE_ENTITY = new Set(['point', 'timeseries']);
+/** The shapes read for one entity by key (each entity of a comparison too): the others name no single place to settle. */
+const KEYED_SHAPES = new Set(['point', 'timeseries', 'comparison']);
 
 /** A label that settles the grain when resumed: "New York (state)" for a state whose name is bare. */
 export function settlingLabel(c: ScopeCandidate): string {
@@ -32,10 +32,36 @@ export function settlingLabel(c: ScopeCandidate): string {
   return c.label;
 }
 
-export async function settleScope(s: RunState, intent: Intent): Promise<ScopeStep> {
+/** The entities whose scope is settled: each entity of a comparison, else the one entity. */
+function entitiesOf(intent: Intent): string[] {
+  if (intent.shape === 'comparison') return intent.entities;
   const entity = intent.canonical_entity ?? intent.entity;
-  if (!entity || !SINGLE_ENTITY.has(intent.shape)) return { kind: 'none' };
-  const reading = await resolveScope(s.ctx.registry, entity, { level: intent.geography?.level ?? null, type: intent.type }, s.ctx);
+  return entity ? [entity] : [];
+}
+
+/**
+ * Every entity's scope, in order: a grain missing refuses the question, an ambiguity under `ask`
+ * asks about that entity (a comparison's resume replaces it among the entities), and every other
+ * reading is pinned for the keyed read and disclosed.
+ */
+export async function settleScope(s: RunState, intent: Intent): Promise<ScopeStep> {
+  if (!KEYED_SHAPES.has(intent.shape)) return { kind: 'none' };
+  const pins: Array<{ entity: string; bundle: IdentityBundle }> = [];
+  const notes: Note[] = [];
+  for (const entity of entitiesOf(intent)) {
+    const step = await settleOne(s, intent, entity);
+    if (step.kind === 'refuse' || step.kind === 'clarify') return step;
+    if (step.kind === 'pinned') { pins.push(step.pin); notes.push(step.note); }
+  }
+  return pins.length ? { kind: 'pinned', pins, notes } : { kind: 'none' };
+}
+
+type OneStep = { kind: 'none' } | { kind: 'pinned'; pin: { entity: string; bundle: IdentityBundle }; note: Note } | { kind: 'clarify'; intent: Intent } | { kind: 'refuse'; refusal: RefusalDecision };
+
+async function settleOne(s: RunState, intent: Intent, entity: string): Promise<OneStep> {
+  // the question's grain word belongs to one entity of a comparison ("New York and Los Angeles County"): only the kind of entity compared settles each
+  const level = intent.shape === 'comparison' ? null : intent.geography?.level ?? null;
+  const reading = await resolveScope(s.ctx.registry, entity, { level, type: intent.type }, s.ctx);
   switch (reading.status) {
     case 'not_scope': return { kind: 'none' };
     case 'grain_missing': {
@@ -53,16 +79,16 @@ export async function settleScope(s: RunState, intent: Intent): Promise<ScopeSte
     case 'settled': {
       const note: Note = { code: 'scope_reading', entity, chosen: reading.chosen.label, grain: reading.chosen.grain, by: reading.by.words, alternatives: reading.alternatives.map((c) => c.label) };
       s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${entity}" read as ${reading.chosen.label} (${reading.by.words}); also the name of ${reading.alternatives.map((c) => c.label).join('; ')}` });
-      return { kind: 'pinned', entity, bundle: reading.chosen.bundle, note };
+      return { kind: 'pinned', pin: { entity, bundle: reading.chosen.bundle }, note };
     }
     case 'ambiguous': {
       if (s.onAmbiguity === 'ask') {
         s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `"${entity}" names ${reading.candidates.length} geographies of different grain; asking` });
-        return { kind: 'clarify', intent: { ...intent, entity_status: 'ambiguous', entity_candidates: reading.candidates.map(settlingLabel) } };
+        return { kind: 'clarify', intent: { ...intent, entity, entity_status: 'ambiguous', entity_candidates: reading.candidates.map(settlingLabel) } };
       }
       const [chosen, ...rest] = reading.candidates as [ScopeCandidate, ...ScopeCandidate[]];
       s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${entity}" names ${reading.candidates.length} geographies (${reading.candidates.map((c) => c.label).join('; ')}); answered for the most likely, ${chosen.label} (${chosen.grain})` });
-      return { kind: 'pinned', entity, bundle: chosen.bundle, note: { code: 'scope_reading', entity, chosen: chosen.label, grain: chosen.grain, alternatives: rest.map((c) => c.label) } };
+      return { kind: 'pinned', pin: { entity, bundle: chosen.bundle }, note: { code: 'scope_reading', entity, chosen: chosen.label, grain: chosen.grain, alternatives: rest.map((c) => c.label) } };
     }
   }
 }

@@ -74,7 +74,7 @@ export class RunState {
       status, run: this.iris.run, run_id: this.runId, question: this.question, text: '', rendering: null, rendering_label: null,
       figures: [], guarded_figures: [], citations: [], qualification: null, evidence: [], intent: this.intent, interpreter: this.interpreter,
       plan: this.plan ? { verdict: this.plan.verdict, reason: this.plan.reason } : null,
-      attempts: [...this.attempts].sort((a, b) => a.n - b.n).map((a) => ({ n: a.n, source: a.source, operation: a.operation, measure: a.measure ?? null, disposition: a.disposition, ...(a.reason ? { reason: a.reason } : {}), elapsed_ms: Math.round(a.elapsedMs) })),
+      attempts: [...this.attempts].sort((a, b) => a.n - b.n).map((a) => ({ n: a.n, source: a.source, operation: a.operation, measure: a.measure ?? null, disposition: a.disposition, ...(a.reason ? { reason: a.reason } : {}), elapsed_ms: Math.round(a.elapsedMs), ...(a.failure ? { failure: a.failure } : {}), ...(a.bindings.vintage ? { vintage: a.bindings.vintage } : {}) })),
       ...(this.resumedFrom ? { resumed_from: this.resumedFrom } : {}),
     };
   }

@@ -83,7 +83,13 @@ export interface EvidenceOut {
   record?: { kind: string; key: string; label: string };
 }
 
-export interface AttemptOut { n: number; source: string; operation: string; measure: string | null; disposition: string; reason?: string; elapsed_ms: number }
+export interface AttemptOut {
+  n: number; source: string; operation: string; measure: string | null; disposition: string; reason?: string; elapsed_ms: number;
+  /** The typed code an unsuccessful attempt ended with (`offline`, `not_found`, `period` …). */
+  failure?: string;
+  /** The period the reading asked for, when the binder chose it (a survey vintage a "latest" read descends through). */
+  vintage?: string;
+}
 
 export interface AskResult {
   status: 'answered' | 'needs_clarification' | 'refused';

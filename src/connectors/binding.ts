@@ -32,6 +32,13 @@ export interface KeyedBinding {
   labelFor?: (catalogTitle: string) => string;
   /** How the period was read for this call ("ACS 1-year 2018"). */
   reading?: string;
+  /** What the reader must know about this reading (the estimate read from another table that publishes it). */
+  note?: string;
+  /**
+   * The period this reading asks for, when the binder chose it (a survey vintage): a "latest" read
+   * orders its readings by it, newest first, and names the newer ones it could not read.
+   */
+  period?: { end: string; label: string };
 }
 
 export interface KeyedBindRequest {

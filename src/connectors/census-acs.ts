@@ -213,10 +213,13 @@ export function newestAcsVintage(descriptors: { newestDeclaredYear(source: strin
  * is the survey year asked: for a state, the 1-year estimate of that year first, then the 5-year
  * estimate ending that year (each disclosed by its label); for a county or place, the 5-year
  * estimate (the only survey that publishes every county and place). "Latest" is the newest vintage
- * the validated descriptors declare (`newestAcsVintage`); a vintage that cannot be fetched is a
- * refusal naming it, never an older year in its place. A state's value is read from the all-states
- * table (one request for every state, with margins and annotations); a county's or place's from the
- * variable for every county (place) of its state. The record is still found by its FIPS code.
+ * the validated descriptors declare (`newestAcsVintage`), then each older declared vintage in turn
+ * (the dataset's years, newest first): every reading carries its vintage (`period`), so the search
+ * tries the newest first and names the newer ones it could not read — a vintage is never read in
+ * place of a newer one silently. A state's value is read from the all-states table (one request for
+ * every state, with margins and annotations); a county's or place's from the variable for every
+ * county (place) of its state, and a county's headline variables also in the connector's all-counties
+ * request form (`COUNTY_BUNDLE`). The record is still found by its FIPS code.
  */
 type AcsLevel = 'state' | 'county' | 'place';
 const FIPS_LENGTH: Record<AcsLevel, number> = { state: 2, county: 5, place: 7 };
@@ -249,6 +252,32 @@ function dropRepeatedConcept(t: string): string {
   return head && head.toLowerCase() === t.slice(open + 1, -1).toLowerCase() ? head : t;
 }
 
+/**
+ * The all-counties request form: the headline county variables (total population, white alone,
+ * median household income) are asked together for every county, so one response per vintage serves
+ * any of them — a population read, a correlation, or one county's keyed read alike. A keyed county
+ * read of one of them tries this form after the county's own state table.
+ */
+export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as const;
+
+/** The first vintage each survey published: ACS 1-year 2005, the 5-year 2005–2009, the supplemental estimates 2014. */
+const FIRST_VINTAGE = { acs1: 2005, acs5: 2009, acsse: 2014 } as const;
+
+/**
+ * The vintages a read takes, newest first: the survey year named, or for "latest" every vintage the
+ * descriptors declare, from the newest down to the first the survey published.
+ */
+export function acsVintages(period: { latest: boolean; year: number | null }, declared?: { newestDeclaredYear(source: string): number | undefined }): number[] {
+  if (!period.latest) return period.year === null ? [] : [period.year];
+  const newest = newestAcsVintage(declared!);
+  return Array.from({ length: Math.max(0, newest - FIRST_VINTAGE.acs1 + 1) }, (_, i) => newest - i);
+}
+
+/** Whether a survey published estimates for a vintage (ACS 1-year 2020 standard estimates were not released). */
+function published(survey: 'acs1' | 'acs5' | 'acsse', year: number): boolean {
+  return year >= FIRST_VINTAGE[survey] && !(survey === 'acs1' && year === 2020);
+}
+
 export function acsSurveyLabel(survey: 'acs1' | 'acs5', year: number): string {
   return survey === 'acs5' ? `ACS 5-year ${year - 4}–${year}` : `ACS 1-year ${year}`;
 }
@@ -265,34 +294,113 @@ function acsBinder(level: AcsLevel): KeyedBinder {
       if (!variable) return { error: `${measureKey} is not an ACS estimate variable` };
       if (!period.latest && period.year === null) return { error: 'the question names no survey year' };
       if (period.latest && !declared) return { error: 'the newest ACS vintage comes from the catalog, and none was given to the binder' };
-      const year = period.latest ? newestAcsVintage(declared!) : period.year!;
-      if (year < 2005) return { error: `the ACS began in 2005; there is no ${year} estimate` };
+      const years = acsVintages(period, declared);
+      if (!period.latest && years[0]! < FIRST_VINTAGE.acs1) return { error: `the ACS began in ${FIRST_VINTAGE.acs1}; there is no ${years[0]} estimate` };
       const fam = productFamily(variable);
       // supplemental estimates (K2… tables) are a 1-year product of their own, for geographies of 65,000+
       const supplemental = /^K2\d/.test(variable);
       const surveys: Array<'acs1' | 'acs5' | 'acsse'> = supplemental ? ['acsse'] : level === 'state' ? ['acs1', 'acs5'] : ['acs5'];
       const out: KeyedBinding[] = [];
-      for (const survey of surveys) {
-        if (survey === 'acs5' && year < 2009) continue; // the first 5-year estimates are 2005–2009
-        if (survey === 'acsse' && year < 2014) continue; // the supplemental estimates began with 2014
-        const product = survey === 'acsse' ? survey : `${survey}${fam}`;
-        const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey, year);
-        // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
-        const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
-        if (level === 'state') {
-          out.push({ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else if (level === 'county') {
-          out.push({ operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), county: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
-        } else {
-          out.push({ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: key.value.slice(0, 2), place: '*' }, measure: recordMeasure(product, year, variable), reading, labelFor });
+      for (const year of years) {
+        for (const survey of surveys) {
+          // a year named that the survey did not publish is said as such; "latest" passes over it
+          if (!published(survey, year) && (period.latest || survey !== 'acs1')) continue;
+          out.push(...acsReadings(level, variable, key.value, survey === 'acsse' ? survey : `${survey}${fam}`, year));
         }
       }
-      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${year}` };
+      return out.length ? out : { error: `no ACS survey publishes ${level}s for ${years.join(', ')}` };
     },
   };
 }
 
-export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': acsBinder('state'), 'acs-county': acsBinder('county'), 'acs-place': acsBinder('place') };
+/** The requests that read one variable of one geography from one product and vintage, in the order to try them. */
+function acsReadings(level: AcsLevel, variable: string, fips: string, product: string, year: number): KeyedBinding[] {
+  const survey = product.split('/')[0]!;
+  const reading = survey === 'acsse' ? `ACS 1-year supplemental estimates ${year}` : acsSurveyLabel(survey as 'acs1' | 'acs5', year);
+  // the catalog read the variable from one vintage's metadata; its dollars are that vintage's
+  const labelFor = (t: string) => dropRepeatedConcept(t.replace(/^[A-Z0-9_]+: /, '').replace(/\b(19|20)\d\d inflation-adjusted/gi, `${year} inflation-adjusted`));
+  const common = { measure: recordMeasure(product, year, variable), reading, labelFor, period: { end: `${year}-12-31`, label: reading } };
+  if (level === 'state') return [{ operation: 'acs-all-states', fetchArgs: { year: String(year), product, variables: `group(${variable.split('_')[0]})` }, ...common }];
+  if (level === 'place') return [{ operation: 'acs-place', fetchArgs: { year: String(year), product, variables: variable, state: fips.slice(0, 2), place: '*' }, ...common }];
+  const own: KeyedBinding = { operation: 'acs-county', fetchArgs: { year: String(year), product, variables: variable, state: fips.slice(0, 2), county: '*' }, ...common };
+  if (!(COUNTY_BUNDLE as readonly string[]).includes(variable)) return [own];
+  return [own, { operation: 'acs-all-counties', fetchArgs: { year: String(year), product, variables: COUNTY_BUNDLE.join(',') }, ...common }];
+}
+
+
+/**
+ * Estimates Census publishes in more than one table. A data-profile percent republishes a
+ * subject-table estimate: DP03's "percentage of people whose income in the past 12 months is below
+ * the poverty level — all people" is S1701's "percent below poverty level" of the population whose
+ * poverty status is determined (S1701_C03_001E; MANIFEST §2d: Illinois 2018, 12.1, equal to the
+ * B17001 ratio). When the profile of a year cannot be read (not released, no recording), the same
+ * estimate is read from the table it republishes, as a further reading of the same survey and
+ * year, and the evidence says which table it came from. Only equalities Census documents belong here.
+ */
+export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
+  DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
+};
+
+/**
+ * The total population is one controlled estimate per geography and vintage, published as the
+ * universe total of several tables and profiles (B01003 total population, B01001 sex by age, B02001
+ * race, DP05 demographic and housing estimates): a total population asked from one of them may be
+ * read from any other of the same survey and vintage, and the evidence says which table it came from.
+ */
+const UNIVERSE_TOTAL: readonly string[] = ['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E'];
+
+/** The other variables that publish the estimate a variable publishes, each with its table and label. */
+function sameEstimates(variable: string): Array<{ variable: string; table: string; label: string; why: string }> {
+  const out: Array<{ variable: string; table: string; label: string; why: string }> = [];
+  const republished = SAME_ESTIMATE[variable];
+  if (republished) out.push({ ...republished, table: `subject table ${republished.table}`, why: `the estimate the data profile's ${variable} republishes` });
+  if (UNIVERSE_TOTAL.includes(variable)) {
+    for (const v of UNIVERSE_TOTAL) if (v !== variable) out.push({ variable: v, table: `table ${v.split('_')[0]!}`, label: 'Total population', why: `the same total population estimate as ${variable} (the universe total of each table)` });
+  }
+  return out;
+}
+
+const surveyOf = (b: KeyedBinding) => (b.fetchArgs.product ?? '').split('/')[0]!;
+
+/**
+ * A keyed ACS binder whose every reading of an estimate is followed by the same estimate from the
+ * other tables that publish it (`sameEstimates`), as further readings of the same survey and vintage.
+ */
+function withSameEstimates(own: KeyedBinder): KeyedBinder {
+  return {
+    ...(own.entityType ? { entityType: own.entityType } : {}),
+    bind({ measureKey, key, period, declared }) {
+      const d = declared;
+      const r = own.bind({ measureKey, key, period, ...(d ? { declared: d } : {}) });
+      if ('error' in r) return r;
+      const variable = acsVariable(measureKey)!;
+      const others = sameEstimates(variable).map((same) => {
+        const alt = own.bind({ measureKey: `${SOURCE}/${same.variable}`, key, period, ...(d ? { declared: d } : {}) });
+        return { same, readings: 'error' in alt ? [] : alt };
+      });
+      const out: KeyedBinding[] = [];
+      const taken = new Set<KeyedBinding>();
+      for (const b of r) {
+        out.push(b);
+        for (const { same, readings } of others) {
+          for (const x of readings) {
+            if (taken.has(x) || surveyOf(x) !== surveyOf(b) || x.period?.end !== b.period?.end) continue;
+            taken.add(x);
+            out.push({
+              ...x,
+              reading: `${b.reading}, table ${same.variable.split('_')[0]}`,
+              labelFor: () => same.label,
+              note: `read as ${same.variable} of the ${b.reading} ${same.table}, ${same.why}`,
+            });
+          }
+        }
+      }
+      return out;
+    },
+  };
+}
+
+export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': withSameEstimates(acsBinder('state')), 'acs-county': withSameEstimates(acsBinder('county')), 'acs-place': withSameEstimates(acsBinder('place')) };
 
 export const censusAcs: Connector = {
   source: SOURCE,

@@ -1,8 +1,9 @@
 /**
  * Grants.gov search2 / fetchOpportunity, built to the published API shape. The offline snapshot
- * holds only the few real Grants.gov responses recorded in the samples (one search2 page, one
- * fetchOpportunity: fixtures/publishers/grants-gov/); any other request is blocked offline and says
- * so. Shapes the samples lack are tested against a stub labelled SYNTHETIC (test/connectors/fixtures/).
+ * holds only the few real Grants.gov responses recorded in the samples (one search2 page, for the
+ * keyword search "tribal energy development", and fetchOpportunity for twelve opportunities:
+ * fixtures/publishers/grants-gov/); any other request — every other search — is blocked offline and
+ * says so, never answered from another search's page. Shapes the samples lack are tested against a stub labelled SYNTHETIC (test/connectors/fixtures/).
  *
  * Conventions (from the API documentation and other projects' code; unverified here): an envelope
  * {errorcode, msg, data}; errorcode ≠ 0 is a failure even with HTTP 200; opportunity ids are strings
@@ -33,7 +34,7 @@ async function call(decl: OperationDecl, args: Readonly<Record<string, string>>,
   let raw: RawResponse;
   try { raw = await ctx.http.request(request, policy, ctx); } catch (e) {
     if (e instanceof PublisherError && e.code === 'offline') {
-      throw new PublisherError('offline', 'the offline snapshot has no recording of this Grants.gov request (it holds only the few real Grants.gov responses recorded in the samples); run with --live', { method: e.method, url: e.url, source: SOURCE });
+      throw new PublisherError('offline', 'the offline snapshot has no recording of this Grants.gov request: it holds only the Grants.gov responses recorded in the samples (fixtures/publishers/grants-gov/), and a search for other words is never answered from another search\'s page; run with --live', { method: e.method, url: e.url, source: SOURCE });
     }
     throw e;
   }

@@ -18,6 +18,7 @@ import { treasury } from './treasury.ts';
 import type { Connector, ConnectorContext, StatusField } from './types.ts';
 import type { CrossCheckBinder, KeyedBinder, RecordBinder } from './binding.ts';
 import { withPopulationOperations } from './population/index.ts';
+import { memoized } from './memo.ts';
 import { ConnectorInputError } from './types.ts';
 import type { OperationResult } from './records.ts';
 
@@ -77,6 +78,15 @@ export function boundOperations(kind: 'keyedBinders' | 'recordBinders' | 'crossC
   return [...registry.values()].flatMap((c) => Object.keys(c[kind] ?? {}).map((op) => `${c.source}/${op}`));
 }
 
+const declIds = new WeakMap<object, number>();
+let nextDeclId = 1;
+/** One number per declaration object (a memo entry is only reused for the same declaration). */
+function declId(decl: object): number {
+  let id = declIds.get(decl);
+  if (id === undefined) declIds.set(decl, id = nextDeclId++);
+  return id;
+}
+
 export async function runOperation(registry: ReadonlyMap<string, Connector>, source: string, operation: string, args: Readonly<Record<string, string>>, ctx: ConnectorContext): Promise<OperationResult> {
   const connector = registry.get(source);
   if (!connector) throw new ConnectorInputError(`no connector for source "${source}"; known: ${[...registry.keys()].join(', ')}`);
@@ -84,7 +94,8 @@ export async function runOperation(registry: ReadonlyMap<string, Connector>, sou
   const decl = ctx.declarations.operation(source, operation);
   if (!decl) throw new ConnectorInputError(`the catalog declares no operation "${operation}" for ${source}; declared: ${ctx.declarations.all().filter((d) => d.publisherId === source).map((d) => d.id).join(', ')}`);
   if (!impl) throw new ConnectorInputError(`${source} declares "${operation}" but the connector does not implement it yet; implemented: ${Object.keys(connector.operations).join(', ')}`);
-  const result = await impl.run(args, ctx, decl);
+  // Remembered across questions by content (memo.ts): the requests are still sent every time.
+  const result = await memoized(`${source}/${operation} ${declId(decl)} ${JSON.stringify(Object.entries(args).sort())}`, ctx, (c) => impl.run(args, c, decl));
   // a TRIMMED snapshot is never the whole answer, whatever the operation's paging says
   const trimmed = result.responses.filter((r) => r.origin?.trimmed);
   if (trimmed.length > 0 && result.complete) {

@@ -14,7 +14,7 @@
  * assay:disputedBy; every check, whatever its outcome, is in the run graph.
  */
 import { catalogIris } from '../ard/rdf/iris.ts';
-import { factory, type Quad } from '../rdf/store.ts';
+import { jsFactory as factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, OWL, PROV, RDF, RDFS, SCHEMA, WD, XSD } from '../rdf/vocab.ts';
 import type { Attempt } from '../execute/attempt.ts';
 import type { CrossCheck } from '../execute/corroborate.ts';

@@ -11,30 +11,39 @@
 import type { EntityType } from '../resolve/bundle.ts';
 import type { PeriodWanted } from '../validate/structural.ts';
 import { boundOperations, keyedBinderOf } from '../connectors/registry.ts';
-import { ACS_BINDERS } from './binders/places.ts';
-import type { BindError, Binder, Binding, BindResult } from './binders/types.ts';
+import { newestDeclaredYear } from './binders/places.ts';
+import type { BindError, Binder, Binding, BindRequest, BindResult } from './binders/types.ts';
 
 export type { Binding } from './binders/types.ts';
 
 const LATEST: PeriodWanted = { year: null, basis: 'unspecified', latest: true, text: 'the latest period' };
 
+/** Every keyed read is bound by its connector (`keyedBinders`, src/connectors/<source>.ts). */
+const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>(boundOperations('keyedBinders').map((k): [string, Binder] => [k, keyedBinderOf(k)!]));
+
 /**
- * Every keyed read is bound by its connector (`keyedBinders`, src/connectors/<source>.ts), except the
- * ACS reads, whose executor binder still carries what the connector's does not yet: the crosswalk to
- * the same estimate in another table (DP03_0128PE ≡ S1701_C03_001E), with its note.
+ * For a caller without validated descriptors: the newest year the bundled catalog's descriptor of a
+ * source declares (ard-okf/<source>.json), read once per source.
  */
-const BINDERS: ReadonlyMap<string, Binder> = new Map<string, Binder>([
-  ...boundOperations('keyedBinders').map((k): [string, Binder] => [k, keyedBinderOf(k)!]),
-  ...ACS_BINDERS,
-]);
+const bundledYears = new Map<string, number | undefined>();
+const BUNDLED: NonNullable<BindRequest['declared']> = {
+  newestDeclaredYear(source) {
+    if (!bundledYears.has(source)) {
+      let y: number | undefined;
+      try { y = newestDeclaredYear(new URL(`../../ard-okf/${source}.json`, import.meta.url)); } catch { y = undefined; }
+      bundledYears.set(source, y);
+    }
+    return bundledYears.get(source);
+  },
+};
 
 const unbound = (operationKey: string): BindError => ({ code: 'no_binder', error: `${operationKey} has no argument binder in the executor yet (keyed reads implemented: ${[...BINDERS.keys()].join(', ')})` });
 
 /** Every reading of an operation for a measure, key and period, in the order to try them. */
-export function bindReadings(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST): BindResult {
+export function bindReadings(operationKey: string, measureKey: string, key: { keyType: string; value: string }, period: PeriodWanted = LATEST, declared?: BindRequest['declared']): BindResult {
   const b = BINDERS.get(operationKey);
   if (!b) return unbound(operationKey);
-  const r = b.bind({ measureKey, key, period });
+  const r = b.bind({ measureKey, key, period, declared: declared ?? BUNDLED });
   if (!('error' in r) && r.length === 0) return { error: `${operationKey} has no reading of ${measureKey} for ${period.text}` };
   return r;
 }

@@ -17,7 +17,7 @@
  * upstream response (the SEC companyconcept and frames cassettes are built from companyfacts)
  * agree by construction, and the cross-check says so (`sharedUpstream`).
  */
-import { calendarFrame } from '../connectors/sec-edgar.ts';
+import { crossCheckBinderOf } from '../connectors/registry.ts';
 import type { OperationRef } from '../discover/index.ts';
 import type { Observation, OperationResult } from '../connectors/records.ts';
 import type { RawPointer } from '../http/client.ts';
@@ -83,24 +83,12 @@ const BUDGET_RESERVE = 2;
 
 type Bound = { fetchArgs: Record<string, string>; measure: string; operation?: string } | BindError;
 
-/**
- * Binders for population scans (one period, every filer): the arguments come from the admitted
- * evidence's measure, unit and period, and the entity is picked out of the response by its key.
- */
-const SCAN_BINDERS: ReadonlyMap<string, (e: AdmittedEvidence) => Bound> = new Map([
-  ['sec-edgar/frames', (e: AdmittedEvidence): Bound => {
-    const [, taxonomy, tag] = e.measure.split('/');
-    const period = calendarFrame(e.period);
-    if (!taxonomy || !tag) return { error: `frames take a taxonomy/tag measure, not ${e.measure}` };
-    if (!period) return { error: `the period ${e.period.label} is not a calendar frame (year, quarter or instant)` };
-    return { fetchArgs: { taxonomy, tag, unit: e.unit === '1' ? 'pure' : e.unit, period }, measure: `${taxonomy}/${tag}` };
-  }],
-]);
-
 const primaryKey = (e: AdmittedEvidence) => `${e.source}/${e.operation}`;
 
 function bindSecond(op: OperationRef, e: AdmittedEvidence): Bound {
-  if (op.kind === 'population_scan') return SCAN_BINDERS.get(op.key)?.(e) ?? { code: 'no_binder', error: `${op.key} has no cross-check binder` };
+  // population scans (one period, every filer): the connector's cross-check binder takes the arguments from the
+  // admitted evidence's measure, unit and period, and the entity is picked out of the response by its key
+  if (op.kind === 'population_scan') return crossCheckBinderOf(op.key)?.(e) ?? { code: 'no_binder', error: `${op.key} has no cross-check binder` };
   // the period the evidence covers, so a binder that addresses periods binds the same one
   const year = e.period.fiscalYear ?? (e.period.end ? Number(e.period.end.slice(0, 4)) : null);
   const period: PeriodWanted = { year, basis: e.period.basis === 'fiscal' || e.period.basis === 'calendar' ? e.period.basis : 'unspecified', latest: year === null, text: e.period.label };

@@ -16,7 +16,9 @@
  *   - a response this search already holds answers a later choice without a new attempt
  *     (`absentIn`: a concept not in the companyfacts already fetched);
  *   - operational blocks: a choice marks the keys its block applies to, and later choices under a
- *     blocked key are skipped (an offline operation fails the same way for every concept);
+ *     blocked key are skipped (a rate-limited operation fails the same way for every concept); a
+ *     request with no recording in the offline snapshot blocks that request only, and the
+ *     operation's later requests are tried only when the snapshot records them;
  *   - subtree pruning: an examination that says the source answered a different question prunes
  *     the choice's subtree (by default its source); later choices in it are skipped;
  *   - recording: each attempt numbered, timed, with requests, responses, checks, disposition and reason;
@@ -59,7 +61,11 @@ export interface FetchChoice<T> {
   subtree?: string;
   /** Skipped when any of these keys is blocked. */
   skipIfBlocked?: readonly string[];
-  /** Marked blocked when this choice's fetch is operationally blocked. */
+  /**
+   * Marked blocked when this choice's fetch is operationally blocked (a rate limit, a refused key).
+   * A block that concerns the one request (no recording of it in the offline snapshot) blocks only
+   * that request, whatever the choice marks.
+   */
   marksBlocked?: readonly string[];
   /** With the response already held by this search: a failure settles the choice without a new attempt. */
   absentIn?: (held: OperationResult) => Failure | undefined;
@@ -177,6 +183,8 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
   const out: SearchOutcome<T> = { attempts: [], admitted: [], notes: [], reached: [], resolved: false, passedOver: [] };
   const pruned = new Set<string>();
   const blocked = new Set<string>();
+  /** Operations one of whose requests the offline snapshot did not hold. */
+  const offline = new Set<string>();
   const tried = new Set<string>();
   const held = new Map<string, OperationResult>();
   let made = 0;
@@ -209,7 +217,9 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
       const subtree = c.subtree ?? c.source;
       if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
-      if (c.skipIfBlocked?.some((k) => blocked.has(k))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
+      if (offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); continue; }
       if (c.identity !== undefined) {
         if (tried.has(c.identity)) continue;
         tried.add(c.identity);
@@ -224,6 +234,8 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       const step = await attempt(ctx, c, o, tag, out, held);
       if (step === 'stop') break;
       if (step === 'prune') pruned.add(subtree);
+      // a missing recording blocks that request only; any other block, what the choice says it blocks
+      if (step === 'block_request') { blocked.add(requestBlock(c)); offline.add(`${c.source}/${c.operation}`); }
       if (step === 'block') for (const k of c.marksBlocked ?? []) blocked.add(k);
       if (step === 'admitted' && (o.mode ?? 'first') === 'first') break;
     }
@@ -240,7 +252,43 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
   return out;
 }
 
-type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'failed' | 'stop';
+type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'block_request' | 'failed' | 'stop';
+
+/**
+ * Failure codes that concern one request, not the operation: the offline snapshot holding no
+ * recording of this request says nothing of another request to the same operation (another table
+ * or vintage), so only the same request is skipped afterwards.
+ */
+const REQUEST_SCOPED: ReadonlySet<string> = new Set(['offline']);
+const requestBlock = (c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>) => `request:${fetchKey(c.source, c.operation, c.args)}`;
+
+/**
+ * Whether the offline snapshot records a choice's request (undefined when the client asks the
+ * publisher, or the request cannot be built here): once one request of an operation was missing,
+ * the others are probed before an attempt, so a snapshot that holds another table or vintage of the
+ * operation is still read and one that holds none costs one attempt, not one per concept.
+ */
+function recorded(ctx: QueryContext, c: Pick<FetchChoice<unknown>, 'source' | 'operation' | 'args'>): boolean | undefined {
+  try {
+    const connector = ctx.runtime.registry.get(c.source);
+    const decl = ctx.runtime.declarations.operation(c.source, c.operation);
+    if (!connector || !decl) return undefined;
+    const { request, policy } = connector.buildRequest(decl, c.args);
+    return ctx.runtime.http.recorded?.(request, policy);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The boundary of a choice skipped because the offline snapshot does not record its request (no attempt is made). */
+function notRecorded(c: FetchChoice<unknown>): Failure {
+  return {
+    boundary: 'operationally_blocked', code: 'offline', source: c.source, operation: `${c.source}/${c.operation}`,
+    message: `${c.source}: ${c.label} is not in the offline snapshot either (skipped without a request)`,
+    params: { skipped: 'not_recorded', ...(c.measure ? { measure: c.measure } : {}), ...(c.bindings.vintage ? { vintage: c.bindings.vintage, vintageEnd: c.bindings.vintageEnd ?? '' } : {}) },
+    ...(c.fallback ? { fallback: true } : {}),
+  };
+}
 
 /** One attempt: open, fetch, examine, record. */
 async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
@@ -265,7 +313,8 @@ async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions
     const recovered = c.recover?.(f, a);
     if (recovered !== undefined) out.admitted.push(recovered);
     if (isStop(f)) { out.stopped = f; return 'stop'; }
-    return f.boundary === 'operationally_blocked' ? 'block' : 'failed';
+    if (f.boundary !== 'operationally_blocked') return 'failed';
+    return REQUEST_SCOPED.has(f.code) ? 'block_request' : 'block';
   }
   held.set(fetchKey(c.source, c.operation, c.args), result);
   a.responses = result.responses;

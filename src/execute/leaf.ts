@@ -14,15 +14,16 @@ import { bindKey, type EntityType, type IdentityBundle } from '../resolve/bundle
 import { resolveName } from '../resolve/registry.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
-import { checkObservation, isAnnual, type PeriodWanted } from '../validate/structural.ts';
+import { checkObservation, isAnnual, type Check, type PeriodWanted } from '../validate/structural.ts';
 import type { Attempt } from './attempt.ts';
 import { bindReadings, entityTypeFor } from './bind.ts';
+import type { BindRequest } from './binders/types.ts';
 import { grainAvailability, recordQuantity, type Eligibility } from './eligibility.ts';
 import type { QuantityKind } from '../understand/intent.ts';
 import { checkGrain } from '../validate/grain.ts';
 import { byNewest, latestDisclosure, type DeclaredPeriod, type LatestDisclosure } from '../validate/latest.ts';
 import type { QueryContext } from './context.ts';
-import { exhausted, search, summarise, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
+import { exhausted, search, summarise, type FetchChoice, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
 import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
@@ -45,6 +46,8 @@ export interface LeafRequest {
   pinned?: IdentityBundle;
   /** Whether a candidate can answer what the intent asks, before any request (eligibility.ts). */
   eligible?: Eligibility;
+  /** For a "latest" read: the period each candidate operation declares, by operation key (searchLeaf sets it). */
+  declared?: ReadonlyMap<string, DeclaredPeriod>;
 }
 
 export interface LeafResult {
@@ -60,6 +63,8 @@ export interface LeafResult {
   notes: string[];
   /** A "latest" read: the newest declared period read, or the newer ones declared and why they were not read. */
   latest?: LatestDisclosure;
+  /** A "latest" read that passed over candidate concepts of the same response for one holding a newer period. */
+  latestConcept?: { read: string; end: string; passedOver: Array<{ measure: string; end: string }> };
 }
 
 /**
@@ -134,8 +139,25 @@ export function recordKey(o: Observation, keyType: string): string | undefined {
  * key of that type stay, and the entity check decides on them. With `attributes`, only rows with
  * those attribute values (the crude-prevalence row of a PLACES county).
  */
+/** A response's observations by measure, in response order (a companyfacts result holds ~25 k, read once per candidate measure). */
+const byMeasure = new WeakMap<readonly unknown[], Map<string, readonly Observation[]>>();
+function observationsOf(records: OperationResult['records'], measure: string): readonly Observation[] {
+  let m = byMeasure.get(records);
+  if (!m) {
+    const groups = new Map<string, Observation[]>();
+    for (const r of records) {
+      if (r.type !== 'observation') continue;
+      const g = groups.get(r.measure);
+      if (g) g.push(r);
+      else groups.set(r.measure, [r]);
+    }
+    byMeasure.set(records, m = groups);
+  }
+  return m.get(measure) ?? [];
+}
+
 export function selectRecords(records: OperationResult['records'], measure: string, want: PeriodWanted, key?: { keyType: string; value: string }, attributes?: Readonly<Record<string, string>>): { matches: Observation[]; closest?: Observation; any: boolean } {
-  let obs = records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
+  let obs = observationsOf(records, measure);
   if (key) obs = obs.filter((o) => { const k = recordKey(o, key.keyType); return k === undefined || k === key.value; });
   if (attributes) obs = obs.filter((o) => Object.entries(attributes).every(([a, v]) => o.attributes[a] === v));
   if (obs.length === 0) return { matches: [], any: false };
@@ -182,7 +204,11 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
   return async function* (h) {
     const said = new Set<string>();
     let beyond = false;
-    for (const cand of req.candidates) {
+    // a "latest" read: a reading older than the newest period a later candidate of another operation declares waits
+    // until those are tried (an older vintage of one operation never goes before a newer period another declares)
+    const later: Later[] | undefined = req.period.latest && req.declared ? [] : undefined;
+    const floor = later ? floors(req.candidates, req.declared!) : undefined;
+    for (const [ci, cand] of req.candidates.entries()) {
       const op = cand.operation;
       if (!op) continue;
       if (cand.tier === 'fallback' && !beyond) {
@@ -229,16 +255,17 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
           h.note(key.reason);
           continue;
         }
-        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period);
+        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period, ctx.runtime.descriptors);
         if ('error' in readings) { h.note(`${cand.candidateKey}: ${readings.error}`); continue; }
         const unit = req.units.get(cand.candidateKey);
         for (const binding of readings) {
           if (h.isPruned(cand.publisherId)) break;
           const operationId = binding.operation ?? op.operationId;
-          // a vintage of a product that could not be fetched for one concept (no cassette, not released) is not fetched for the next
+          // a vintage of a product that is blocked for one concept (rate limit, refused key) is not fetched for the next;
+          // a request with no recording blocks only itself (the engine's rule), so another table of the vintage is still tried
           const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
           const entityKey = { keyType: key.keyType, value: key.value };
-          yield {
+          const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
             kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tier,
             label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
             // the same call and record selection from another candidate key would repeat a verdict
@@ -247,7 +274,10 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
             // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
             // a binder's further readings are other requests (another survey, another vintage) and are still tried
             marksBlocked: [...(readings.length === 1 ? [op.key] : []), ...(binding.reading ? [readingKey] : [])],
-            bindings: { [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label, ...(binding.reading ? { reading: binding.reading } : {}) },
+            bindings: {
+              [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label,
+              ...(binding.reading ? { reading: binding.reading } : {}), ...(binding.period ? { vintage: binding.period.label, vintageEnd: binding.period.end } : {}),
+            },
             // measure choice settled on data in hand: a concept the entity's whole response (already
             // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
             absentIn: (held) => selectRecords(measureRecords(held, binding.measure), binding.measure, req.period, entityKey, binding.attributes).any ? undefined
@@ -277,24 +307,9 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
                   period: req.period, attribute: req.attribute,
                 });
                 verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-                if (verdict.passed && req.period.latest) {
-                  // "latest" is the newest period the response holds for what is asked, not the first concept that validates:
-                  // a concept a filer stopped using (Apple's Revenues, to FY2018) yields to a later candidate of the same response
-                  // only a later candidate whose record itself passes the same checks displaces this one
-                  const passes = async (o: Observation, measure: string, u: string | undefined) => {
-                    if (recordQuantity(req.quantity ?? null, o)) return false;
-                    const st = checkObservation(o, { entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
-                    return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
-                  };
-                  const newer = await newerInResponse(req, cand, op.key, result, entityKey, rec.period.end ?? '', passes);
-                  if (newer) {
-                    const message = `${binding.measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
-                    return {
-                      reject: { boundary: 'no_data', code: 'newer_in_response', message, params: { measure: binding.measure, end: rec.period.end ?? '', newer: newer.measure, newerEnd: newer.end } },
-                      reason: message, checks: verdict.checks, said: `passed over ${binding.measure}: ${message}`,
-                    };
-                  }
-                }
+                // "latest" is the newest period the response holds for what is asked, not the first concept that validates
+                const passedOver = verdict.passed && req.period.latest ? await laterInResponse(ctx, req, cand, op.key, result, { key, label: bundle.label, entityKey }, binding.measure, rec, verdict.checks) : undefined;
+                if (passedOver) return passedOver;
                 if (verdict.passed) {
                   const p = rec.period;
                   const geo = rec.geography;
@@ -323,9 +338,67 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
               };
             },
           };
+          const end = binding.period?.end ?? req.declared?.get(op.key)?.end ?? '';
+          if (later && floor && endKey(end) < floor[ci]!) later.push({ choice, end, fallback: cand.tier === 'fallback' });
+          else yield choice;
         }
       }
     }
+    if (later) yield* newestReadingsFirst(later);
+  };
+}
+
+interface Later { choice: FetchChoice<Omit<AdmittedEvidence, 'index'>>; end: string; fallback: boolean }
+
+const endKey = (e: string) => (/^\d{4}$/.test(e) ? `${e}-12-31` : e.slice(0, 10));
+
+/**
+ * Per candidate: the newest period a later candidate of another operation declares that reads the
+ * same kind of entity ('' when none): a state table declares nothing for a county.
+ */
+function floors(cands: readonly Assessment[], declared: ReadonlyMap<string, DeclaredPeriod>): string[] {
+  const last = new Map<string, number>();
+  cands.forEach((c, i) => { if (c.operation) last.set(c.operation.key, i); });
+  return cands.map((c, i) => {
+    let f = '';
+    const mine = c.operation ? entityTypeFor(c.operation.key) : undefined;
+    for (const [op, at] of last) {
+      const theirs = entityTypeFor(op);
+      if (at <= i || op === c.operation?.key || (mine && theirs && mine !== theirs)) continue;
+      const e = endKey(declared.get(op)?.end ?? '');
+      if (e > f) f = e;
+    }
+    return f;
+  });
+}
+
+/** The readings set aside: planned before fallback, each newest period first (the vintage a reading asks, else its operation's declared end); equal ends keep their order. */
+function newestReadingsFirst(later: readonly Later[]): FetchChoice<Omit<AdmittedEvidence, 'index'>>[] {
+  return later.map((l, i) => ({ l, i }))
+    .sort((a, b) => Number(a.l.fallback) - Number(b.l.fallback) || endKey(b.l.end).localeCompare(endKey(a.l.end)) || a.i - b.i)
+    .map((x) => x.l.choice);
+}
+
+/**
+ * A record that passed, in a "latest" read, yields to a later candidate of the same response whose
+ * own record passes the same checks and reaches a later period: a concept a filer stopped using
+ * (Apple's Revenues, to FY2018) is passed over, said with both periods (`newer_in_response`).
+ */
+async function laterInResponse(
+  ctx: QueryContext, req: LeafRequest, cand: Assessment, opKey: string, result: OperationResult,
+  who: { key: { keyType: string; value: string }; label: string; entityKey: { keyType: string; value: string } }, measure: string, rec: Observation, checks: Check[],
+): Promise<{ reject: Failure; reason: string; checks: Check[]; said: string } | undefined> {
+  const passes = async (o: Observation, m: string, u: string | undefined) => {
+    if (recordQuantity(req.quantity ?? null, o)) return false;
+    const st = checkObservation(o, { entity: { keyType: who.key.keyType, key: who.key.value, label: who.label }, measure: m, ...(u ? { unit: u } : {}), period: req.period, attribute: req.attribute });
+    return (await adjudicate(st, req.question, ctx.signal, req.judge)).passed;
+  };
+  const newer = await newerInResponse(req, cand, opKey, result, who.entityKey, rec.period.end ?? '', passes, ctx.runtime.descriptors);
+  if (!newer) return undefined;
+  const message = `${measure} ends ${rec.period.end}; the same response holds ${newer.measure} to ${newer.end}, a later candidate for what is asked`;
+  return {
+    reject: { boundary: 'no_data', code: 'newer_in_response', message, params: { measure, end: rec.period.end ?? '', newer: newer.measure, newerEnd: newer.end } },
+    reason: message, checks, said: `passed over ${measure}: ${message}`,
   };
 }
 
@@ -335,14 +408,14 @@ export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambig
  */
 async function newerInResponse(
   req: LeafRequest, cand: Assessment, opKey: string, result: OperationResult, entityKey: { keyType: string; value: string }, end: string,
-  passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>,
+  passes: (o: Observation, measure: string, unit: string | undefined) => Promise<boolean>, descriptors?: BindRequest['declared'],
 ): Promise<{ measure: string; end: string } | undefined> {
   const later: Array<{ measure: string; end: string; rec: Observation; unit: string | undefined }> = [];
   const after = req.candidates.slice(req.candidates.indexOf(cand) + 1);
   for (const c of after) {
     const unit = req.units.get(c.candidateKey);
     if (c.operation?.key !== opKey || req.eligible?.(c, unit)) continue;
-    const readings = bindReadings(opKey, c.candidateKey, entityKey, req.period);
+    const readings = bindReadings(opKey, c.candidateKey, entityKey, req.period, descriptors);
     if ('error' in readings) continue;
     for (const b of readings) {
       if (b.operation && b.operation !== cand.operation?.operationId) continue; // another request, not this response
@@ -360,13 +433,18 @@ export async function searchLeaf(ctx: QueryContext, req: LeafRequest): Promise<L
   const found: { ambiguity?: LeafResult['ambiguity'] } = {};
   const declared = req.period.latest ? declaredOf(ctx, req) : undefined;
   // "latest means latest": the candidates of the source declaring the newest period first (rule 4); the disclosure is typed, not the validator's
-  const ordered: LeafRequest = declared ? { ...req, candidates: newestFirst(req.candidates, declared), period: { ...req.period, latestDisclosed: true } } : req;
+  const ordered: LeafRequest = declared ? { ...req, candidates: newestFirst(req.candidates, declared), period: { ...req.period, latestDisclosed: true }, declared } : req;
   const out = await search(ctx, keyedChoices(ctx, ordered, found), { nextAttempt: req.nextAttempt, ...(req.branch ? { branch: req.branch } : {}) });
   const r = leafResult(out, {
     noData: `no ${req.attribute ?? 'value'} for ${req.entity} in ${req.period.text}`,
     nothingBound: `no candidate operation could be bound for "${req.entity}"`,
   }, found.ambiguity);
   if (declared && r.evidence) r.latest = latestRead(r.evidence, declared, out, req.candidates);
+  if (req.period.latest && r.evidence) {
+    // concepts of the same response passed over for a later one: said with the period each ends
+    const passedOver = out.reached.filter((f) => f.code === 'newer_in_response' && f.params).map((f) => ({ measure: String(f.params!.measure), end: String(f.params!.end) }));
+    if (passedOver.length > 0) r.latestConcept = { read: r.evidence.measure.replace(`${r.evidence.source}/`, ''), end: r.evidence.period.end ?? r.evidence.period.label, passedOver: [...new Map(passedOver.map((p) => [p.measure, p])).values()] };
+  }
   return r;
 }
 
@@ -423,10 +501,32 @@ function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<s
     if (!had || rank(op) > rank(had.candidate)) rivals.set(k, d);
   }
   const why = new Map([...rivals.values()].map((d) => [d.candidate, whyNot(d.candidate)]));
-  // the operation read declares its own newest period; its response held the newest it has for this entity
   const own = declared.get(readOp)?.end ?? '';
   const recordEnd = ev.period.end ?? '';
-  return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
+  const opOfAttempt = (a: Attempt) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
+  // the newer vintages of the operation read: attempted, or skipped as not in the offline snapshot (no attempt made)
+  const skipped = out.reached.filter((f) => f.params?.skipped === 'not_recorded' && f.params.vintageEnd && opOf.get(String(f.params.measure)) === readOp)
+    .map((f) => ({ disposition: 'errored', failure: f.code, bindings: { vintage: String(f.params!.vintage), vintageEnd: String(f.params!.vintageEnd) } }));
+  const vintaged = [...out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp), ...skipped];
+  if (vintaged.length === 0) {
+    // the operation read declares its own newest period, and its response held the newest it has for this entity
+    return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
+  }
+  // the operation read asks for a vintage per reading: each newer vintage it tried and could not read is a rival of its own,
+  // and a newer declared one it never tried is said as not tried
+  const mine = new Map<string, DeclaredPeriod>();
+  // another operation reading the same declared dataset is not a rival of its own: the vintages named here say what of it was not read
+  const dataset = declared.get(readOp);
+  for (const [k, d] of rivals) if (dataset && d.source === dataset.source && d.label === dataset.label) { rivals.delete(k); why.delete(d.candidate); }
+  for (const a of vintaged) {
+    const end = a.bindings.vintageEnd!;
+    const label = a.bindings.vintage ?? end;
+    if (a.disposition === 'accepted' || end <= recordEnd || mine.has(label)) continue;
+    mine.set(label, { candidate: `${readOp}@${label}`, source: ev.source, end, label });
+    why.set(`${readOp}@${label}`, a.failure ?? a.disposition);
+  }
+  if (own > recordEnd && ![...mine.values()].some((d) => d.end >= own)) mine.set(own, { candidate: readOp, source: ev.source, end: own, label: declared.get(readOp)?.label ?? own });
+  return latestDisclosure({ candidate: `${readOp}@${ev.period.label ?? recordEnd}`, source: ev.source, end: recordEnd, label: ev.period.label }, [...mine.values(), ...rivals.values()], why);
 }
 
 /** An engine outcome as a leaf result: the admitted evidence, or the failure it leads with and every boundary reached. */

@@ -16,6 +16,8 @@ export type Note =
   | { code: 'scope_reading'; entity: string; chosen: string; grain: string; by?: string; alternatives: readonly string[] }
   /** "Latest" read: the newest declared period was read, or an older one was, and every newer declared one with why it was not read. */
   | { code: 'latest'; disclosure: LatestDisclosure }
+  /** "Latest" within one response: the candidate concept holding the newest period was read, and the ones passed over for it (each with the period it ends). */
+  | { code: 'latest_concept'; read: string; end: string; passedOver: ReadonlyArray<{ measure: string; end: string }> }
   /** No entity named: the value is the dataset's own scope. */
   | { code: 'scope_read'; scope: string; source: string }
   /** Read by a code the publisher defines, as the question names it. */

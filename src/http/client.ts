@@ -120,14 +120,73 @@ type Attempt =
   | { ok: true; status: number; contentType: string; text: string; retryAfter: string | null }
   | { ok: false; error: PublisherError; retryable: boolean };
 
+/**
+ * Parsed JSON bodies by what decides the parse: status, content type and the SHA-256 of the text.
+ * checkContent is a pure function of those, so a body seen before (a cassette replayed again, or a
+ * live response byte-identical to an earlier one) is not parsed again. The values are frozen, so
+ * no reader can change what another reads. Bounded by the text bytes held (oldest dropped first).
+ */
+class ParsedBodies {
+  readonly #entries = new Map<string, { json: unknown; bytes: number }>();
+  #bytes = 0;
+  constructor(private readonly limitBytes: number) {}
+
+  get(key: string): { json: unknown } | undefined {
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, json: unknown, bytes: number): void {
+    if (bytes > this.limitBytes || json === null || typeof json !== 'object') return;
+    deepFreeze(json);
+    this.#entries.set(key, { json, bytes });
+    this.#bytes += bytes;
+    for (const [k, v] of this.#entries) {
+      if (this.#bytes <= this.limitBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= v.bytes;
+    }
+  }
+}
+
+/** Freeze a parsed JSON value and everything in it (iteratively: publisher JSON can nest deeply). */
+export function deepFreeze(root: unknown): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+  }
+}
+
+/** Body text kept parsed per client (a companyfacts response is ~4 MB). */
+const PARSED_BODY_BYTES = 32 * 1024 * 1024;
+
 export class HttpClient {
   private readonly pacers = new Map<string, Pacer>();
   private readonly retry: RetryPolicy;
+  private readonly parsed = new ParsedBodies(PARSED_BODY_BYTES);
   readonly mode: HttpMode;
 
   constructor(private readonly options: HttpClientOptions) {
     this.mode = options.mode;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  /** checkContent, remembered for JSON bodies by status, content type and content hash. */
+  private checked(t: Parameters<typeof checkContent>[0], expect: ExpectedFormat, sha: string): unknown {
+    if (expect !== 'json') return checkContent(t, expect);
+    const key = `${t.status} ${t.contentType} ${sha}`;
+    const hit = this.parsed.get(key);
+    if (hit) return hit.json;
+    const json = checkContent(t, expect);
+    this.parsed.set(key, json, t.text.length);
+    return json;
   }
 
   /** The client Assay uses by default: cassettes under `root`, replay unless asked otherwise. */
@@ -145,6 +204,18 @@ export class HttpClient {
   hasCredential(env: string | undefined): boolean {
     return env !== undefined && !!this.options.credentials?.[env];
   }
+
+  /**
+   * In replay mode, whether the offline snapshot records this request (undefined in live and record
+   * modes, where the publisher is asked): lets a search skip a request it knows cannot be replayed.
+   */
+  recorded(req: HttpRequest, policy: RequestPolicy): boolean | undefined {
+    if (this.mode !== 'replay' || !this.options.cassettes) return undefined;
+    const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
+    this.keys ??= new Set(this.options.cassettes.keys());
+    return this.keys.has(requestKey({ ...req, url: redactUrl(req.url, secretNames) }, { secrets: secretNames, varyHeaders: policy.varyHeaders }));
+  }
+  private keys?: Set<string>;
 
   async request(req: HttpRequest, policy: RequestPolicy, ctx: CallContext): Promise<RawResponse> {
     const secretNames = [policy.credential?.queryParam, policy.credential?.header].filter((x): x is string => !!x);
@@ -172,9 +243,10 @@ export class HttpClient {
     const secrets = secret ? [secret] : [];
 
     const response = await this.live(fetchImpl, { ...req, url: outgoing.href, headers }, policy, ctx, at, secrets);
-    const json = checkContent({ ...at, status: response.status, contentType: response.contentType, text: response.text }, policy.expect);
+    const bodySha = sha256(response.text);
+    const json = this.checked({ ...at, status: response.status, contentType: response.contentType, text: response.text }, policy.expect, bodySha);
     const raw: RawResponse = {
-      source: policy.source, method: req.method, url, status: response.status, sha256: sha256(response.text),
+      source: policy.source, method: req.method, url, status: response.status, sha256: bodySha,
       retrievedAt: new Date(ctx.clock.now()).toISOString(), contentType: response.contentType, text: response.text,
       json, attempts: response.attempts, keyless: cred?.mode === 'optional' && !secret,
     };
@@ -198,9 +270,10 @@ export class HttpClient {
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
     const failure = statusFailure(hit.status, hit.text, at, []);
     if (failure) throw failure;
-    const json = checkContent({ ...at, status: hit.status, contentType: hit.contentType, text: hit.text }, policy.expect);
+    const bodySha = sha256(hit.text);
+    const json = this.checked({ ...at, status: hit.status, contentType: hit.contentType, text: hit.text }, policy.expect, bodySha);
     return {
-      source: policy.source, method: req.method, url: at.url, status: hit.status, sha256: sha256(hit.text),
+      source: policy.source, method: req.method, url: at.url, status: hit.status, sha256: bodySha,
       retrievedAt: hit.origin.recordedAt ?? 'unknown', cassette: hit.location, origin: hit.origin,
       contentType: hit.contentType, text: hit.text, json, attempts: 0,
       keyless: policy.credential?.mode === 'optional' && !this.hasCredential(policy.credential.env),

@@ -160,6 +160,15 @@ function decide(intent: Intent, req: Requirement, candidates: Candidate[], relev
       const more = operationsReturning(candidates, noun).filter((c) => !rows.includes(c));
       if (rows.length > 0) considered = [...rows, ...more];
     }
+    // A topical question names records and a topic ("grants for tribal energy development"): the topic
+    // words are the search's argument, which no card carries, so they rank the search poorly. When
+    // none of the best-scored is a search, the search operations among every scored candidate whose
+    // own card names one of the question's words (the records: "grant", "opportunity") qualify.
+    if (intent.shape === 'topical' && !considered.some((c) => c.card.operations.some((o) => o.kind === 'search'))) {
+      const words = new Set((intent.attribute ?? '').toLowerCase().split(/\s+/).map((w) => singular(w.replace(/[^a-z]/g, ''))).filter((w) => w.length > 2));
+      const names = (c: Candidate) => `${c.card.title} ${c.card.description}`.toLowerCase().split(/[^a-z]+/).some((w) => w.length > 2 && words.has(singular(w)));
+      considered = [...considered, ...candidates.filter((c) => c.card.kind === 'operation' && !considered.includes(c) && c.card.operations.some((o) => o.kind === 'search') && names(c))];
+    }
   }
   const assessments = considered.map((c) => assess(intent, req, c)).sort(byPriority);
   const selected = assessments[0] && assessments[0].verdict !== 'infeasible' ? assessments[0] : undefined;

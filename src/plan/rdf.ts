@@ -5,7 +5,7 @@
  * Terms are Assay's vocabulary (src/rdf/vocab.ts, documented in shapes/assay-vocab.ttl).
  */
 import { catalogIris } from '../ard/rdf/iris.ts';
-import { factory, type Quad } from '../rdf/store.ts';
+import { jsFactory as factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, PROV, RDF, XSD } from '../rdf/vocab.ts';
 import type { Assessment, Plan } from './plan.ts';
 

@@ -122,12 +122,14 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const s = r.subset;
     const tested = sheet.derive(s.tested, 'count', `members tested: ${s.tested} of ${read.completeness.usable} usable (attempt ${read.attemptN})`, `${grainWord(read.grain)} tested`);
     sheet.names(s.threshold.text, 'threshold');
+    // the threshold is the question's own number, stated in the question's words: listed on the sheet as not a measurement
+    for (const m of s.threshold.text.matchAll(/(?:-|−)?\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kmbt]\b))?/gi)) sheet.non(m[0].trim(), 'the threshold the question asks (its own number, not a measurement)');
+    const asked = s.threshold.text.trim();
     if (s.complete) {
       const c = sheet.derive(s.matches.length, 'count', `count of the members whose ${read.measure.recordMeasure} is ${s.threshold.op} ${s.threshold.value}: every one of ${s.tested} tested`, 'matches');
-      // the threshold is the question's own number: it is not restated (a figure no evidence holds)
-      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} past the threshold asked (${read.period.label}, ${by(read)}):`);
+      lines.push(`${c.value.toLocaleString('en-US')} of ${tested.value.toLocaleString('en-US')} ${grainWord(read.grain)}${where(read)} have ${measureWords(read)} ${asked}, the threshold asked (${read.period.label}, ${by(read)}):`);
     } else {
-      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} past the threshold asked, found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
+      lines.push(`Some ${grainWord(read.grain)}${where(read)} with ${measureWords(read)} ${asked} (the threshold asked), found by testing ${tested.value.toLocaleString('en-US')} members in ${by(read)}'s order until enough matched (examples, not every match):`);
     }
     const shown = s.matches.filter((m) => pa.itemOf[`0:${m.key}`] !== undefined);
     for (const m of shown) lines.push(`- ${m.label}: ${fmt(m.value!, read)}${m.period ? ` (${m.period.label})` : ''}`);
@@ -151,12 +153,25 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     const numD = num.measure.startsWith('count of') ? sheet.derive(num.value, 'count', `count of members (attempt ${pa.reads[0]?.attemptN})`, num.measure) : undefined;
     const denD = den.measure.startsWith('count of') ? sheet.derive(den.value, 'count', `count of members (attempt ${pa.reads[1]?.attemptN})`, den.measure) : undefined;
     const opnd = [...(numD ? [numD.id] : facts(num)), ...(denD ? [denD.id] : facts(den))];
-    const d = sheet.derive(rounded(q.value, 2), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to 0.01`, 'ratio', opnd);
+    // two decimals, or three significant digits for a ratio below 0.01 (0.000501, never a bare 0)
+    const places = q.value !== 0 && Math.abs(q.value) < 0.01 ? Math.ceil(-Math.log10(Math.abs(q.value))) + 2 : 2;
+    const d = sheet.derive(rounded(q.value, places), q.unit, `${opnd[0]} / ${opnd[1]}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${num.value} / ${den.value}${q.scale !== 1 ? ` × ${q.scale}` : ''} = ${q.value}, rounded to ${places} decimal places`, 'ratio', opnd);
     if (q.scale !== 1) { sheet.non(q.scale.toLocaleString('en-US'), 'the ratio\'s scale'); sheet.non(String(q.scale), 'the ratio\'s scale'); }
-    const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.measure);
+    const label = (c: typeof num, rd?: PopulationRead) => (c.measure.startsWith('count of') ? c.measure.replace(/^count of /, '') : rd ? measureWords(rd) : c.label ?? c.measure);
     // a share of like counts is a percentage of the denominator's members
-    if (q.unit === '%') lines.push(`For ${num.about.label}: ${label(num, pa.reads[0])} are ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })}% of ${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
-    else lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: 2 })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    if (pa.reads.length === 0) {
+      // one entity's two keyed values: the formula with both components, each with its period and publisher
+      const share = `${d.value.toLocaleString('en-US', { maximumFractionDigits: places })}${q.unit === '%' ? '%' : ''}`;
+      const [ne, de] = [items[Number(num.evidence[0])], items[Number(den.evidence[0])]];
+      const by = [...new Set([ne, de].map((e) => (e ? publisherName(e.source) : 'no source recorded')))];
+      const formula = `${formatValue(num.value, num.unit, num.currency)} / ${formatValue(den.value, den.unit, den.currency)}${q.scale !== 1 ? ` × ${q.scale.toLocaleString('en-US')}` : ''}`;
+      const source = by.length === 1 ? `${by[0]}'s figures` : `${by[0]} (numerator) and ${by[1]} (denominator)`;
+      const kw = (c: typeof num) => c.label ?? c.measure;
+      lines.push(q.unit === '%'
+        ? `For ${num.about.label} in ${num.period.label}, ${kw(num)} is ${share} of ${kw(den)}: ${formula}, computed by code from ${source}.`
+        : `For ${num.about.label} in ${num.period.label}, the ratio of ${kw(num)} to ${kw(den)} is ${share}${q.scale !== 1 ? ` per ${q.scale.toLocaleString('en-US')}` : ''}: ${formula}, computed by code from ${source}.`);
+    } else if (q.unit === '%') lines.push(`For ${num.about.label}: ${label(num, pa.reads[0])} are ${d.value.toLocaleString('en-US', { maximumFractionDigits: places })}% of ${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
+    else lines.push(`For ${num.about.label}: ${d.value.toLocaleString('en-US', { maximumFractionDigits: places })} ${label(num, pa.reads[0])} per ${q.scale === 1 ? '' : `${q.scale.toLocaleString('en-US')} `}${label(den, pa.reads[1])}, computed by code from ${formatValue(num.value, num.unit, num.currency)} (${num.period.label}) and ${formatValue(den.value, den.unit, den.currency)} (${den.period.label}).`);
     disclosures.push(...q.warnings.map(ratioWarningText));
   } else if (r.kind === 'topical') {
     const t = r.topical;
@@ -167,6 +182,7 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
       const ceiling = h.awardCeiling !== undefined && h.awardCeiling !== null ? `; award ceiling ${formatValue(h.awardCeiling, 'USD', 'USD')}` : '';
       lines.push(`${h.rank}. ${h.title} (${h.number}), ${h.agency ?? 'agency not stated'}${h.openDate ? `, open ${h.openDate}` : ''}${h.closeDate ? ` to ${h.closeDate}` : ''}${ceiling}`);
     }
+    if (t.trimmed) disclosures.push('the recorded search page is a TRIMMED sample of the publisher\'s response: a live search may rank more matches');
     if (t.more) disclosures.push(`the search reported more matches than the ${t.hits.length} read (${count(t.pagesRead, 'page')} within the declared limits)`);
     if (t.detailUnread > 0) disclosures.push(`${count(t.detailUnread, 'opportunity', 'opportunities')} not read in detail (award amounts not shown)`);
     disclosures.push('relevant examples ranked by the publisher\'s search, not a population: no count or statistic over all opportunities is implied');

@@ -7,6 +7,7 @@
  */
 import type { Assessment } from '../plan/plan.ts';
 import { search, summarise, exhausted, type SearchOutcome } from '../execute/engine.ts';
+import { byNewest, latestDisclosure, type DeclaredPeriod } from '../validate/latest.ts';
 import type { Failure } from '../execute/failure.ts';
 import type { ShapeInput, ShapeOutcome, Item } from '../execute/shapes/types.ts';
 import type { ComputeRefusal } from './compute/common.ts';
@@ -53,14 +54,71 @@ export interface PopulationSearch {
 export async function searchPopulation(i: ShapeInput, candidates: readonly Assessment[], t: AskTemplate, branch?: string): Promise<PopulationSearch> {
   // after the plan's candidates, the further eligible ones discovery found (components bring their own)
   const further = !branch && i.planned.found ? furtherPopulationCandidates(i.intent, i.planned.found, /^(number|count) of\b/i.test(i.intent.attribute ?? '') ? t.grain : null) : [];
-  const { targets, boundaries } = targetsFor([...candidates, ...further], t, i.planned.units);
+  const bound = targetsFor([...candidates, ...further], t, i.planned.units);
+  // "latest means latest": the reads of the newest declared period first, the disclosure typed after the read
+  const targets = t.period.latest ? newestFirst(bound.targets) : bound.targets;
+  const boundaries = bound.boundaries;
   i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${branch ? `[${branch}] ` : ''}${i.intent.shape}: ${targets.length} population read(s) over ${t.grain ?? 'the operation\'s'} grain, ${scopeLabel(t.scope)}; the first complete population answers (keyed reads are not populations)` });
   const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
   // progress: rows declared, read, excluded and the completeness verdict of every population read
   for (const r of out.admitted) i.ctx.emit(populationProgress(r));
-  const read = out.admitted.find((r) => r.completeness.verdict === 'complete');
+  const found = out.admitted.find((r) => r.completeness.verdict === 'complete');
+  const read = found && t.period.latest ? withLatest(found, targets, out) : found;
   const partial = read ? undefined : out.admitted[0];
   return { ...(read ? { read } : {}), ...(partial ? { partial } : {}), out, targets, boundaries };
+}
+
+/** A target as a declared period (validate/latest.ts): one per source and period label, the read's own period end. */
+const declaredOf = (x: PopulationTarget): DeclaredPeriod => ({ candidate: `${x.binding.source}|${x.binding.period.label}`, source: x.binding.source, end: x.binding.period.end ?? '0000', label: x.binding.period.label });
+
+/** Reads of a newer declared period tried ahead of the planner's first, at most (each a request; the attempt cap stays for the rest). */
+export const NEWER_FIRST = 8;
+
+/**
+ * "Latest means latest" within the attempt cap: the targets of operations declaring a newer period
+ * than the planner's first target's operation (the keyed read's rule, by operation, validate/latest.ts
+ * byNewest) are tried first — at most NEWER_FIRST of them, newest first, each operation's own order
+ * kept — then every other target in the planner's order. A newer vintage spread over many tables
+ * (ACS 5-year: a request per table) can then not exhaust the cap before an older complete population
+ * is reached; the newer periods not read are disclosed either way (withLatest).
+ */
+function newestFirst(targets: readonly PopulationTarget[]): PopulationTarget[] {
+  if (targets.length === 0) return [];
+  const op = (x: PopulationTarget) => `${x.binding.source}/${x.binding.operation}`;
+  const newest = new Map<string, string>();
+  for (const x of targets) { const e = x.binding.period.end ?? '0000'; if (e > (newest.get(op(x)) ?? '')) newest.set(op(x), e); }
+  const first = newest.get(op(targets[0]!))!;
+  const ahead = byNewest(targets.map((x, k) => ({ candidate: op(x), source: x.binding.source, end: newest.get(op(x))!, k }))).filter((d) => d.end > first).slice(0, NEWER_FIRST).map((d) => targets[d.k]!);
+  return [...ahead, ...targets.filter((x) => !ahead.includes(x))];
+}
+
+/** Whether an attempt made the request a target binds (the same operation and arguments). */
+const madeFor = (a: { source: string; operation: string; bindings: Record<string, string> }, x: PopulationTarget) =>
+  a.source === x.binding.source && a.operation === x.binding.operation
+  // (the choice's own bindings — grain, scope, measure, class — overlay arguments of the same name: choices.ts choiceOf)
+  && Object.entries(x.binding.args).every(([k, v]) => CHOICE_KEYS.has(k) || a.bindings[k] === v);
+const CHOICE_KEYS = new Set(['grain', 'scope', 'measure', 'class']);
+
+/**
+ * The read with its typed "latest" note (the keyed read's `latest` disclosure): the period read
+ * against every newer period the other targets declare, each with why it was not read — the failure
+ * its request ended with (`offline`, `not_found`), a partial population, or `not_attempted`.
+ */
+function withLatest(read: AttemptedRead, targets: readonly PopulationTarget[], out: SearchOutcome<AttemptedRead>): AttemptedRead {
+  const own = targets.find((x) => x.binding.source === read.source && x.binding.operation === read.operation && x.binding.period.label === read.period.label);
+  const mine: DeclaredPeriod = own ? declaredOf(own) : { candidate: `${read.source}|${read.period.label}`, source: read.source, end: read.period.end ?? '0000', label: read.period.label };
+  const rivals = new Map<string, DeclaredPeriod>();
+  const why = new Map<string, string>();
+  for (const x of targets) {
+    const d = declaredOf(x);
+    if (d.candidate === mine.candidate) continue;
+    const a = out.attempts.find((at) => madeFor(at, x));
+    const reason = !a ? 'not_attempted' : a.disposition === 'accepted' ? 'partial_population' : a.failure ?? a.disposition;
+    // one rival per declared period; the best-explained reason (a request made) over a choice never tried
+    if (!rivals.has(d.candidate) || (why.get(d.candidate) === 'not_attempted' && reason !== 'not_attempted')) { rivals.set(d.candidate, d); why.set(d.candidate, reason); }
+  }
+  const disclosure = latestDisclosure(mine, [...rivals.values()], why);
+  return { ...read, notes: [...read.notes, { code: 'latest', disclosure }] };
 }
 
 /** A partial population read as the failure it is: never an answer that stands for the population. */

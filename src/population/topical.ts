@@ -33,13 +33,19 @@ export interface TopicalResult {
   /** Pages read; whether the search reported more hits than were read. */
   pagesRead: number;
   more: boolean;
+  /** The last page read replays a TRIMMED sample: incomplete by construction, whatever its hit count says (not "more matches reported"). */
+  trimmed?: boolean;
   /** Hits whose detail could not be read (not recorded offline, publisher failure). */
   detailUnread: number;
 }
 
-/** The operations a topical search uses, by source: the search, and the keyed detail read. */
-export const TOPICAL_SOURCES: ReadonlyMap<string, { search: string; detail?: string }> = new Map([
-  ['grants-gov', { search: 'search-opportunities', detail: 'fetch-opportunity' }],
+/**
+ * The operations a topical search uses, by source: the search, the keyed detail read, and the
+ * words a question calls that source's records by (a search of grant opportunities is no answer
+ * to "NSF awards about X" or "nonprofits working on Y", whatever its topic words).
+ */
+export const TOPICAL_SOURCES: ReadonlyMap<string, { search: string; detail?: string; records: RegExp; recordsWord: string }> = new Map([
+  ['grants-gov', { search: 'search-opportunities', detail: 'fetch-opportunity', records: /\b(grants?|opportunit(?:y|ies)|funding|cooperative\s+agreements?)\b/i, recordsWord: 'grant and funding opportunities' }],
 ]);
 
 /**

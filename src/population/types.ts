@@ -11,6 +11,7 @@
 import type { RawPointer } from '../http/client.ts';
 import type { Scalar, ValueStatus } from '../connectors/records.ts';
 import type { Scope } from './geo.ts';
+import type { LatestDisclosure } from '../validate/latest.ts';
 
 /** What one member of a population is. */
 export type Grain = 'state' | 'county' | 'place' | 'organization' | 'company' | 'opportunity';
@@ -95,6 +96,8 @@ export type PopulationNote =
   | { code: 'scope_filter'; scope: string; field: string }
   | { code: 'class_filter'; class: string; field: string; codes: string[] }
   | { code: 'survey_vintage'; label: string }
+  /** "Latest" asked: the period read against the newer periods other reads declare, and why each was not read (the keyed read's disclosure). */
+  | { code: 'latest'; disclosure: LatestDisclosure }
   | { code: 'newer_release_not_read'; label: string; why: string }
   | { code: 'sample_recorded'; sample: string; recordedAt: string | null }
   | { code: 'periods_differ'; earliest: string; latest: string; members: number }

@@ -7,6 +7,7 @@ import type { Exclusion, PopulationFailure, PopulationNote, PopulationRead } fro
 import type { ComputeRefusal } from './compute/common.ts';
 import type { CorrelationCaveat } from './compute/correlation.ts';
 import type { RatioWarning } from './compute/ratio.ts';
+import { latestWords } from '../answer/wording.ts';
 
 const plurals = new Intl.PluralRules('en');
 export const count = (n: number, one: string, other = `${one}s`) => `${n.toLocaleString('en-US')} ${plurals.select(n) === 'one' ? one : other}`;
@@ -61,6 +62,7 @@ export function populationNoteText(n: PopulationNote, read: Pick<PopulationRead,
     case 'sample_recorded': return `replayed from the offline snapshot (${n.sample}${n.recordedAt ? `, recorded ${n.recordedAt}` : ''})`;
     case 'periods_differ': return `each ${grainWord(read.grain, 1)}'s own period: ${count(n.members, grainWord(read.grain, 1), grainWord(read.grain))} with periods ending from ${n.earliest} to ${n.latest}`;
     case 'coverage_of': return `coverage: ${n.of}`;
+    case 'latest': return latestWords(n.disclosure);
     case 'model_based': return `${n.program} values are model-based estimates (the ACS combined with administrative records), not the ACS survey's own estimates`;
     case 'period_not_published': return `no population of this measure for ${n.asked} was read; its latest, ${n.read}, is correlated instead`;
     case 'equivalent_variable': return n.why === 'republished'
@@ -135,7 +137,8 @@ export function computeRefusalText(r: ComputeRefusal): string {
     case 'suppressed_series': return `${r.measure} is suppressed or missing for most members of ${r.operation}: ${r.usable.toLocaleString('en-US')} usable of ${r.members.toLocaleString('en-US')} (${pct(r.members ? (100 * r.usable) / r.members : 0)}); a statistic over the rest would not stand for the population`;
     case 'threshold_unit_mismatch': return `the threshold ${r.threshold} is in ${r.thresholdUnit}, but the measure is in ${r.measureUnit}: no member is tested against it`;
     case 'grain_mismatch': return `the two measures are published at different grains (${allOf(r.grains.map((g) => grainWord(g, 1)))}): no key aligns their rows`;
-    case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)})`;
+    case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)}): a ratio of one entity's measures needs both for the same period`;
+    case 'entity_mismatch': return `the components were read for different entities (${allOf(r.entities)}): a ratio of one entity's measures needs both for the same one`;
     case 'too_few_aligned': return `only ${count(r.aligned, 'member')} aligned on both measures; a correlation needs at least ${r.minimum}`;
     case 'no_variation': return `${r.measure} has the same value for every aligned member: no association can be measured`;
     case 'zero_denominator': return `the denominator ${r.denominator} is zero`;

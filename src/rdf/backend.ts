@@ -27,6 +27,8 @@ import type { Bindings, Quad, QueryOptions, Term } from './store.ts';
 export interface RdfReader {
   /** Number of quads in every graph the store holds for Assay. */
   readonly size: number;
+  /** At least `size`, and cheap to read when counting is not (limits check this first; see RdfStore). */
+  readonly sizeBound: number;
   select(query: string, options?: QueryOptions): Bindings[];
   ask(query: string, options?: QueryOptions): boolean;
   /** CONSTRUCT or DESCRIBE. */

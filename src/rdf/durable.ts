@@ -27,7 +27,8 @@
  *   sequence (`setSnapshotWriter`; src/server/sparql/pool.ts): reads and /health go on while it
  *   runs, and only writes wait. Without one (CLI, tests) the dump runs here. A compaction
  *   that fails leaves the old pair in place; one started because the journal grew never fails
- *   the write that triggered it (that write is already durable).
+ *   or delays the write that triggered it (that write is already durable and acknowledged; the
+ *   compaction runs next in the write queue).
  * - One process owns a data directory at a time (LOCK file with the owner's pid). Other
  *   threads hold followers (`DurableStore.follower`): a replica whose writes go to the owner
  *   and resolve once the owner acknowledged them and the replica holds them.
@@ -231,9 +232,20 @@ export function applyToMemory(rdf: RdfStore, op: WriteOp, how: { replay?: boolea
       }
       return;
     case 'replaceGraph': {
-      // Parse once into a scratch store so a syntax error leaves the old graph untouched; then
-      // swap inside the engine. (Copying quads across as JS objects costs far more than a
-      // second, unchecked parse.)
+      // A replayed op was valid when it was acknowledged, and oxigraph's load is all-or-nothing,
+      // so one parse suffices when the data is known good (replay) or the graph is empty (a
+      // failed load leaves it as it was). Otherwise parse once into a scratch store first so a
+      // syntax error leaves the old graph untouched; then swap inside the engine. (Copying quads
+      // across as JS objects costs far more than a second, unchecked parse.)
+      if (how.replay === true) {
+        rdf.clearGraph(op.graph);
+        rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri, lenient: true });
+        return;
+      }
+      if (rdf.graphIsEmpty(op.graph)) {
+        rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
+        return;
+      }
       new RdfStore().load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri });
       rdf.clearGraph(op.graph);
       rdf.load(op.data, { format: op.format, graph: op.graph, baseIri: op.baseIri, lenient: true });
@@ -277,6 +289,10 @@ export class DurableStore implements AssayStore {
   /** Followers: writes acknowledged by the owner that this replica does not hold yet. */
   #waiters: { seq: number; resolve: () => void }[] = [];
   #snapshotWriter: SnapshotWriter | null = null;
+  /** A compaction is waiting in the write queue. */
+  #compactionQueued = false;
+  /** The last memory image taken, while it may still serve replicas seeded at the same write. */
+  #lastImage: { image: WasmImage; seq: number } | null = null;
   /** The last compaction that failed (the old snapshot and journal stay in use). */
   #compactionError: { error: Error; journalBytes: number } | null = null;
 
@@ -452,8 +468,15 @@ export class DurableStore implements AssayStore {
    */
   memoryImage(): { image: WasmImage; seq: number } | null {
     if (this.#unacked || this.#failed || this.#remote || this.#closed) return null;
+    // Replicas seeded at the same write (the query workers and the ask workers at start-up)
+    // share one copy; it is dropped soon after, so the owner does not keep a copy of its heap.
+    if (this.#lastImage?.seq === this.#seq) return this.#lastImage;
     const image = this.rdf.memoryImage();
-    return image ? { image, seq: this.#seq } : null;
+    if (!image) return null;
+    const taken = { image, seq: this.#seq };
+    this.#lastImage = taken;
+    setTimeout(() => { if (this.#lastImage === taken) this.#lastImage = null; }, 2_000).unref();
+    return taken;
   }
 
   /** Called after each acknowledged write (e.g. to keep a query replica current). */
@@ -493,7 +516,8 @@ export class DurableStore implements AssayStore {
       return;
     }
     const estimate = estimateQuads(op);
-    if (estimate > 0 && this.rdf.size + estimate > this.#opts.maxQuads) {
+    // The bound first (free); a count only when the bound says the write could pass the ceiling.
+    if (estimate > 0 && this.rdf.sizeBound + estimate > this.#opts.maxQuads && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
         `refusing to load about ${estimate} quads: the embedded store holds ${this.rdf.size} and is capped at ${this.#opts.maxQuads} ` +
         '(the WebAssembly store aborts near 13.1 M triples). Keep the graph in a scale-out SPARQL 1.1 store instead: `--store URL` or ASSAY_STORE_URL (e.g. Virtuoso; see the README\'s store section), or clear a graph first.');
@@ -524,10 +548,17 @@ export class DurableStore implements AssayStore {
     this.#seq++;
     this.#unacked = false;
     for (const l of this.#listeners) l(op, this.#seq);
-    if (this.#journal && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
-      // The write is durable already: a compaction that fails must not fail it. The error is
-      // kept (compactionError); another try waits until the journal has grown by a quarter.
-      await this.#compactNow().catch(() => undefined);
+    if (this.#journal && !this.#compactionQueued && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
+      // The write is durable already: it is acknowledged now, and the compaction runs next in the
+      // write queue (later writes wait for it; this one, e.g. a first start's catalog graph, does
+      // not). A compaction that fails fails no write. The error is kept (compactionError);
+      // another try waits until the journal has grown by a quarter.
+      this.#compactionQueued = true;
+      const run = this.#queue.then(async () => {
+        this.#compactionQueued = false;
+        if (this.#journalBytes > this.#opts.compactAfterBytes) await this.#compactNow();
+      });
+      this.#queue = run.catch(() => undefined);
     }
   }
 

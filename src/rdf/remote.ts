@@ -392,6 +392,11 @@ export class RemoteReader implements RdfReader {
     return count(this.select(countQuery(this.#scope)));
   }
 
+  /** The count itself (the remote store counts; nothing is kept here between calls). */
+  get sizeBound(): number {
+    return this.size;
+  }
+
   select(query: string, options?: QueryOptions): Bindings[] {
     return toBindings(this.#results(query, options));
   }

@@ -34,6 +34,11 @@ export interface AppDeps {
   pending?: string[];
   /** Start the ask workers at once and make readiness wait for them (the gateway does; tests start them on first use). */
   eagerAsk?: boolean;
+  /**
+   * Seed the query and ask workers' replicas once this settles (listen.ts: the catalog sync), so
+   * each copies a memory image that holds it, rather than parsing it or being seeded twice.
+   */
+  askSeedAfter?: Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -92,7 +97,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('assay', deps);
   const queryPool = deps.store instanceof RemoteStore
     ? new RemoteEvaluator(deps.store, { maxConcurrent: deps.config.store.maxConcurrent, maxQueue: deps.config.sparql.maxQueue })
-    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers, surge: deps.config.limits.sparql.surgeWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'));
+    : startQueryPool(deps.store as Parameters<typeof startQueryPool>[0], { ...deps.config.sparql, spares: deps.config.limits.sparql.spareWorkers, surge: deps.config.limits.sparql.surgeWorkers }, (reason) => app.log.warn({ reason }, 'query worker replaced'), deps.askSeedAfter);
   app.decorate<QueryPool | RemoteEvaluator>('queryPool', queryPool);
   const readiness = new Readiness();
   if (queryPool instanceof QueryPool) readiness.add('sparql-workers', () => queryPool.isReady);
@@ -103,6 +108,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('askHost', () => askHost ??= new AskHost(deps.store, {
     workers: lim.workers, concurrency: lim.concurrency, maxQueue: lim.maxQueue, baseIri: deps.config.baseIri,
     storeConfig: deps.config.store,
+    ...(deps.askSeedAfter ? { seedAfter: deps.askSeedAfter } : {}),
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
   }));
   app.addHook('onClose', async () => askHost?.close());

@@ -27,7 +27,9 @@ export interface Running {
 export async function startGateway(config: Config, options: { logger?: boolean; prepare?: (store: AssayStore) => Promise<void> } = {}): Promise<Running> {
   const store = await openStore(config);
   try {
-    const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true });
+    let prepared!: () => void;
+    const catalogSynced = new Promise<void>((resolve) => { prepared = resolve; });
+    const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true, askSeedAfter: catalogSynced });
     const address = await app.listen({ port: config.port, host: config.host });
     const stopped = new AbortController();
     // Plan sweeps in a query worker (a scan of the evidence graph) when the store is embedded.
@@ -40,7 +42,11 @@ export async function startGateway(config: Config, options: { logger?: boolean; 
       else app.log.info({ removed: r.removed.length, quads: r.quadsRemoved }, 'run retention removed runs');
     }, planner);
     const ready = (async () => {
-      if (options.prepare) await options.prepare(store);
+      try {
+        if (options.prepare) await options.prepare(store);
+      } finally {
+        prepared();
+      }
       app.readiness.mark('catalog');
       await app.readiness.whenReady(stopped.signal);
     })();

@@ -46,15 +46,47 @@ describe('search: the attempt lifecycle', () => {
   });
 
   it('an operational block skips later choices under the keys it marks', async () => {
-    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/1', source: 'a' });
+    const limited = new PublisherError('rate_limited', 'slow down', { url: 'https://x.test/1', source: 'a' });
     const out = await search(ctx(), provide([
-      choice('a', '1', offline, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
+      choice('a', '1', limited, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
       choice('a', '2', 'admit', { skipIfBlocked: ['a/op'] }),
       choice('b', '3', 'reject'),
     ]), { nextAttempt: counter() });
     expect(out.attempts.map((a) => a.bindings.id)).toEqual(['1', '3']);
     expect(out.attempts[0]!.requests).toEqual(['https://x.test/1']);
     expect(summarise(out, words)).toMatchObject({ boundary: 'no_data', code: 'period' });
+  });
+
+  it('a request the offline snapshot does not hold blocks that request only: another request to the operation is still tried', async () => {
+    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/1', source: 'a' });
+    const out = await search(ctx(), provide([
+      choice('a', '1', offline, { marksBlocked: ['a/op'], skipIfBlocked: ['a/op'] }),
+      // the same request for another concept: skipped, no second attempt
+      choice('a', '1', 'admit', { bindings: { id: '1b' }, identity: '1b', skipIfBlocked: ['a/op'] }),
+      choice('a', '2', 'admit', { skipIfBlocked: ['a/op'] }),
+    ]), { nextAttempt: counter() });
+    expect(out.attempts.map((a) => [a.bindings.id, a.failure ?? null])).toEqual([['1', 'offline'], ['2', null]]);
+    expect(out.admitted).toEqual(['2']);
+  });
+
+  it('after one request of an operation is missing offline, its later requests are tried only when the snapshot records them', async () => {
+    const recordedIds = new Set(['3']);
+    const runtime = {
+      registry: new Map([['a', { buildRequest: (_d: unknown, args: Record<string, string>) => ({ request: { method: 'GET', url: `https://x.test/${args.id}` }, policy: {} }) }]]),
+      declarations: { operation: () => ({}) },
+      http: { recorded: (req: { url: string }) => recordedIds.has(req.url.slice(-1)) },
+    };
+    const c = queryContext({ id: 't', runtime: runtime as never, registry: {} as never, timeoutMs: Infinity });
+    const offline = new PublisherError('offline', 'not in the offline snapshot', { url: 'https://x.test/1', source: 'a' });
+    const out = await search(c, provide([
+      choice('a', '1', offline),
+      choice('a', '2', 'admit'),
+      choice('a', '3', 'admit'),
+    ]), { nextAttempt: counter() });
+    // 2 is not recorded: a boundary without an attempt; 3 is, and is read
+    expect(out.attempts.map((a) => [a.bindings.id, a.failure ?? null])).toEqual([['1', 'offline'], ['3', null]]);
+    expect(out.reached.filter((f) => f.code === 'offline').map((f) => f.params?.skipped ?? 'attempted')).toEqual(['attempted', 'not_recorded']);
+    expect(out.admitted).toEqual(['3']);
   });
 
   it('a duplicate choice is tried once, and a response already held settles a choice without a new attempt', async () => {

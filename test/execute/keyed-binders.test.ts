@@ -18,9 +18,19 @@ describe('binders', () => {
     ]);
   });
 
-  it('subject-table variables read the subject product; "latest" is the newest declared vintage, never an older one', () => {
+  it('subject-table variables read the subject product; "latest" is the newest declared vintage first, then each older declared one, each reading naming its vintage', () => {
     const r = bindReadings('census-acs/acs-state', 'census-acs/acs5-2019-subject/S1701_C03_001E', { keyType: 'fips', value: '48' }, latest);
-    expect(r).toMatchObject([{ fetchArgs: { year: '2024', product: 'acs1/subject', variables: 'group(S1701)' }, measure: 'acs1-subject-2024/S1701_C03_001E' }, { fetchArgs: { year: '2024', product: 'acs5/subject' } }]);
+    if ('error' in r) throw new Error(r.error);
+    expect(r.slice(0, 2)).toMatchObject([
+      { fetchArgs: { year: '2024', product: 'acs1/subject', variables: 'group(S1701)' }, measure: 'acs1-subject-2024/S1701_C03_001E', period: { end: '2024-12-31', label: 'ACS 1-year 2024' } },
+      { fetchArgs: { year: '2024', product: 'acs5/subject' }, period: { label: 'ACS 5-year 2020–2024' } },
+    ]);
+    const ends = r.map((b) => b.period!.end);
+    expect(ends).toEqual([...ends].sort().reverse());
+    // the 1-year 2020 standard estimates were not released: "latest" passes over them, never asks for them
+    expect(r.some((b) => b.fetchArgs.year === '2020' && b.fetchArgs.product === 'acs1/subject')).toBe(false);
+    expect(r.some((b) => b.fetchArgs.year === '2020' && b.fetchArgs.product === 'acs5/subject')).toBe(true);
+    expect(Math.min(...r.map((b) => Number(b.fetchArgs.year)))).toBe(2005);
   });
 
   it('the newest declared vintage is the descriptor\'s own temporal end, and a descriptor without one is a clear error', async () => {
@@ -42,9 +52,15 @@ describe('binders', () => {
   });
 
   it('a county ACS value reads the 5-year estimate for the counties of its state', () => {
-    expect(bindReadings('census-acs/acs-county', 'census-acs/acs5-2009/B01001_001E', { keyType: 'fips', value: '17031' }, y(2021))).toMatchObject([
-      { operation: 'acs-county', fetchArgs: { year: '2021', product: 'acs5', variables: 'B01001_001E', state: '17', county: '*' }, measure: 'acs5-2021/B01001_001E', reading: 'ACS 5-year 2017–2021' },
+    const r = bindReadings('census-acs/acs-county', 'census-acs/acs5-2009/B01001_001E', { keyType: 'fips', value: '17031' }, y(2021));
+    if ('error' in r) throw new Error(r.error);
+    expect(r[0]).toMatchObject({ operation: 'acs-county', fetchArgs: { year: '2021', product: 'acs5', variables: 'B01001_001E', state: '17', county: '*' }, measure: 'acs5-2021/B01001_001E', reading: 'ACS 5-year 2017–2021' });
+    // the same total population from the other tables that publish it, the headline variable also in the all-counties request form
+    expect(r.slice(1).map((b) => [b.operation, b.fetchArgs.variables, b.fetchArgs.year])).toEqual([
+      ['acs-county', 'B01003_001E', '2021'], ['acs-all-counties', 'B01003_001E,B02001_002E,B19013_001E', '2021'],
+      ['acs-county', 'B02001_001E', '2021'], ['acs-county', 'DP05_0001E', '2021'], ['acs-county', 'DP05_0033E', '2021'],
     ]);
+    expect(r.slice(1).every((b) => /^read as \S+ of the ACS 5-year 2017–2021 table \w+, the same total population estimate as B01001_001E/.test(b.note ?? ''))).toBe(true);
     expect(bindReadings('census-acs/acs-county', 'census-acs/acs5-2009/B01001_001E', { keyType: 'fips', value: '17' }, y(2021))).toEqual({ error: 'acs-county takes a 5-digit county FIPS code, not fips 17' });
   });
 

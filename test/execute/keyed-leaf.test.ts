@@ -51,6 +51,9 @@ describe('county ACS read', () => {
     expect(r.evidence).toBeUndefined();
     expect(r.failure?.boundary).toBe('operationally_blocked');
     expect(r.failure?.message).toContain('https://api.census.gov/data/2020/acs/acs5?get=NAME,B01001_001E&for=county:*&in=state:17');
-    expect(r.attempts).toHaveLength(1);
+    // after the county table's miss, the operation's other requests (the same total population from B01003, B02001, the
+    // data profile) are tried only if the snapshot records them; the all-counties request form is another operation
+    expect(r.attempts.map((a) => [a.bindings.vintage, a.failure])).toEqual([['ACS 5-year 2016–2020', 'offline'], ['ACS 5-year 2016–2020', 'offline']]);
+    expect(r.attempts.map((a) => a.operation)).toEqual(['acs-county', 'acs-all-counties']);
   }, 60_000);
 });

@@ -36,17 +36,8 @@ describe("What was Apple's revenue in Q3 2023?", () => {
   }, 120_000);
 });
 
-describe('What is the population of Los Angeles County, California? (rule 4, latest means latest)', () => {
-  it('the source declaring the newest period is tried first; the older SVI vintage read says which newer one exists and why it was not read', async () => {
-    const r = await ask(offline, { question: 'What is the population of Los Angeles County, California?' });
-    // the ACS (declared through 2024) before CDC/ATSDR SVI 2018 (ACS 2014–2018 republished)
-    expect(r.attempts[0]!.source).toBe('census-acs');
-    expect(r.status).toBe('answered');
-    expect(r.evidence.map((e) => [e.source, e.entity_key, e.value])).toEqual([['cdc-svi', 'fips=06037', 10098052]]);
-    const d = r.qualification!.disclosures;
-    expect(d.some((x) => /^latest available/.test(x))).toBe(false);
-    expect(d).toContain('"latest" read as ACS 5-year 2014–2018 (republished in CDC/ATSDR SVI 2018); 1 newer declared period not read: American Community Survey estimates (through 2024-12-31), the Census Bureau (ACS): not in the offline snapshot');
-  }, 120_000);
+describe('latest means latest (rule 4)', () => {
+  // Los Angeles County's "latest" population (the ACS's newest recorded vintage, before the SVI 2018 republication) is tested in latest-vintages.test.ts
 
   it('a read of the newest period its source declares, with no newer one declared, is "latest available"', async () => {
     const r = await ask(offline, { question: "What is Apple's revenue?" });
@@ -77,6 +68,15 @@ describe("What was Apple's revenue? (latest means latest within one response too
     const revenues = r.attempts.find((a) => a.measure === 'sec-edgar/us-gaap/Revenues');
     expect(revenues).toMatchObject({ disposition: 'rejected' });
     expect(revenues!.reason).toMatch(/us-gaap\/Revenues ends 2018-09-29; the same response holds .* to 2025-09-27/);
+    expect(revenues!.failure).toBe('newer_in_response');
+    // the ranking is disclosed: the concept read, the period it reaches, and the one passed over with its own
+    expect(r.qualification!.disclosures).toContain('"latest" read from us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax, the candidate concept with the newest period in the response (to 2025-09-27); passed over: us-gaap/Revenues (to 2018-09-29) and us-gaap/SalesRevenueNet (to 2017-09-30)');
+  }, 120_000);
+
+  it('"What is Apple\'s revenue?" (no period, present tense) is the same latest read', async () => {
+    const r = await ask(offline, { question: "What is Apple's revenue?" });
+    expect(r.evidence.map((e) => [e.measure, e.period])).toEqual([['sec-edgar/us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax', 'FY2025']]);
+    expect(r.attempts.find((a) => a.measure === 'sec-edgar/us-gaap/Revenues')?.failure).toBe('newer_in_response');
   }, 120_000);
 
   it('a year asked is still that year, whichever concept is newest', async () => {
@@ -84,4 +84,20 @@ describe("What was Apple's revenue? (latest means latest within one response too
     expect(r.status).toBe('answered');
     expect(r.evidence[0]!.period).toBe('FY2018');
   }, 120_000);
+});
+
+describe('Which company earned more in 2022, Apple or NVIDIA? under ask', () => {
+  it('the reading compared is asked, as any other ambiguity, before any request; resuming binds it for both sides', async () => {
+    const q = { question: 'Which company earned more in 2022, Apple or NVIDIA?', on_ambiguity: 'ask' as const };
+    const first = await ask(offline, q);
+    expect(first.status).toBe('needs_clarification');
+    expect(first.clarification!.options.map((o) => o.assumptions.measure)).toEqual(['net income', 'revenue']);
+    expect(first.attempts).toEqual([]);
+    const net = await ask(offline, { resume: { run: first.run_id, option: 1 } });
+    // the same two net-income records the answer mode compares (read there from the same companyfacts responses)
+    const answered = await ask(offline, { question: q.question });
+    expect(net.status).toBe('answered');
+    expect(net.evidence.map((e) => [e.entity_key, e.measure, e.period, e.value])).toEqual(answered.evidence.map((e) => [e.entity_key, e.measure, e.period, e.value]));
+    expect(net.qualification!.disclosures.some((d) => d.startsWith('"earnings" compared as'))).toBe(false);
+  }, 240_000);
 });

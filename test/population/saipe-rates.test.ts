@@ -47,6 +47,20 @@ describe('SAIPE state poverty (timeseries/poverty/saipe)', () => {
     expect(r.citations.some((c) => /timeseries\/poverty\/saipe\?get=NAME,SAEPOVRTALL_PT&for=state:\*&time=2023/.test(c.url ?? ""))).toBe(true);
   });
 
+  it('"latest" over sources: the newer declared ACS vintage is tried first, and the answer from SAIPE 2023 says it was not read and why', async () => {
+    const r = await ask(services, { question: 'Which states have the highest poverty rate?' });
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    expect(r.populations![0]).toMatchObject({ operation: 'census-acs/saipe-states', period: 'SAIPE 2023' });
+    const latest = r.qualification!.disclosures.find((d) => d.startsWith('"latest" read as SAIPE 2023'));
+    expect(latest, r.qualification!.disclosures.join('\n')).toBeDefined();
+    expect(latest).toMatch(/ACS 1-year 2024, the Census Bureau \(ACS\): not in the offline snapshot/);
+    // the newer vintage was attempted before the older one answered (latest means latest), each attempt in the trace
+    const acs = r.attempts.filter((a) => a.operation === 'acs-all-states');
+    const saipe = r.attempts.find((a) => a.operation === 'saipe-states')!;
+    expect(acs.length).toBeGreaterThan(0);
+    expect(acs.every((a) => a.n < saipe.n && a.disposition === 'errored')).toBe(true);
+  });
+
   it('a year after the newest the catalog declares is no population; the publisher\'s 204 for 2025 is no data, never a parse error', async () => {
     const p = POPULATION_PROVIDERS.get('census-acs')!;
     const b = p.bind({ measureKey: MEASURE, grain: 'state', scope: NATION, period: { year: 2025, latest: false, text: '2025' }, today: '2026-12-01' }, 'saipe-states');

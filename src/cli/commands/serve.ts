@@ -75,7 +75,7 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
     // The store's own count: the catalog may state a triple twice, the graph holds it once.
     const quads = running.store.rdf.graphSize(graphIri(config.baseIri, 'catalog'));
     after.push(sync.changed
-      ? `  catalog: rebuilt from ${opts.catalog ?? 'ard-okf'}/ (${sync.publishers} sources, ${sync.measures} measures, ${quads} quads) in ${(sync.elapsedMs / 1000).toFixed(1)} s`
+      ? `  catalog: rebuilt from ${opts.catalog ?? 'ard-okf'}/ (${sync.cached ? 'the graph read from its cache' : `${sync.publishers} sources, ${sync.measures} measures`}, ${quads} quads) in ${(sync.elapsedMs / 1000).toFixed(1)} s`
       : `  catalog: unchanged since it was last loaded (${quads} quads)`);
   }
   after.push(`  SPARQL endpoint: ${config.baseIri}sparql   VoID: ${config.baseIri}.well-known/void   catalog: ${config.baseIri}catalog`);

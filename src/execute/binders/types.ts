@@ -27,6 +27,8 @@ export interface Binding {
   reading?: string;
   /** What the reader must know about this reading (the estimate read from another table that publishes it). */
   note?: string;
+  /** The period this reading asks for, when the binder chose it (a survey vintage a "latest" read descends through). */
+  period?: { end: string; label: string };
 }
 
 export interface BindRequest {
@@ -34,6 +36,8 @@ export interface BindRequest {
   measureKey: string;
   key: { keyType: string; value: string };
   period: PeriodWanted;
+  /** The validated descriptors (the newest period a publisher declares), when the caller has them. */
+  declared?: { newestDeclaredYear(source: string): number | undefined };
 }
 
 /** `no_binder`: the executor has no binder for the operation yet (not a property of the request). */

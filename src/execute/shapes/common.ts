@@ -13,6 +13,7 @@ import { eligibilityFor } from '../eligibility.ts';
 import { fanOut } from '../fanout.ts';
 import type { LeafRequest, LeafResult } from '../leaf.ts';
 import type { Note } from '../notes.ts';
+import type { IdentityBundle } from '../../resolve/bundle.ts';
 import type { Item, RefusalContext, ShapeInput, ShapeOutcome } from './types.ts';
 
 /** The period a read wants: the year, basis and quarter named, and the grain asked (`grainAsked(intent)`). */
@@ -25,8 +26,14 @@ export function wanted(p: Intent['period'], intent?: Pick<Intent, 'grain' | 'per
 export function leafRequest(i: ShapeInput, entity: string, period: PeriodWanted, candidates: Assessment[], branch?: string): LeafRequest {
   return {
     question: i.intent.question, entity, attribute: i.intent.attribute, quantity: i.intent.quantity ?? null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
-    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...(i.pinned && i.pinned.entity === entity ? { pinned: i.pinned.bundle } : {}), ...(i.judge ? { judge: i.judge } : {}),
+    eligible: eligibilityFor(i.intent), ...(branch ? { branch } : {}), ...pinFor(i, entity), ...(i.judge ? { judge: i.judge } : {}),
   };
+}
+
+/** The geography settled before the read for this entity (ask/scope.ts), when one was. */
+export function pinFor(i: ShapeInput, entity: string): { pinned?: IdentityBundle } {
+  const pin = i.pinned?.find((p) => p.entity === entity);
+  return pin ? { pinned: pin.bundle } : {};
 }
 
 export const evidence = (items: Item[], attempts: Attempt[], notes: Note[] = []): ShapeOutcome => ({ kind: 'evidence', answer: 'values', items, attempts, notes });
@@ -41,6 +48,7 @@ export function latestNotes(reads: readonly LeafResult[]): Note[] {
     if (r.latest.code === 'latest_available' && /^latest\b/i.test(r.latest.period)) continue;
     const k = JSON.stringify(r.latest);
     if (!seen.has(k)) { seen.add(k); out.push({ code: 'latest', disclosure: r.latest }); }
+    if (r.latestConcept) out.push({ code: 'latest_concept', ...r.latestConcept });
   }
   return out;
 }

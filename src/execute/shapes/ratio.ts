@@ -4,7 +4,8 @@
  * own row (a state's population), or a count or sum over the members within the scope (the
  * private foundations in DC) — then divided in code. Components of different grain, period or
  * match method are shown with the alignment warnings; a component that cannot be read is a
- * refusal naming it, never a guess.
+ * refusal naming it, never a guess. A ratio of one named entity that is not a place (a company, an
+ * organization) reads each component by key instead (ratio-keyed.ts).
  */
 import { aggregate } from '../../population/compute/aggregate.ts';
 import { ratio as divide, type RatioComponent } from '../../population/compute/ratio.ts';
@@ -13,6 +14,7 @@ import { computeRefused, evidenceFor, isOutcome, populationOutcome, refuseSearch
 import { NATION, scopeFromText, scopeLabel, type Scope } from '../../population/geo.ts';
 import type { PopulationRead, PopulationRow } from '../../population/types.ts';
 import { aggregateOp } from './aggregate.ts';
+import { keyedRatio } from './ratio-keyed.ts';
 import { refusal } from './common.ts';
 import type { Item, ShapeExecutor } from './types.ts';
 
@@ -21,7 +23,8 @@ export function ratioScale(words: string): number {
   const per = /\bper\s+(\d[\d,]*)\b/i.exec(words);
   if (per) return Number(per[1]!.replace(/,/g, ''));
   if (/\bper\s+(thousand|million)\b/i.test(words)) return /thousand/i.test(words) ? 1000 : 1e6;
-  return /\b(share|percent|percentage|proportion)\b/i.test(words) ? 100 : 1;
+  // a margin and a return on assets or equity are stated in percent, as a share is
+  return /\b(share|percent|percentage|proportion|margins?|return\s+on)\b/i.test(words) ? 100 : 1;
 }
 
 export const ratio: ShapeExecutor = {
@@ -30,6 +33,9 @@ export const ratio: ShapeExecutor = {
   async execute(i) {
     const attrs = i.intent.attributes;
     if (attrs.length !== 2) return refusal('not_understood', 'components', 'a ratio needs its two component measures (numerator, denominator)', { attribute: i.intent.attribute, missing: 'both components named ("X per Y", "the share of X in Y")' });
+    // a named entity that is not a state-level area (a company, an organization): each component a keyed read of it
+    const named = i.intent.canonical_entity ?? i.intent.entity;
+    if (named && !scopeFromText(named)) return keyedRatio(i, named, attrs, ratioScale([i.intent.attribute ?? '', ...attrs, i.intent.question ?? ''].join(' ')));
     const t = templateFor(i);
     if (isOutcome(t)) return t;
     const place: Scope | undefined = scopeFromText(i.intent.canonical_entity ?? i.intent.entity ?? i.intent.geography?.within ?? null);

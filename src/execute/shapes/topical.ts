@@ -17,14 +17,22 @@ export const topical: ShapeExecutor = {
     // the intent's phrase names the records and their topic; the search is asked for the topic
     const keyword = topicWords(i.intent.attribute);
     if (!keyword) return refusal('not_understood', 'no_topic', 'the question names no topic to search for', { missing: 'the topic in words ("education", "tribal energy")' });
-    const isSearch = (o: { kind: string; publisherId: string; operationId: string } | undefined | null) => !!o && o.kind === 'search' && TOPICAL_SOURCES.get(o.publisherId)?.search === o.operationId;
+    // a search reads only the records it returns: the question must call its records by their name ("grants", "funding opportunities")
+    const asked = `${i.intent.attribute ?? ''} ${i.intent.question ?? ''}`;
+    const isSearch = (o: { kind: string; publisherId: string; operationId: string } | undefined | null) => {
+      const t = o ? TOPICAL_SOURCES.get(o.publisherId) : undefined;
+      return !!o && !!t && o.kind === 'search' && t.search === o.operationId && t.records.test(asked);
+    };
     // the planned candidates first; then any discovered card's search operation; then the search a topical source declares
     // (a topical question names records and a topic, not a measure: discovery may rank no card serving the search)
-    const declared = [...TOPICAL_SOURCES].map(([source, t]) => i.ctx.runtime.declarations.operation(source, t.search)).find((d) => d !== undefined);
+    const declared = [...TOPICAL_SOURCES].filter(([, t]) => t.records.test(asked)).map(([source, t]) => i.ctx.runtime.declarations.operation(source, t.search)).find((d) => d !== undefined);
     const op: { key: string; publisherId: string; operationId: string } | undefined = i.planned.candidates.map((c) => c.operation).find(isSearch)
       ?? (i.planned.found ?? []).flatMap((c) => c.card.operations).find(isSearch)
       ?? (declared ? { key: `${declared.publisherId}/${declared.id}`, publisherId: declared.publisherId, operationId: declared.id } : undefined);
-    if (!op) return refusal('no_access_path', 'no_search', 'no planned candidate is a search operation this build reads', { attribute: keyword, missing: 'a search operation' });
+    if (!op) {
+      const reads = [...TOPICAL_SOURCES].map(([source, t]) => `${source}/${t.search} (${t.recordsWord})`);
+      return { kind: 'refused', attempts: [], failure: { boundary: 'no_access_path', code: 'no_search', message: `no search this build reads returns the records asked; the topical searches it reads: ${reads.join('; ')}`, params: { reads } }, context: { attribute: keyword, missing: 'a search operation returning the records asked' } };
+    }
     const src = TOPICAL_SOURCES.get(op.publisherId)!;
     i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `topical: ${op.key} for "${keyword}", up to ${TOPICAL_LIMITS.maxPages} pages of ${TOPICAL_LIMITS.rows}, the first ${TOPICAL_LIMITS.detail} read in detail; relevant examples, not a population` });
     const pages: SearchPage[] = [];
@@ -71,7 +79,9 @@ export const topical: ShapeExecutor = {
       }
       detailUnread = top.length - out.admitted.length;
     }
-    const result: TopicalResult = { keyword, hits, pagesRead: pages.length, more: !pages[pages.length - 1]!.complete, detailUnread };
+    const last = pages[pages.length - 1]!;
+    const trimmed = !last.complete && last.result.responses.some((r) => r.origin?.trimmed);
+    const result: TopicalResult = { keyword, hits, pagesRead: pages.length, more: !last.complete && !trimmed, ...(trimmed ? { trimmed } : {}), detailUnread };
     return { kind: 'evidence', attempts, items, notes: [], answer: 'population', population: { shape: 'topical', reads: [], result: { kind: 'topical', topical: result }, itemOf: {} } };
   },
 };

@@ -47,7 +47,7 @@ export interface ShapeInput {
   /** The residual semantic check, when a model is configured (it may only reject). */
   judge?: SemanticJudge;
   /** A place settled before the read (ask/scope.ts: the state, not the county of the same name): the keyed read binds this geography only. */
-  pinned?: { entity: string; bundle: IdentityBundle };
+  pinned?: ReadonlyArray<{ entity: string; bundle: IdentityBundle }>;
   /** The store holding the grant graph, for the grant_graph executor (a materialized index, not a publisher). */
   grantGraph?: { store: GrantStore; iris: GrantIris };
 }

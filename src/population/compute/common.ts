@@ -12,6 +12,8 @@ export type ComputeRefusal =
   | { code: 'threshold_unit_mismatch'; threshold: string; thresholdUnit: string; measureUnit: string }
   | { code: 'grain_mismatch'; grains: [string, string] }
   | { code: 'period_mismatch'; periods: [string, string] }
+  /** The two components of one entity's ratio were read for different entities. */
+  | { code: 'entity_mismatch'; entities: [string, string] }
   | { code: 'too_few_aligned'; aligned: number; minimum: number }
   | { code: 'no_variation'; measure: string }
   | { code: 'zero_denominator'; denominator: string }

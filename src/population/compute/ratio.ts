@@ -10,6 +10,8 @@ import type { ComputeRefusal, Computed } from './common.ts';
 export interface RatioComponent {
   /** What the value is (a catalog measure key, or `count of <class>`). */
   measure: string;
+  /** The measure as the publisher labels it (a keyed read's admitted label), when not a population's. */
+  label?: string;
   value: number;
   unit: string;
   currency?: string;
@@ -41,11 +43,19 @@ export interface Ratio {
 
 const yearOf = (p: { end?: string }) => (p.end ? Number(p.end.slice(0, 4)) : null);
 
-export function ratio(numerator: RatioComponent, denominator: RatioComponent, scale = 1): Computed<Ratio> {
+/**
+ * `strict`: the two components are measures of one entity (a company's net income and revenue),
+ * so they must be of the same period and the same entity — a margin of one year's income over
+ * another year's revenue, or of two organizations, is no ratio at all (a refusal, not a warning).
+ * A per-capita figure (a count over a survey's population) may differ in period, said as a warning.
+ */
+export function ratio(numerator: RatioComponent, denominator: RatioComponent, scale = 1, opts: { strict?: boolean } = {}): Computed<Ratio> {
   if (denominator.value === 0) return { ok: false, refusal: { code: 'zero_denominator', denominator: denominator.measure } };
   if (numerator.about.grain !== denominator.about.grain) return { ok: false, refusal: { code: 'grain_mismatch', grains: [numerator.about.grain, denominator.about.grain] } };
   const refusal = unitRefusal(numerator, denominator);
   if (refusal) return { ok: false, refusal };
+  if (opts.strict && numerator.about.key !== denominator.about.key) return { ok: false, refusal: { code: 'entity_mismatch', entities: [numerator.about.label, denominator.about.label] } };
+  if (opts.strict && numerator.period.label !== denominator.period.label) return { ok: false, refusal: { code: 'period_mismatch', periods: [numerator.period.label, denominator.period.label] } };
   const warnings: RatioWarning[] = [];
   if (numerator.period.label !== denominator.period.label) {
     const a = yearOf(numerator.period); const b = yearOf(denominator.period);

@@ -16,6 +16,7 @@ import type { AssayStore } from '../../rdf/backend.ts';
 import type { StoreConfig } from '../../config.ts';
 import type { TurnRequest as AskRequest, TurnResult as AskResult } from '../../conversation/ask.ts';
 import type { FromAskWorker, ToAskWorker } from './worker.ts';
+import type { Seed } from '../sparql/worker.ts';
 
 // Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
 // TypeScript sources: through the bootstrap, which registers tsx in the new thread.
@@ -52,6 +53,11 @@ export interface AskHostOptions {
   baseIri: string;
   /** With a remote store, each worker opens it itself (reads and writes go to the store directly). */
   storeConfig?: StoreConfig;
+  /**
+   * Seed the workers' replicas only once this settles (the gateway passes the catalog sync), so
+   * that the memory image they adopt already holds it instead of each worker parsing it.
+   */
+  seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
 }
 
@@ -63,6 +69,10 @@ export class AskHost {
   readonly #unsubscribe: () => void;
   #nextId = 1;
   #closed = false;
+  /** Offer memory images to new workers (off for good once one refused an image). */
+  #images = true;
+  /** How each worker so far was seeded (image, dir, nquads) and how long it took, oldest first (the last 100). */
+  readonly seeds: { via: Seed['kind']; ms: number }[] = [];
 
   constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
@@ -153,8 +163,7 @@ export class AskHost {
     worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
     const store = this.#store;
     if (store instanceof DurableStore) {
-      const seed = store.dir ? { kind: 'dir' as const, dir: store.dir } : { kind: 'nquads' as const, nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
-      worker.postMessage({ type: 'init', seed, baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+      worker.postMessage({ type: 'init', baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
     } else if (this.#opts.storeConfig) {
       worker.postMessage({ type: 'init', remote: this.#opts.storeConfig, baseIri: this.#opts.baseIri } satisfies ToAskWorker);
     } else {
@@ -166,7 +175,26 @@ export class AskHost {
   #onMessage(slot: Slot, m: FromAskWorker): void {
     if (slot.dead) return;
     switch (m.type) {
+      case 'seed-wanted':
+        void (this.#opts.seedAfter ?? Promise.resolve()).catch(() => undefined).then(async () => {
+          // An image is taken only between writes (none applied and not yet journaled): wait a
+          // little for one if the owner is writing, then read the files instead.
+          const images = m.pristine && this.#images;
+          for (let tries = 0; images && tries < 40 && (this.#store as DurableStore).memoryImage() === null && !slot.dead; tries++) await new Promise((r) => setTimeout(r, 25));
+          if (!slot.dead) slot.worker.postMessage({ type: 'seed', seed: this.#seed(images) } satisfies ToAskWorker);
+        });
+        return;
+      case 'image-refused':
+        // Seed it from the files instead, and offer no more images.
+        this.#images = false;
+        this.#opts.onReplace?.(`an ask worker could not adopt a memory image (${m.reason}); ask replicas are read from the store's files from now on`);
+        slot.worker.postMessage({ type: 'seed', seed: this.#seed(false) } satisfies ToAskWorker);
+        return;
       case 'ready':
+        if (m.via) {
+          this.seeds.push({ via: m.via, ms: m.ms ?? 0 });
+          if (this.seeds.length > 100) this.seeds.shift();
+        }
         slot.ready = true;
         this.#pump();
         return;
@@ -190,6 +218,14 @@ export class AskHost {
         );
         return;
     }
+  }
+
+  /** A replica for a worker: a memory image of the owner's store when one can be taken now, else its files or a dump. */
+  #seed(images: boolean): Seed {
+    const store = this.#store as DurableStore;
+    const taken = images ? store.memoryImage() : null;
+    if (taken) return { kind: 'image', image: taken.image, seq: taken.seq };
+    return store.dir ? { kind: 'dir', dir: store.dir } : { kind: 'nquads', nquads: store.rdf.dump({ format: RDF_FORMATS.nquads }), seq: store.seq };
   }
 
   #replace(slot: Slot, reason: string): void {

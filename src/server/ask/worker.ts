@@ -10,10 +10,18 @@
  * write to every replica in order, so a write the pipeline awaited is visible here before its
  * `apply()` resolves.
  *
- * Messages in:  init {seed, baseIri, maxQuads} → ready | failed;  follow {op, seq};
+ * Start-up, embedded store: the worker loads the ask services first (none of them touches
+ * oxigraph), then asks for its seed ('seed-wanted', saying whether its oxigraph instance is still
+ * unused). The host answers with a memory image of the owner's store when it can take one (a
+ * copy, not a parse: src/rdf/wasm-image.ts), else the data directory (or a dump). Writes that
+ * arrive before the seed are held; those the seed already holds are skipped.
+ *
+ * Messages in:  init {baseIri, maxQuads} | init {remote, baseIri} → (seed-wanted →) ready | failed;
+ *               seed {seed} (after seed-wanted; answered image-refused when an image cannot be
+ *               adopted, then a second seed follows);  follow {op, seq};
  *               ask {id, req};  abort {id};  write-ack {wid, seq};  write-failed {wid, name, message}
- * Messages out: ready, failed, progress {id, event}, result {id, result}, error {id, message},
- *               write {wid, op}
+ * Messages out: seed-wanted {pristine}, image-refused {reason}, ready {via, ms}, failed,
+ *               progress {id, event}, result {id, result}, error {id, message}, write {wid, op}
  */
 import { parentPort } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
@@ -25,10 +33,12 @@ import { RemoteStore } from '../../rdf/remote.ts';
 import type { StoreConfig } from '../../config.ts';
 import { modelClientFromEnv } from '../../llm/index.ts';
 import type { Seed } from '../sparql/worker.ts';
+import { rememberingDiscovery } from './discovery-memo.ts';
 
 export type ToAskWorker =
-  | { type: 'init'; seed: Exclude<Seed, { kind: 'image' }>; baseIri: string; maxQuads: number }
+  | { type: 'init'; baseIri: string; maxQuads: number }
   | { type: 'init'; remote: StoreConfig; baseIri: string }
+  | { type: 'seed'; seed: Seed }
   | { type: 'follow'; op: WriteOp; seq: number }
   | { type: 'ask'; id: number; req: AskRequest }
   | { type: 'abort'; id: number }
@@ -36,7 +46,9 @@ export type ToAskWorker =
   | { type: 'write-failed'; wid: number; name: string; message: string };
 
 export type FromAskWorker =
-  | { type: 'ready' }
+  | { type: 'seed-wanted'; pristine: boolean }
+  | { type: 'image-refused'; reason: string }
+  | { type: 'ready'; via?: Seed['kind']; ms?: number }
   | { type: 'failed'; message: string }
   | { type: 'progress'; id: number; event: unknown }
   | { type: 'result'; id: number; result: unknown }
@@ -65,36 +77,58 @@ function main(): void {
     if ('remote' in m) {
       // A remote store is shared by every gateway: the worker reads and writes it directly.
       remote = await RemoteStore.open(m.remote, { baseIri: m.baseIri });
-      services = await loadAskServices({ store: remote, baseIri: m.baseIri, ...(model ? { model } : {}) });
+      const loaded = await loadAskServices({ store: remote, baseIri: m.baseIri, ...(model ? { model } : {}) });
+      services = { ...loaded, index: rememberingDiscovery(loaded.index) };
       send({ type: 'ready' });
       return;
     }
-    let rdf: RdfStore;
-    let seq: number;
-    if (m.seed.kind === 'dir') {
-      ({ rdf, seq } = await DurableStore.readReplica(m.seed.dir));
-    } else {
-      rdf = new RdfStore();
-      if (m.seed.nquads.length > 0) rdf.load(m.seed.nquads, { format: RDF_FORMATS.nquads, lenient: true });
-      seq = m.seed.seq;
-    }
-    store = DurableStore.follower({
-      rdf, seq, maxQuads: m.maxQuads,
-      send: (op) => new Promise<number>((resolve, reject) => {
-        const wid = nextWid++;
-        writes.set(wid, { resolve, reject });
-        send({ type: 'write', wid, op });
-      }),
+    // The services first: the replica is seeded afterwards, so that an image of the owner's
+    // store can be adopted (it needs an oxigraph instance nothing has used yet) and holds every
+    // write the owner made meanwhile (at a first start, the catalog graph).
+    // (Loading reads no store: `store` is filled in below, once the replica exists.)
+    const loaded = await loadAskServices({ store: undefined as unknown as AssayStore, baseIri: m.baseIri, ...(model ? { model } : {}) });
+    pendingInit = { loaded: { ...loaded, index: rememberingDiscovery(loaded.index) }, maxQuads: m.maxQuads };
+    send({ type: 'seed-wanted', pristine: RdfStore.canAdoptImage() });
+  };
+
+  let pendingInit: { loaded: AskServices; maxQuads: number } | undefined;
+  const seedFrom = async (seed: Seed): Promise<{ rdf: RdfStore; seq: number }> => {
+    if (seed.kind === 'image') return { rdf: RdfStore.fromMemoryImage(seed.image), seq: seed.seq };
+    if (seed.kind === 'dir') return DurableStore.readReplica(seed.dir);
+    const rdf = new RdfStore();
+    if (seed.nquads.length > 0) rdf.load(seed.nquads, { format: RDF_FORMATS.nquads, lenient: true });
+    return { rdf, seq: seed.seq };
+  };
+  const seeded = (m: Extract<ToAskWorker, { type: 'seed' }>) => {
+    const init = pendingInit;
+    if (!init || store) return;
+    const t0 = performance.now();
+    seedFrom(m.seed).then(({ rdf, seq }) => {
+      store = DurableStore.follower({
+        rdf, seq, maxQuads: init.maxQuads,
+        send: (op) => new Promise<number>((resolve, reject) => {
+          const wid = nextWid++;
+          writes.set(wid, { resolve, reject });
+          send({ type: 'write', wid, op });
+        }),
+      });
+      for (const w of held.splice(0)) store.follow(w.op, w.seq);
+      services = { ...init.loaded, store };
+      pendingInit = undefined;
+      send({ type: 'ready', via: m.seed.kind, ms: performance.now() - t0 });
+    }, (e: Error) => {
+      if (m.seed.kind === 'image') send({ type: 'image-refused', reason: e.message });
+      else send({ type: 'failed', message: `the ask worker could not read its replica: ${e.message}` });
     });
-    for (const w of held.splice(0)) store.follow(w.op, w.seq);
-    services = await loadAskServices({ store, baseIri: m.baseIri, ...(model ? { model } : {}) });
-    send({ type: 'ready' });
   };
 
   port.on('message', (m: ToAskWorker) => {
     switch (m.type) {
       case 'init':
         init(m).catch((e: Error) => send({ type: 'failed', message: `the ask worker could not start: ${e.message}` }));
+        return;
+      case 'seed':
+        seeded(m);
         return;
       case 'follow':
         if (remote) return;

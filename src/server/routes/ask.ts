@@ -75,7 +75,7 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
   const run = async (req: TurnRequest, how: { signal: AbortSignal; onProgress?: (e: unknown) => void }): Promise<TurnResult> => {
     const { maxQuads, refuseWritesAt } = config.limits.store;
     const at = Math.floor(maxQuads * refuseWritesAt);
-    if (store.rdf.size >= at) {
+    if (store.rdf.sizeBound >= at && store.rdf.size >= at) {
       throw new AskRefusal(507, 'store-full', `the store holds ${store.rdf.size} quads and refuses new runs from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads}); reads keep working. An operator frees space with retention (limits.runs) or by clearing graphs.`);
     }
     if (opts.services) return askTurn(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });

@@ -121,7 +121,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
   function refuseWhenFull(): void {
     const { maxQuads, refuseWritesAt } = config.limits.store;
     const at = Math.floor(maxQuads * refuseWritesAt);
-    if (store.rdf.size >= at) {
+    if (store.rdf.sizeBound >= at && store.rdf.size >= at) {
       throw new SparqlError('store-full', `the store holds ${store.rdf.size} quads and refuses writes from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads})`);
     }
   }

@@ -72,6 +72,12 @@ export interface PoolOptions {
   images?: boolean;
   /** Is copying the owner's heap cheaper than every replica parsing this write? (see forward) */
   copyCheaper?: (op: WriteOp) => boolean;
+  /**
+   * Seed the first replicas only once this settles (the gateway passes its catalog sync): until
+   * then the threads start and load their modules, and jobs wait. Without it, a first start would
+   * seed every worker with the empty store and then retire them all for the catalog graph.
+   */
+  seedAfter?: Promise<unknown>;
   /** Jobs allowed to wait for a worker before new ones get 503 busy. */
   maxQueue: number;
   /** Told when a worker is replaced (for logs). */
@@ -154,6 +160,7 @@ export function startQueryPool(
   store: DurableStore,
   limits: { workers: number; maxQueue: number; spares?: number; surge?: number },
   onReplace?: (reason: string) => void,
+  seedAfter?: Promise<unknown>,
 ): QueryPool {
   let unsubscribe = (): void => {};
   let cached: ReturnType<DurableStore['memoryImage']> = null;
@@ -162,6 +169,7 @@ export function startQueryPool(
     spares: limits.spares ?? 0,
     surge: limits.surge ?? 0,
     maxQueue: limits.maxQueue,
+    ...(seedAfter ? { seedAfter } : {}),
     seed: ({ images }) => {
       // One image serves every worker seeded at the same write (start-up seeds several at once);
       // it is dropped right after, so the gateway does not hold a copy of its heap.
@@ -213,9 +221,18 @@ export class QueryPool {
   constructor(opts: PoolOptions) {
     this.#opts = opts;
     this.#images = opts.images ?? true;
-    for (let i = 0; i < opts.size + (opts.spares ?? 0); i++) this.#slots.push(this.#spawn(true));
+    this.#gated = opts.seedAfter !== undefined;
+    for (let i = 0; i < opts.size + (opts.spares ?? 0); i++) this.#slots.push(this.#spawn(!this.#gated));
     this.#ensure();
+    opts.seedAfter?.catch(() => undefined).then(() => {
+      this.#gated = false;
+      this.#ensure();
+      this.#pump();
+    });
   }
+
+  /** Replicas are not seeded yet (PoolOptions.seedAfter). */
+  #gated = false;
 
   get #standby(): boolean {
     return this.#opts.standby ?? ((this.#opts.spares ?? 0) > 0 || (this.#opts.surge ?? 0) > 0);
@@ -267,7 +284,7 @@ export class QueryPool {
 
   /** Resolves when every worker has its replica loaded (useful before benchmarks and tests). */
   async ready(): Promise<void> {
-    while (!this.#closed && this.#slots.some((s) => s.state === 'starting' || (s.state === 'blank' && !s.booted))) {
+    while (!this.#closed && (this.#gated || this.#slots.some((s) => s.state === 'starting' || (s.state === 'blank' && !s.booted)))) {
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -401,7 +418,7 @@ export class QueryPool {
    * that), one standby thread, and no more: idle workers beyond the need are retired.
    */
   #ensure(): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#gated) return;
     const base = this.#opts.size + (this.#opts.spares ?? 0);
     const want = base + Math.min(this.#opts.surge ?? 0, this.#held());
     const live = () => this.#slots.filter((s) => s.state === 'starting' || s.state === 'idle' || s.state === 'busy');

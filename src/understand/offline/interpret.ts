@@ -78,7 +78,8 @@ export function interpretOffline(question: string): Understanding {
   const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
   let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
   // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
-  const boundBy = populationShape && !within ? mentions.find((m) => MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
+  // (a class code before its members, "501(c)(3) organizations", names the members, not a place)
+  const boundBy = populationShape && !within ? mentions.find((m) => !CLASS_CODE.test(m.text) && MEMBERS_AFTER.test(q.slice(m.end))) : undefined;
   if (boundBy) within = boundBy.text;
   if (populationShape && !within && NATION_CUE.test(q)) within = 'United States';
 
@@ -272,11 +273,36 @@ function splitComponents(q: string, attribute: string | null): string[] {
   if (assoc) return grainKept([assoc[1]!, assoc[2]!]);
   const share = lower.match(/(?:share|fraction|percentage|proportion)\s+of\s+(.+?)\s+(?:came\s+from|went\s+to|is|are|were|was)\s+(.+?)$/);
   // a share of members that are of a class ("what share of nonprofits are private foundations") is a ratio of two counts
-  if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : c));
+  // a bare class code ("… are 501(c)(3)") counts the organizations of that class
+  if (share) return [share[2]!, share[1]!].map(clean).map((c) => (COUNTED_MEMBERS.test(c) ? `number of ${c}` : CLASS_CODE.test(c) ? `number of ${c} organizations` : c));
   const ratio = lower.match(/ratio\s+of\s+(.+?)\s+to\s+(.+?)$/);
   if (ratio) return [ratio[1]!, ratio[2]!].map(clean);
+  // "net income as a percentage of revenue"
+  const asShare = lower.match(/^(?:\s*(?:what|how\s+much)\s+(?:is|was|were|are)\s+)?(.+?)\s+as\s+an?\s+(?:percent(?:age)?|share|fraction|proportion)\s+of\s+(.+?)$/);
+  if (asShare) return [asShare[1]!, asShare[2]!].map(clean).map((c) => c.replace(/^(?:what|how much)\s+(?:is|was|were|are)\s+/, '').trim());
+  // a ratio named by its own word: its components, by general accounting usage
+  const named = NAMED_RATIOS.find(([re]) => re.test(lower));
+  if (named) return [named[1], named[2]];
+  // "debt-to-assets ratio": the two words it names, numerator first
+  const xToY = lower.match(/\b([a-z]+)[-\s]+to[-\s]+([a-z]+)\s+ratio\b/);
+  if (xToY) return [xToY[1]!, xToY[2]!];
   return attribute ? [attribute] : [];
 }
+
+/**
+ * Ratios named by their own word, as their components (numerator, denominator), in general
+ * accounting usage — words a reader of any financial statement uses, not a publisher's fields.
+ */
+const NAMED_RATIOS: ReadonlyArray<readonly [RegExp, string, string]> = [
+  [/\bgross\s+(?:profit\s+)?margin\b/, 'gross profit', 'revenue'],
+  [/\boperating\s+(?:profit\s+)?margin\b/, 'operating income', 'revenue'],
+  [/\b(?:net\s+)?(?:profit\s+)?margin\b/, 'net income', 'revenue'],
+  [/\breturn\s+on\s+(?:total\s+)?assets\b/, 'net income', 'total assets'],
+  [/\breturn\s+on\s+(?:shareholders'?\s+|stockholders'?\s+)?equity\b/, 'net income', 'stockholders equity'],
+  [/\bdebt[-\s]+to[-\s]+equity\b/, 'total liabilities', 'stockholders equity'],
+  [/\bcurrent\s+ratio\b/, 'current assets', 'current liabilities'],
+  [/\b(?:dividend\s+)?payout\s+ratio\b/, 'dividends paid', 'net income'],
+];
 
 /** A class code named in a component ("501(c)(3) organizations"): part of the members counted, not a place or entity to remove. */
 const CLASS_CODE = /^501\(c\)\(\d+\)$/i;

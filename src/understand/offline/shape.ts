@@ -81,7 +81,7 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Ratio: different measures combined, usually of one entity.
   if (/\b(share|fraction|percentage|proportion|percent)\s+of\b.*\b(came|come|comes|went|go|goes|is|are|was|were)\b/i.test(q)
-    || /\bratio\b|\bmargin\b|\bpayout\b/i.test(q)) return { shape: 'ratio', rule: 'share-of' };
+    || /\bratio\b|\bmargin\b|\bpayout\b|\breturn\s+on\s+(?:total\s+)?(?:assets|equity)\b|\bas\s+an?\s+(?:percent(?:age)?|share|fraction|proportion)\s+of\b/i.test(q)) return { shape: 'ratio', rule: 'share-of' };
 
   // A list of one entity's records over a span ("List Apple's filings since 2023") is still a list: the
   // span filters its records by date, it does not make a series of one measure.

@@ -126,7 +126,10 @@ describe('fuzzing /sparql', () => {
         }
       }
       console.log(`[fuzz] seed ${seed}: ${[...statuses].map(([k, n]) => `${k}×${n}`).join(', ')}`);
-      expect(await canary(c.app)).toEqual(['Document 1']);
+      // A 503 "timeout" is the endpoint keeping its 1 s limit (a machine starved of CPU can push even
+      // this one-triple lookup past it), so it is asked again, up to three times; any other failure
+      // fails at once.
+      expect(await canary(c.app, { retryTimeouts: 3 })).toEqual(['Document 1']);
     });
   }
 });

@@ -29,6 +29,21 @@ function checked(text: string): string {
   return text;
 }
 
+/**
+ * Fixed text around queries this module built (each parsed by the `sparql` tag when it was built):
+ * the wrapper is parsed once per process, around a known query, and not again on every call — a
+ * large composed query costs milliseconds to parse, which a remote read's budget does not have.
+ */
+const SAMPLE = 'SELECT ?f ?status ?total ?n ?o ?d WHERE { ?f ?status ?total . ?o ?n ?d }';
+const wrappersChecked = new Set<string>();
+function composed<A extends unknown[]>(name: string, wrap: (inner: (q: string) => string, ...a: A) => string, sampleArgs: A, ...args: A): string {
+  if (!wrappersChecked.has(name)) {
+    checked(wrap(() => SAMPLE, ...sampleArgs));
+    wrappersChecked.add(name);
+  }
+  return wrap((q) => q, ...args);
+}
+
 const T = (x: string) => iri(x);
 const list = (xs: readonly string[]) => xs.map(iri);
 
@@ -98,18 +113,29 @@ export function reverseFunders(iris: GrantIris, recipients: readonly string[], o
 }
 
 /**
+ * Several independent queries as one request, each row tagged with its part (`?part`): on a remote
+ * store one round trip instead of one per query. Row order across parts is not kept (callers sort).
+ */
+export function unionOf(parts: ReadonlyArray<readonly [string, string]>): string {
+  if (parts.length === 0) throw new Error('unionOf needs at least one query');
+  for (const [label] of parts) if (!/^[a-z_]+$/.test(label)) throw new Error(`a part label is a lower-case word, not ${JSON.stringify(label)}`);
+  return composed('unionOf', (inner, ps: ReadonlyArray<readonly [string, string]>) => `SELECT * WHERE {\n${ps.map(([label, q]) => `  { { ${inner(q)} } BIND("${label}" AS ?part) }`).join('\n  UNION\n')}\n}`,
+    [[['a', ''], ['b', '']]], parts);
+}
+
+/**
  * A query over funders (`?f`, with `?status ?total ?n`) with each funder's name, EIN and state
  * read in the same round trip: the lowest of each where a filer wrote several, the rule
  * `orgDetailsOf` applies. Rows keep the inner query's order (largest total first).
  */
 export function withFunderNames(iris: GrantIris, inner: string): string {
   const g = iriRef(iris.graph);
-  return checked(`SELECT ?f ?status ?total ?n (MIN(?nm) AS ?name) (MIN(?tid) AS ?ein) (MIN(?st) AS ?state) WHERE {
-  { ${inner} }
+  return composed('withFunderNames', (q, query: string) => `SELECT ?f ?status ?total ?n (MIN(?nm) AS ?name) (MIN(?tid) AS ?ein) (MIN(?st) AS ?state) WHERE {
+  { ${q(query)} }
   OPTIONAL { GRAPH ${g} { ?f <${SDO.name}> ?nm } }
   OPTIONAL { GRAPH ${g} { ?f <${SDO.taxID}> ?tid } }
   OPTIONAL { GRAPH ${g} { ?f <${SDO.addressRegion}> ?st } }
-} GROUP BY ?f ?status ?total ?n ORDER BY DESC(?total) ?f`);
+} GROUP BY ?f ?status ?total ?n ORDER BY DESC(?total) ?f`, [''], inner);
 }
 
 /** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
@@ -201,7 +227,7 @@ export function orgDetails(iris: GrantIris, orgs: readonly string[]): string {
 
 /** The organizations an inner `SELECT DISTINCT ?o` selects, with every statement about each (one round trip). */
 export function orgsWithDetails(iris: GrantIris, inner: string): string {
-  return checked(`SELECT ?o ?p ?v WHERE {\n  { ${inner} }\n  GRAPH ${iriRef(iris.graph)} { ?o ?p ?v }\n}`);
+  return composed('orgsWithDetails', (q, query: string) => `SELECT ?o ?p ?v WHERE {\n  { ${q(query)} }\n  GRAPH ${iriRef(iris.graph)} { ?o ?p ?v }\n}`, [''], inner);
 }
 
 /** Organizations whose name key equals one of `keys`, in a role (funder or recipient, read from the rollups). */
@@ -272,7 +298,7 @@ export function answerDocuments(iris: GrantIris, opts: { filings?: readonly stri
     : sparql`SELECT DISTINCT ?d WHERE { GRAPH ${g} { { VALUES ?filing { ${list(filings)} } ?filing ${T(PROV.wasDerivedFrom)} ?d } UNION { VALUES ?f { ${list(funders)} } ?filing ${T(G.funder)} ?f ; ${T(PROV.wasDerivedFrom)} ?d } } } ORDER BY ?d LIMIT ${limit}`;
   // the pick as a sub-query of the details, both already checked: one round trip
   const body = details.slice(details.indexOf('WHERE {') + 'WHERE {'.length, details.lastIndexOf('}'));
-  return checked(`SELECT ?d ?title ?sha ?kind ?upstream ?at ?t WHERE {\n  { ${pick} }\n ${body}\n} ORDER BY ?d`);
+  return composed('answerDocuments', (q, query: string) => `SELECT ?d ?title ?sha ?kind ?upstream ?at ?t WHERE {\n  { ${q(query)} }\n ${body}\n} ORDER BY ?d`, [''], pick);
 }
 
 /**

@@ -219,14 +219,17 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       let rows: TotalRow[];
       if (q.taxYear === undefined) {
         // the rollup totals, the distinct-funder count (several nodes only) and the largest funders of each
-        // status are independent reads, sent together (on a remote store each is a round trip)
+        // status (with their names) are independent reads: one request (on a remote store each would be a round trip)
         const lim = q.limit ? { limit: q.limit } : {};
-        const [totalRows, countRows, paidRows, futureRows] = await Promise.all([
-          ctx.store.select(Q.recipientTotals(ctx.iris, ri), ctx.signal),
-          ri.length > 1 ? ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal) : Promise.resolve([]),
-          ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim })), ctx.signal),
-          ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim })), ctx.signal),
-        ]);
+        const parts: Array<[string, string]> = [
+          ['totals', Q.recipientTotals(ctx.iris, ri)],
+          ['paid', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim }))],
+          ['future', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }))],
+          ...(ri.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, ri)] as [string, string]] : []),
+        ];
+        const all = await ctx.store.select(Q.unionOf(parts), ctx.signal);
+        const part = (p: string) => all.filter((x) => x.part?.value === p);
+        const [totalRows, countRows, paidRows, futureRows] = [part('totals'), part('count'), part('paid'), part('future')];
         const counted = { paid: 0, approved_future: 0 };
         for (const t of totalRows) {
           const st = statusOf(t.status!.value);

@@ -9,7 +9,7 @@
  */
 import type { AnyEvidence, AdmittedEvidence } from '../evidence/types.ts';
 import { formatValue, type Derived, type Fact, type FactSheet, type NonMeasure } from './factsheet.ts';
-import { publisherName } from './render.ts';
+import { recordsNameOf } from '../connectors/registry.ts';
 
 export interface RecordSheet extends FactSheet {
   layout: 'status' | 'list';
@@ -19,13 +19,9 @@ export interface RecordSheet extends FactSheet {
   total: number;
 }
 
-const STATUS_SOURCE: Readonly<Record<string, string>> = {
-  'irs-eo-bmf': 'the IRS Exempt Organizations Business Master File', 'propublica-nonprofits': 'ProPublica Nonprofit Explorer',
-  'nsf-awards': 'the NSF Award Search API', 'nih-reporter': 'NIH RePORTER', usaspending: 'USAspending.gov',
-};
 /** "Apple Inc. (CIK 0000320193)"; a name-keyed entity is its name alone (the key would repeat it). */
 const whoOf = (e: AnyEvidence) => (e.entity.keyType === 'name' ? e.entity.label : `${e.entity.label} (${e.entity.keyType.toUpperCase()} ${e.entity.key})`);
-const sourceName = (s: string) => STATUS_SOURCE[s] ?? publisherName(s);
+const sourceName = (s: string) => recordsNameOf(s);
 /** Whether a code's meaning only repeats it (a label code: 'filer category "Large accelerated filer"'), so it is said once. */
 const said = (code: string, meaning: string) => meaning.toLowerCase() === code.toLowerCase() || meaning.includes(`"${code}"`);
 /** A record label as a reader writes it: a YYYYMM tax period as a month (201904 → 2019-04). */

@@ -4,6 +4,7 @@
  * follows the evidence (one value, a comparison, a series), not the classified shape. `hedge`
  * softens the verb when the weakest supporting assurance is below full.
  */
+import { readerNameOf } from '../connectors/registry.ts';
 import { entityRelativeUnit, formatValue, periodPhrase, type FactSheet } from './factsheet.ts';
 
 export const PLAIN_LABEL = 'plain rendering of the admitted evidence (no synthesis model configured; set ASSAY_LLM_URL and ASSAY_LLM_MODEL for drafted prose)';
@@ -39,9 +40,5 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
   return out.join('\n');
 }
 
-const NAMES: Record<string, string> = {
-  'sec-edgar': 'SEC EDGAR', 'census-acs': 'the Census Bureau (ACS)', 'propublica-nonprofits': 'ProPublica Nonprofit Explorer', 'treasury-fiscal-data': 'Treasury Fiscal Data',
-  'cdc-svi': 'the CDC/ATSDR Social Vulnerability Index', 'cdc-places': 'CDC PLACES', 'college-scorecard': 'the College Scorecard', 'grants-gov': 'Grants.gov',
-  'irs-990-efile': 'IRS Form 990 e-file data', 'irs-eo-bmf': 'the IRS Exempt Organizations Business Master File', 'nih-reporter': 'NIH RePORTER', 'nsf-awards': 'the NSF award search', 'usaspending': 'USAspending',
-};
-export function publisherName(source: string): string { return NAMES[source] ?? source; }
+/** How a sentence names a publisher: its connector says (connectors own their publisher). */
+export function publisherName(source: string): string { return readerNameOf(source); }

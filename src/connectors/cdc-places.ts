@@ -106,6 +106,7 @@ const KEYED: Readonly<Record<string, KeyedBinder>> = {
 
 export const cdcPlaces: Connector = {
   source: SOURCE,
+  readerName: 'CDC PLACES',
   buildRequest: buildPlacesRequest,
   keyedBinders: KEYED,
   // CDC's missing-data marker

@@ -118,6 +118,7 @@ const KEYED: Readonly<Record<string, KeyedBinder>> = {
 
 export const cdcSvi: Connector = {
   source: SOURCE,
+  readerName: 'the CDC/ATSDR Social Vulnerability Index',
   buildRequest: buildSviRequest,
   keyedBinders: KEYED,
   // SVI republishes ACS estimates, so the Census jam values can reach it too

@@ -97,6 +97,7 @@ const KEYED: Readonly<Record<string, KeyedBinder>> = {
 
 export const collegeScorecard: Connector = {
   source: SOURCE,
+  readerName: 'the College Scorecard',
   buildRequest: buildScorecardRequest,
   keyedBinders: KEYED,
   operations: {

@@ -75,6 +75,7 @@ export function synopsisObservations(d: Record<string, unknown>, raw: RawRespons
 
 export const grantsGov: Connector = {
   source: SOURCE,
+  readerName: 'Grants.gov',
   buildRequest: buildGrantsRequest,
   operations: {
     'search-opportunities': {

@@ -118,6 +118,7 @@ const params = [
 
 export const irs990Efile: Connector = {
   source: SOURCE,
+  readerName: 'IRS Form 990 e-file data',
   buildRequest: buildEfileRequest,
   operations: {
     'efile-index': {

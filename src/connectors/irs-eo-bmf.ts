@@ -146,6 +146,7 @@ const RECORDS: Readonly<Record<string, RecordBinder>> = {
 
 export const irsEoBmf: Connector = {
   source: SOURCE,
+  readerName: 'the IRS Exempt Organizations Business Master File',
   buildRequest: buildBmfRequest,
   recordBinders: RECORDS,
   statusFields: { 'eo-bmf-ein-lookup': ['subsection', 'foundation', 'status'], 'eo-bmf-state': ['subsection', 'foundation', 'status'] },

@@ -102,6 +102,7 @@ const RECORDS: Readonly<Record<string, RecordBinder>> = {
 
 export const nihReporter: Connector = {
   source: SOURCE,
+  readerName: 'NIH RePORTER',
   buildRequest: buildNihRequest,
   recordBinders: RECORDS,
   listKinds: { 'projects-by-organization': 'project' },

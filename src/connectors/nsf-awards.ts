@@ -90,6 +90,8 @@ const RECORDS: Readonly<Record<string, RecordBinder>> = {
 
 export const nsfAwardsConnector: Connector = {
   source: SOURCE,
+  readerName: 'the NSF award search',
+  recordsName: 'the NSF Award Search API',
   buildRequest: buildNsfRequest,
   recordBinders: RECORDS,
   listKinds: { 'awards-by-awardee': 'award' },

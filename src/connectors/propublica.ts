@@ -69,6 +69,7 @@ const RECORDS: Readonly<Record<string, RecordBinder>> = {
 
 export const propublica: Connector = {
   source: SOURCE,
+  readerName: 'ProPublica Nonprofit Explorer',
   buildRequest: buildProPublicaRequest,
   keyedBinders: KEYED,
   recordBinders: RECORDS,

@@ -28,6 +28,30 @@ export function connectorRegistry(): ReadonlyMap<string, Connector> {
 }
 
 /** Operations (`source/operationId`, registry order) whose entity records carry a status field. */
+let names: { reader: Map<string, string>; records: Map<string, string> } | undefined;
+
+/** How a reader's sentence names a publisher (its connector's `readerName`; the source id without one). */
+export function readerNameOf(source: string): string {
+  names ??= namesOf(connectorRegistry());
+  return names.reader.get(source) ?? source;
+}
+
+/** How a status or list sentence names a publisher's records (`recordsName`, else `readerName`). */
+export function recordsNameOf(source: string): string {
+  names ??= namesOf(connectorRegistry());
+  return names.records.get(source) ?? readerNameOf(source);
+}
+
+function namesOf(registry: ReadonlyMap<string, Connector>): { reader: Map<string, string>; records: Map<string, string> } {
+  const reader = new Map<string, string>();
+  const records = new Map<string, string>();
+  for (const c of registry.values()) {
+    if (c.readerName) reader.set(c.source, c.readerName);
+    if (c.recordsName) records.set(c.source, c.recordsName);
+  }
+  return { reader, records };
+}
+
 export function operationsCarrying(field: StatusField, registry: ReadonlyMap<string, Connector> = connectorRegistry()): string[] {
   const out: string[] = [];
   for (const c of registry.values()) {

@@ -216,6 +216,7 @@ const CROSS_CHECK: Readonly<Record<string, CrossCheckBinder>> = {
 
 export const secEdgar: Connector = {
   source: SOURCE,
+  readerName: 'SEC EDGAR',
   buildRequest: buildSecRequest,
   keyedBinders: KEYED,
   recordBinders: RECORDS,

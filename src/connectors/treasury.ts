@@ -103,6 +103,7 @@ function op(dataset: string, needsRange: boolean) {
 
 export const treasury: Connector = {
   source: SOURCE,
+  readerName: 'Treasury Fiscal Data',
   buildRequest: buildTreasuryRequest,
   operations: Object.fromEntries(Object.entries(DATASET).map(([id, ds]) => [id, op(ds, id.endsWith('-range'))])),
 };

@@ -32,6 +32,10 @@ export interface OperationImpl {
 
 export interface Connector {
   source: string;
+  /** How a reader's sentence names the publisher ("…, according to SEC EDGAR"). */
+  readerName?: string;
+  /** How a status or list sentence names the records' source, where it differs from `readerName`. */
+  recordsName?: string;
   /** The request an operation sends for given arguments (also used to key cassettes when building them). */
   buildRequest: RequestBuilder;
   /** Keyed by the catalog's operationId. */

@@ -122,6 +122,8 @@ const RECORDS: Readonly<Record<string, RecordBinder>> = {
 
 export const usaspending: Connector = {
   source: SOURCE,
+  readerName: 'USAspending',
+  recordsName: 'USAspending.gov',
   buildRequest: buildUsaRequest,
   recordBinders: RECORDS,
   listKinds: { 'spending-by-award': 'award' },

@@ -4,7 +4,8 @@
  * registry — not kept in lists of publisher ids elsewhere.
  */
 import { describe, expect, it } from 'vitest';
-import { listKindOf, listKinds, sentinelsOf } from '../../src/connectors/registry.ts';
+import { connectorRegistry, listKindOf, listKinds, readerNameOf, recordsNameOf, sentinelsOf } from '../../src/connectors/registry.ts';
+import { publisherName } from '../../src/answer/render.ts';
 import { LIST_KINDS } from '../../src/execute/list.ts';
 import { checkObservation } from '../../src/validate/structural.ts';
 import type { Observation } from '../../src/connectors/records.ts';
@@ -16,6 +17,18 @@ describe('connector declarations', () => {
     expect(sentinelsOf('cdc-svi').has(-666666666)).toBe(true);
     expect(sentinelsOf('cdc-places').has(-999)).toBe(true);
     expect(sentinelsOf('sec-edgar').size).toBe(0);
+  });
+
+  it('each connector says how a sentence names its publisher, and the answer uses that name', () => {
+    for (const c of connectorRegistry().values()) {
+      expect(c.readerName, `${c.source} declares no readerName`).toMatch(/\S/);
+      expect(publisherName(c.source)).toBe(c.readerName);
+      expect(recordsNameOf(c.source)).toBe(c.recordsName ?? c.readerName);
+    }
+    expect(readerNameOf('census-acs')).toBe('the Census Bureau (ACS)');
+    expect(recordsNameOf('usaspending')).toBe('USAspending.gov');
+    // a source no connector serves is named by its id, never by a guess
+    expect(publisherName('no-such-publisher')).toBe('no-such-publisher');
   });
 
   it('a jam value that arrives as a number is still never admitted', () => {

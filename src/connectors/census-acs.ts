@@ -347,7 +347,7 @@ export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: s
  * race, DP05 demographic and housing estimates): a total population asked from one of them may be
  * read from any other of the same survey and vintage, and the evidence says which table it came from.
  */
-const UNIVERSE_TOTAL: readonly string[] = ['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E'];
+export const UNIVERSE_TOTAL: readonly string[] = ['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E'];
 
 /** The other variables that publish the estimate a variable publishes, each with its table and label. */
 function sameEstimates(variable: string): Array<{ variable: string; table: string; label: string; why: string }> {

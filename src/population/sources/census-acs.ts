@@ -18,6 +18,7 @@
 import type { OperationResult, Observation } from '../../connectors/records.ts';
 import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from '../../execute/binders/places.ts';
 import { readFileSync } from 'node:fs';
+import { COUNTY_BUNDLE, UNIVERSE_TOTAL } from '../../connectors/census-acs.ts';
 import { saipeMeasure, SAIPE_VARIABLES } from '../../connectors/population/census-saipe.ts';
 import { FIFTY_STATES } from '../geo.ts';
 import type { PopulationFailure, PopulationRow } from '../types.ts';
@@ -25,8 +26,8 @@ import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvi
 
 const SOURCE = 'census-acs';
 const VARIABLE = /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/;
-/** Read together for every county, once per vintage (see the module note). */
-export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as const;
+/** Read together for every county, once per vintage (see the module note): the connector's own request form. */
+export { COUNTY_BUNDLE };
 
 /**
  * Variables that publish the same estimate: the total population is the universe total of several
@@ -34,7 +35,7 @@ export const COUNTY_BUNDLE = ['B01003_001E', 'B02001_002E', 'B19013_001E'] as co
  * race), one controlled estimate per geography and vintage. A population asked for one of them is
  * read from whichever table the publisher (or the snapshot) has, the asked one first, and says so.
  */
-const SAME_ESTIMATE: ReadonlyArray<readonly string[]> = [['B01003_001E', 'B01001_001E', 'B02001_001E', 'DP05_0001E', 'DP05_0033E']];
+const SAME_ESTIMATE: ReadonlyArray<readonly string[]> = [UNIVERSE_TOTAL];
 export const equivalentsOf = (variable: string): string[] => [
   variable,
   ...(SAME_ESTIMATE.find((g) => g.includes(variable)) ?? []).filter((v) => v !== variable),

@@ -130,13 +130,13 @@ const QUICK_CLIENTS = 10_000;
 const SNAPSHOT_TIMEOUT_MS = 15 * 60_000;
 
 /** Writes below this many bytes of RDF text are always forwarded. */
-const LARGE_WRITE_BYTES = 1 << 20;
+export const LARGE_WRITE_BYTES = 1 << 20;
 /**
  * Parsing N-Triples into oxigraph runs at tens of MB/s per core; copying memory at GB/s: a write
  * is re-seeded when its text times this is at least the owner's heap (and every replica saves
  * the parse, the owner's thread pays one copy).
  */
-const PARSE_VS_COPY = 50;
+export const PARSE_VS_COPY = 50;
 
 function writeBytes(op: WriteOp): number {
   switch (op.kind) {

@@ -113,17 +113,6 @@ export function reverseFunders(iris: GrantIris, recipients: readonly string[], o
 }
 
 /**
- * Several independent queries as one request, each row tagged with its part (`?part`): on a remote
- * store one round trip instead of one per query. Row order across parts is not kept (callers sort).
- */
-export function unionOf(parts: ReadonlyArray<readonly [string, string]>): string {
-  if (parts.length === 0) throw new Error('unionOf needs at least one query');
-  for (const [label] of parts) if (!/^[a-z_]+$/.test(label)) throw new Error(`a part label is a lower-case word, not ${JSON.stringify(label)}`);
-  return composed('unionOf', (inner, ps: ReadonlyArray<readonly [string, string]>) => `SELECT * WHERE {\n${ps.map(([label, q]) => `  { { ${inner(q)} } BIND("${label}" AS ?part) }`).join('\n  UNION\n')}\n}`,
-    [[['a', ''], ['b', '']]], parts);
-}
-
-/**
  * A query over funders (`?f`, with `?status ?total ?n`) with each funder's name, EIN and state
  * read in the same round trip: the lowest of each where a filer wrote several, the rule
  * `orgDetailsOf` applies. Rows keep the inner query's order (largest total first).

@@ -219,7 +219,7 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       let rows: TotalRow[];
       if (q.taxYear === undefined) {
         // the rollup totals, the distinct-funder count (several nodes only) and the largest funders of each
-        // status (with their names) are independent reads: one request (on a remote store each would be a round trip)
+        // status (with their names) are independent reads, sent at once (on a remote store each is a round trip)
         const lim = q.limit ? { limit: q.limit } : {};
         const parts: Array<[string, string]> = [
           ['totals', Q.recipientTotals(ctx.iris, ri)],
@@ -227,8 +227,9 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
           ['future', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }))],
           ...(ri.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, ri)] as [string, string]] : []),
         ];
-        const all = await ctx.store.select(Q.unionOf(parts), ctx.signal);
-        const part = (p: string) => all.filter((x) => x.part?.value === p);
+        // sent together, not as one UNION: an engine runs a UNION's branches one after another
+        const got = new Map(await Promise.all(parts.map(async ([p, q]) => [p, await ctx.store.select(q, ctx.signal)] as const)));
+        const part = (p: string) => got.get(p) ?? [];
         const [totalRows, countRows, paidRows, futureRows] = [part('totals'), part('count'), part('paid'), part('future')];
         const counted = { paid: 0, approved_future: 0 };
         for (const t of totalRows) {

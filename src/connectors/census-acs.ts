@@ -405,6 +405,7 @@ export const KEYED: Readonly<Record<string, KeyedBinder>> = { 'acs-state': withS
 export const censusAcs: Connector = {
   source: SOURCE,
   readerName: 'the Census Bureau (ACS)',
+  publisherName: 'the Census Bureau',
   buildRequest: buildCensusRequest,
   keyedBinders: KEYED,
   sentinels: CENSUS_SENTINEL_VALUES,

@@ -42,6 +42,12 @@ export function recordsNameOf(source: string): string {
   return names.records.get(source) ?? readerNameOf(source);
 }
 
+/** A program of a publisher credited by name ("the Census Bureau (SAIPE)"); without a declared publisher name, its reader name with the program. */
+export function programNameOf(source: string, program: string): string {
+  const publisher = connectorRegistry().get(source)?.publisherName;
+  return `${publisher ?? readerNameOf(source)} (${program})`;
+}
+
 function namesOf(registry: ReadonlyMap<string, Connector>): { reader: Map<string, string>; records: Map<string, string> } {
   const reader = new Map<string, string>();
   const records = new Map<string, string>();

@@ -36,6 +36,8 @@ export interface Connector {
   readerName?: string;
   /** How a status or list sentence names the records' source, where it differs from `readerName`. */
   recordsName?: string;
+  /** The publisher alone, for crediting another of its programs ("the Census Bureau" → "the Census Bureau (SAIPE)"). */
+  publisherName?: string;
   /** The request an operation sends for given arguments (also used to key cassettes when building them). */
   buildRequest: RequestBuilder;
   /** Keyed by the catalog's operationId. */

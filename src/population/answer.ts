@@ -10,6 +10,7 @@ import type { AdmittedEvidence } from '../evidence/types.ts';
 import type { Derived, FactSheet, NonMeasure } from '../answer/factsheet.ts';
 import { formatValue } from '../answer/factsheet.ts';
 import { publisherName } from '../answer/render.ts';
+import { programNameOf } from '../connectors/registry.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { scopeLabel } from './geo.ts';
 import { correlationTable, rankingTable, subsetTable, type ResultTable, type TableCell } from './table.ts';
@@ -86,7 +87,7 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
   // a program of its own (SAIPE) is credited by name, not as the publisher's default survey ("the Census Bureau (ACS)")
   const by = (x: PopulationRead) => {
     const program = x.notes.find((n): n is Extract<typeof n, { code: 'model_based' }> => n.code === 'model_based')?.program;
-    return program ? `${publisherName(x.source).replace(/\s*\([^()]*\)$/, '')} (${program})` : publisherName(x.source);
+    return program ? programNameOf(x.source, program) : publisherName(x.source);
   };
 
   if (r.kind === 'ranking' && read) {

@@ -4,7 +4,7 @@
  * registry — not kept in lists of publisher ids elsewhere.
  */
 import { describe, expect, it } from 'vitest';
-import { connectorRegistry, listKindOf, listKinds, readerNameOf, recordsNameOf, sentinelsOf } from '../../src/connectors/registry.ts';
+import { connectorRegistry, listKindOf, listKinds, programNameOf, readerNameOf, recordsNameOf, sentinelsOf } from '../../src/connectors/registry.ts';
 import { publisherName } from '../../src/answer/render.ts';
 import { LIST_KINDS } from '../../src/execute/list.ts';
 import { checkObservation } from '../../src/validate/structural.ts';
@@ -27,6 +27,8 @@ describe('connector declarations', () => {
     }
     expect(readerNameOf('census-acs')).toBe('the Census Bureau (ACS)');
     expect(recordsNameOf('usaspending')).toBe('USAspending.gov');
+    // another program of the same publisher is credited under the publisher's own name
+    expect(programNameOf('census-acs', 'SAIPE')).toBe('the Census Bureau (SAIPE)');
     // a source no connector serves is named by its id, never by a guess
     expect(publisherName('no-such-publisher')).toBe('no-such-publisher');
   });

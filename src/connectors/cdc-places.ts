@@ -107,6 +107,7 @@ const KEYED: Readonly<Record<string, KeyedBinder>> = {
 export const cdcPlaces: Connector = {
   source: SOURCE,
   readerName: 'CDC PLACES',
+  releaseBasis: 'survey',
   buildRequest: buildPlacesRequest,
   keyedBinders: KEYED,
   // CDC's missing-data marker

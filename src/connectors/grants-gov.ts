@@ -76,6 +76,7 @@ export function synopsisObservations(d: Record<string, unknown>, raw: RawRespons
 export const grantsGov: Connector = {
   source: SOURCE,
   readerName: 'Grants.gov',
+  topical: { search: 'search-opportunities', detail: 'fetch-opportunity', records: /\b(grants?|opportunit(?:y|ies)|funding|cooperative\s+agreements?)\b/i, recordsWord: 'grant and funding opportunities' },
   buildRequest: buildGrantsRequest,
   operations: {
     'search-opportunities': {

@@ -48,6 +48,19 @@ export function programNameOf(source: string, program: string): string {
   return `${publisher ?? readerNameOf(source)} (${program})`;
 }
 
+let topical: ReadonlyMap<string, NonNullable<Connector['topical']>> | undefined;
+
+/** The topical searches the connectors offer, by source. */
+export function topicalSources(): ReadonlyMap<string, NonNullable<Connector['topical']>> {
+  topical ??= new Map([...connectorRegistry().values()].flatMap((c) => (c.topical ? [[c.source, c.topical] as const] : [])));
+  return topical;
+}
+
+/** The evidence basis of a source's release period (`releaseBasis`; calendar without one). */
+export function releaseBasisOf(source: string): 'survey' | 'calendar' {
+  return connectorRegistry().get(source)?.releaseBasis ?? 'calendar';
+}
+
 function namesOf(registry: ReadonlyMap<string, Connector>): { reader: Map<string, string>; records: Map<string, string> } {
   const reader = new Map<string, string>();
   const records = new Map<string, string>();

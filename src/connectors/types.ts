@@ -36,6 +36,14 @@ export interface Connector {
   readerName?: string;
   /** How a status or list sentence names the records' source, where it differs from `readerName`. */
   recordsName?: string;
+  /**
+   * A topical search the source offers: the search operation, the keyed detail read of one hit, and
+   * the words a question calls the source's records by (a grant-opportunity search is no answer to
+   * "NSF awards about X"), with how a sentence names those records.
+   */
+  topical?: { search: string; detail?: string; records: RegExp; recordsWord: string };
+  /** The evidence basis of a period the publisher labels a release: modelled survey estimates are a survey; an extract's date, calendar (the default). */
+  releaseBasis?: 'survey' | 'calendar';
   /** The publisher alone, for crediting another of its programs ("the Census Bureau" → "the Census Bureau (SAIPE)"). */
   publisherName?: string;
   /** The request an operation sends for given arguments (also used to key cassettes when building them). */

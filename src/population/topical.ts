@@ -4,6 +4,7 @@
  * of the first few (fetchOpportunity: award ceiling, close date). The result is a set of relevant
  * examples and says so: never a count of all matching records, never a population statistic.
  */
+import { topicalSources } from '../connectors/registry.ts';
 import type { EntityRecord, Observation, OperationResult } from '../connectors/records.ts';
 import type { FetchChoice } from '../execute/engine.ts';
 
@@ -39,14 +40,8 @@ export interface TopicalResult {
   detailUnread: number;
 }
 
-/**
- * The operations a topical search uses, by source: the search, the keyed detail read, and the
- * words a question calls that source's records by (a search of grant opportunities is no answer
- * to "NSF awards about X" or "nonprofits working on Y", whatever its topic words).
- */
-export const TOPICAL_SOURCES: ReadonlyMap<string, { search: string; detail?: string; records: RegExp; recordsWord: string }> = new Map([
-  ['grants-gov', { search: 'search-opportunities', detail: 'fetch-opportunity', records: /\b(grants?|opportunit(?:y|ies)|funding|cooperative\s+agreements?)\b/i, recordsWord: 'grant and funding opportunities' }],
-]);
+/** The operations a topical search uses, by source: declared by each connector (`topical`). */
+export const TOPICAL_SOURCES = topicalSources();
 
 /**
  * The words a search is asked for: the topic of the question's phrase, without the record nouns

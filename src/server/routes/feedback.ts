@@ -80,7 +80,7 @@ export async function feedbackRoutes(app: FastifyInstance, options: FeedbackOpti
     const iris = runIris(config.baseIri, run);
     if (!runExists(iris.runGraph)) return fail(reply, 404, 'Not Found', `no run ${run} in this store; feedback is given on the "run_id" of an ask result`);
     const iri = `${iris.run}/feedback/${randomUUID()}`;
-    const created = new Date().toISOString();
+    const created = createdAt();
     const g = factory.namedNode(iris.runGraph);
     const fb = factory.namedNode(iri);
     const ratingNode = factory.namedNode(`${iri}/rating`);
@@ -112,6 +112,16 @@ export async function feedbackRoutes(app: FastifyInstance, options: FeedbackOpti
   });
 }
 
+let lastCreated = 0;
+/**
+ * When a feedback is recorded: never equal to or before this process's previous one (two posted
+ * within one millisecond would otherwise tie, and "newest first" would not say which came last).
+ */
+function createdAt(): string {
+  lastCreated = Math.max(Date.now(), lastCreated + 1);
+  return new Date(lastCreated).toISOString();
+}
+
 /** The feedback recorded on a run, newest first. */
 export function feedbackOn(app: FastifyInstance, run: string): FeedbackItem[] {
   const { store, config } = app.assay;
@@ -126,5 +136,6 @@ export function feedbackOn(app: FastifyInstance, run: string): FeedbackItem[] {
     if (label !== 'helpful' && label !== 'wrong') continue;
     out.push({ iri: q.subject.value, run, rating: label, comment: one(q.subject, SCHEMA.reviewBody)?.value ?? null, created: one(q.subject, SCHEMA.dateCreated)?.value ?? '' });
   }
-  return out.sort((a, b) => b.created.localeCompare(a.created));
+  // equal times (another gateway on the same store, same millisecond): by IRI, so every reader sees one order
+  return out.sort((a, b) => b.created.localeCompare(a.created) || a.iri.localeCompare(b.iri));
 }

@@ -4,6 +4,7 @@
 // Costs one readdir and one stat per source file (a few milliseconds for ~300 files).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const SOURCE_ROOTS = ['src', 'introspect'];
 
@@ -33,4 +34,23 @@ export function distIsFresh(root, env = process.env) {
   try { built = JSON.parse(readFileSync(join(root, 'dist', 'BUILD.json'), 'utf8')); } catch { return false; }
   const now = sourceStamp(root);
   return built.files === now.files && built.newestMtimeMs === now.newestMtimeMs;
+}
+
+/**
+ * Starts a worker thread's module (a worker starts without the parent's loader): the compiled one
+ * under dist/ while dist/ was built from these very sources — the same code, without compiling the
+ * worker's module graph again in every new thread — else tsx registered here and the sources.
+ * `source` is the worker's .ts file URL; its dist twin is found by its path under the repository.
+ */
+export async function startWorker(source) {
+  const root = new URL('../', import.meta.url);
+  const path = fileURLToPath(source);
+  const rel = path.slice(fileURLToPath(root).length).replace(/\.ts$/, '.js');
+  if (distIsFresh(fileURLToPath(root))) {
+    await import(new URL(`dist/${rel}`, root).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import(source.href);
+  }
 }

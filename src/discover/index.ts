@@ -76,6 +76,8 @@ export function miniSearchOptions() {
   };
 }
 
+type QueryTerms = ReturnType<typeof queryTerms>;
+
 export class DiscoveryIndex {
   /** Document frequency per processed term, filled on first use (per index, never shared). */
   private readonly df = new Map<string, number>();
@@ -97,6 +99,22 @@ export class DiscoveryIndex {
   private derivedTerms: { titles: Map<string, string[]>; heads: Map<string, Set<string>> } | undefined;
   private get titles(): Map<string, string[]> { return (this.derivedTerms ??= this.termsOf()).titles; }
   private get heads(): Map<string, Set<string>> { return (this.derivedTerms ??= this.termsOf()).heads; }
+
+  /** What both rankings (the reference and the typed-array one) weigh a card by: the query's word groups and weights, and what the intent asks for. */
+  private rankingInputs(intent: Intent, leadQ: QueryTerms, measureQ: QueryTerms, measureText: string) {
+    const groups = measureQ.groups.length > 0 ? measureQ.groups : leadQ.groups;
+    const weights = groups.map((g) => this.idf(g.term));
+    return {
+      groups, weights,
+      totalWeight: weights.reduce((a, b) => a + b, 0),
+      typeTerms: intent.type ? queryTerms(intent.type).terms : [],
+      wantedAll: new Set([...groups.map((g) => g.term), ...measureQ.expansions]),
+      wantsPercent: /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText),
+      level: intent.geography?.level ?? null,
+      head: intent.attribute && intent.attributes.length === 0 ? headOf(intent.attribute) : undefined,
+      wantsRecords: !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape),
+    };
+  }
 
   private idf(term: string): number {
     let n = this.df.get(term);
@@ -281,16 +299,7 @@ export class DiscoveryIndex {
       }
     }
 
-    const groups = measureQ.groups.length > 0 ? measureQ.groups : leadQ.groups;
-    const wanted = groups.map((g) => g.term);
-    const weights = groups.map((g) => this.idf(g.term));
-    const totalWeight = weights.reduce((a, b) => a + b, 0);
-    const typeTerms = intent.type ? queryTerms(intent.type).terms : [];
-    const wantedAll = new Set([...wanted, ...measureQ.expansions]);
-    const wantsPercent = /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText);
-    const level = intent.geography?.level ?? null;
-    const head = intent.attribute && intent.attributes.length === 0 ? headOf(intent.attribute) : undefined;
-    const wantsRecords = !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape);
+    const { groups, weights, totalWeight, typeTerms, wantedAll, wantsPercent, level, head, wantsRecords } = this.rankingInputs(intent, leadQ, measureQ, measureText);
     const out: Candidate[] = [];
     for (const [id, e] of scores) {
       const card = this.cards.get(id)!;
@@ -380,16 +389,7 @@ export class DiscoveryIndex {
       }
     }
 
-    const groups = measureQ.groups.length > 0 ? measureQ.groups : leadQ.groups;
-    const wanted = groups.map((g) => g.term);
-    const weights = groups.map((g) => this.idf(g.term));
-    const totalWeight = weights.reduce((a, b) => a + b, 0);
-    const typeTerms = intent.type ? queryTerms(intent.type).terms : [];
-    const wantedAll = new Set([...wanted, ...measureQ.expansions]);
-    const wantsPercent = /\b(rate|rates|share|percent|percentage|prevalence|proportion)\b/i.test(measureText);
-    const level = intent.geography?.level ?? null;
-    const head = intent.attribute && intent.attributes.length === 0 ? headOf(intent.attribute) : undefined;
-    const wantsRecords = !measureText || ['entity_list', 'topical', 'status', 'grant_graph'].includes(intent.shape);
+    const { groups, weights, totalWeight, typeTerms, wantedAll, wantsPercent, level, head, wantsRecords } = this.rankingInputs(intent, leadQ, measureQ, measureText);
     // the query's words as slot bits (what a card matched) and term numbers (what its title holds)
     const bits = (terms: readonly string[]) => {
       let lo = 0; let hi = 0;

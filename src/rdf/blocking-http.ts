@@ -18,8 +18,8 @@ export type BlockingReply =
   | { id: number; ok: true; reply: HttpReply }
   | { id: number; ok: false; error: { name: string; code?: RemoteErrorCode; status?: number; message: string } };
 
-// Compiled (dist/): the worker's own module. From the TypeScript sources: through the bootstrap,
-// which loads the compiled worker when dist/ is fresh and registers tsx otherwise.
+// Compiled (dist/): the worker's own module, as the SPARQL and ask pools do (no freshness check per
+// start). From the TypeScript sources: through the bootstrap (compiled worker when dist/ is fresh).
 const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./blocking-worker.js', import.meta.url) : new URL('./blocking-worker-bootstrap.js', import.meta.url);
 /** Room for the worker thread to start (it loads the TypeScript runtime) on the first call. */
 const START_MARGIN_MS = 20_000;

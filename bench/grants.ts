@@ -1,7 +1,7 @@
 /**
  * The grant graph at scale, on a SYNTHETIC graph (src/grants/synthetic.ts; no edge is a real grant).
  *
- *   npx tsx bench/grants.ts --store virtuoso [--edges 7800000] [--runs 15] [--keep DIR]
+ *   npx tsx bench/grants.ts --store virtuoso [--edges 7800000] [--runs 15] [--keep DIR [--keep-files]]
  *   npx tsx bench/grants.ts --store virtuoso --edges N --reuse DIR   (a graph an earlier --keep DIR run loaded)
  *   npx tsx bench/grants.ts --store embedded [--edges 200000] [--runs 15]
  *
@@ -21,7 +21,7 @@
  * A benchmark, not a test: it never fails on a slow machine, it reports.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, mkdir, rm, stat, writeFile, readdir } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -42,6 +42,8 @@ const edges = Number(opt('edges', backend === 'virtuoso' ? String(REFERENCE_EDGE
 const runs = Number(opt('runs', '15'));
 const reuse = opt('reuse');
 const keep = opt('keep') ?? reuse;
+/** --keep-files: leave the generated N-Triples in the --keep directory for the next fresh load. */
+const keepFiles = args.includes('--keep-files');
 const base = 'http://bench.assay.test/';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`;
@@ -51,6 +53,9 @@ const command = `npx tsx bench/grants.ts ${args.join(' ') || '--store embedded'}
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); s.on('error', reject); });
 }
+
+/** What a --keep run generated, so a later fresh load of the same size can skip generation. */
+interface Manifest { edges: number; triples: number; files: Array<{ path: string; graph: string }> }
 
 interface Loaded { store: GrantStore; loadSeconds: number; triples: number; sizeBytes: number | null; stop: () => Promise<void> }
 
@@ -69,6 +74,12 @@ async function loadVirtuoso(): Promise<Loaded> {
   if (!existsSync(script)) throw new Error('bench/grants.ts --store virtuoso needs .ci/virtuoso.sh (the scale-out store half of issue 15); run --store embedded meanwhile');
   const dir = keep ?? await mkdtemp(join(tmpdir(), 'assay-grants-bench-'));
   await mkdir(dir, { recursive: true });
+  // files an earlier --keep run generated for the same edge count (generation takes minutes at the
+  // reference size and is not load time); a fresh load starts from an empty database
+  const manifestPath = join(dir, 'generated.json');
+  const manifest = !reuse && existsSync(manifestPath) ? JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest : null;
+  const generated = manifest && manifest.edges === edges && manifest.files.every((f) => existsSync(f.path)) ? manifest : null;
+  if (!reuse) for (const f of await readdir(dir)) if (/^virtuoso.*\.(db|trx|lck|pxa)$/.test(f)) await rm(join(dir, f), { force: true });
   const http = await freePort();
   const sql = await freePort();
   // Buffers for the graph's size (about 1 GB per 10 M triples, at most 4 GB); the suite's default is 160 MB.
@@ -87,21 +98,30 @@ async function loadVirtuoso(): Promise<Loaded> {
   }
   try {
     // generate into one file per graph (bulk loader input), then load each with ld_dir + rdf_loader_run
-    const files = new Map<string, { path: string; parts: string[]; n: number }>();
-    let triples = 0;
-    const genStart = performance.now();
-    for (const c of syntheticChunks({ edges, base })) {
-      let f = files.get(c.graph);
-      if (!f) { f = { path: join(dir, `synthetic-${files.size}.nt`), parts: [], n: 0 }; files.set(c.graph, f); await writeFile(f.path, ''); }
-      await writeFile(f.path, c.text, { flag: 'a' });
-      triples += c.text.split('\n').length - 1;
+    let files: Manifest['files'];
+    let triples: number;
+    if (generated) {
+      ({ files, triples } = generated);
+      process.stdout.write(`generated files of an earlier run: ${triples.toLocaleString('en-US')} triples (${manifestPath})\n`);
+    } else {
+      const byGraph = new Map<string, Manifest['files'][number]>();
+      triples = 0;
+      const genStart = performance.now();
+      for (const c of syntheticChunks({ edges, base })) {
+        let f = byGraph.get(c.graph);
+        if (!f) { f = { path: join(dir, `synthetic-${byGraph.size}.nt`), graph: c.graph }; byGraph.set(c.graph, f); await writeFile(f.path, ''); }
+        await writeFile(f.path, c.text, { flag: 'a' });
+        triples += c.text.split('\n').length - 1;
+      }
+      files = [...byGraph.values()];
+      await writeFile(manifestPath, JSON.stringify({ edges, triples, files } satisfies Manifest, null, 1));
+      const genSeconds = (performance.now() - genStart) / 1000;
+      process.stdout.write(`generated ${triples.toLocaleString('en-US')} triples in ${genSeconds.toFixed(0)} s (not counted as load time)\n`);
     }
-    const genSeconds = (performance.now() - genStart) / 1000;
-    process.stdout.write(`generated ${triples.toLocaleString('en-US')} triples in ${genSeconds.toFixed(0)} s (not counted as load time)\n`);
     const t = performance.now();
-    for (const [graph, f] of files) await run(script, ['bulk-load', dir, f.path, graph], { timeout: 7_200_000 });
+    for (const f of files) await run(script, ['bulk-load', dir, f.path, f.graph], { timeout: 7_200_000 });
     const loadSeconds = (performance.now() - t) / 1000;
-    for (const [, f] of files) await rm(f.path, { force: true });
+    if (!keepFiles) { for (const f of files) await rm(f.path, { force: true }); await rm(manifestPath, { force: true }); }
     let sizeBytes = 0;
     for (const n of await readdir(dir)) if (/^virtuoso.*\.db$/.test(n)) sizeBytes += (await stat(join(dir, n))).size;
     return { store: endpointGrantStore(`${origin}/sparql`), loadSeconds, triples, sizeBytes, stop };

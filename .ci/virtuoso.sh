@@ -71,6 +71,8 @@ MaxQueryExecutionTime = 120
 [Plugins]
 LoadPath = /usr/lib/x86_64-linux-gnu/virtuoso-opensource-7/hosting
 EOF
+  # a directory without a database file gets a fresh database (dba/dba until the setup below)
+  fresh=1; [ -f "$dir/virtuoso.db" ] && fresh=0
   (cd "$dir" && exec virtuoso-t +configfile "$dir/virtuoso.ini" +foreground >"$dir/stdout.log" 2>&1) &
   echo $! >"$dir/pid"
   for _ in $(seq 1 240); do
@@ -81,8 +83,8 @@ EOF
   curl -fsS -o /dev/null "http://127.0.0.1:$http/sparql?query=ASK%7B%7D" || { echo "Virtuoso did not answer on port $http within 60 s; see $dir/virtuoso.log" >&2; exit 4; }
   pw=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')
   dba=$(head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n')
-  # A fresh database has dba/dba; a reused directory keeps the passwords it was given.
-  if [ -f "$dir/credentials" ]; then
+  # A fresh database has dba/dba; a reused database keeps the passwords it was given.
+  if [ "$fresh" = 0 ] && [ -f "$dir/credentials" ]; then
     pw=$(cat "$dir/credentials")
   else
     isql-vt "127.0.0.1:$sql" dba dba exec="DB.DBA.USER_CREATE('assay', '$pw'); GRANT SPARQL_UPDATE TO \"assay\"; DB.DBA.RDF_DEFAULT_USER_PERMS_SET('assay', 7); DB.DBA.RDF_DEFAULT_USER_PERMS_SET('nobody', 1); USER_SET_PASSWORD('dba', '$dba'); checkpoint;" >"$dir/setup.log" 2>&1 \
@@ -93,9 +95,10 @@ EOF
       || { echo "the DBA password was not changed; see $dir/setup.log" >&2; exit 5; }
     echo "$pw" >"$dir/credentials"
     echo "$dba" >"$dir/dba-credentials"
-    echo "$sql" >"$dir/sql-port"
     chmod 600 "$dir/credentials" "$dir/dba-credentials"
   fi
+  # this start's SQL port (bulk-load logs in through it), also when the directory was used before
+  echo "$sql" >"$dir/sql-port"
   echo "ASSAY_TEST_VIRTUOSO=http://assay:$pw@127.0.0.1:$http"
   ;;
 stop)

@@ -3,7 +3,7 @@
  * one search engine (src/execute/engine.ts), which fetches, records and classifies; the
  * examination (read.ts `examinePopulation`) admits a whole population at once.
  *
- * Eligibility: only operations a population provider serves (src/population/sources/); a keyed
+ * Eligibility: only operations a population provider serves (src/connectors/population/); a keyed
  * read is never a population. Each candidate measure is bound at the grain, scope and period the
  * intent asks; a binding that cannot be made (a grain the operation does not return, a scope it
  * cannot bound, a vintage it does not have) is a boundary choice, typed, so the refusal names it.
@@ -17,8 +17,8 @@ import type { Failure } from '../execute/failure.ts';
 import type { BoundaryChoice, Choice, FetchChoice, Provider } from '../execute/engine.ts';
 import { NATION, scopeFromText, scopeLabel, type Scope } from './geo.ts';
 import { examinePopulation, populationProgress } from './read.ts';
-import { POPULATION_PROVIDERS, providerFor } from './sources/index.ts';
-import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider } from './sources/types.ts';
+import { POPULATION_PROVIDERS, providerFor } from '../connectors/population/providers.ts';
+import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider } from '../connectors/population/provider.ts';
 import type { Grain, PopulationFailure, PopulationRead } from './types.ts';
 import { populationFailureText, quantityMismatchText } from './wording.ts';
 import { checkQuantity } from '../validate/quantity.ts';

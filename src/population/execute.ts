@@ -17,7 +17,7 @@ import { populationProgress } from './read.ts';
 import { furtherPopulationCandidates } from './further.ts';
 import { NATION, scopeLabel } from './geo.ts';
 import { computeRefusalText, grainWord } from './wording.ts';
-import { POPULATION_PROVIDERS } from './sources/index.ts';
+import { POPULATION_PROVIDERS } from '../connectors/population/providers.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
 

@@ -18,7 +18,7 @@ import type { Clock } from '../http/context.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import { scopeLabel, stateByFips } from './geo.ts';
-import type { PopulationAsk, PopulationBinding, PopulationProvider } from './sources/types.ts';
+import type { PopulationAsk, PopulationBinding, PopulationProvider } from '../connectors/population/provider.ts';
 import type { Completeness, Exclusion, ExclusionCode, PopulationNote, PopulationOutcome, PopulationRead, PopulationRow } from './types.ts';
 
 /** The slice of a QueryContext a population read needs. */

@@ -9,11 +9,11 @@
  * is the release year; "latest" reads the long table first, then the wide file, and says so when a
  * newer release than the one read exists.
  */
-import type { Observation, OperationResult } from '../../connectors/records.ts';
-import { FIFTY_STATES } from '../geo.ts';
-import type { PopulationFailure, PopulationPeriod } from '../types.ts';
-import { PLACES_LONG_RELEASE, wideRelease } from '../../connectors/population/cdc-places-wide.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { Observation, OperationResult } from '../records.ts';
+import { FIFTY_STATES } from '../../population/geo.ts';
+import type { PopulationFailure, PopulationPeriod } from '../../population/types.ts';
+import { PLACES_LONG_RELEASE, wideRelease } from './cdc-places-wide.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'cdc-places';
 

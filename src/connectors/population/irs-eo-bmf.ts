@@ -15,10 +15,10 @@
  * organizations); SUBSECTION the 501(c) paragraph. Amounts are each organization's latest return
  * (its own tax period); a blank amount is a non-filer, excluded and counted.
  */
-import type { EntityRecord, Observation, OperationResult } from '../../connectors/records.ts';
-import { monthEnd, subsectionLabel } from '../../connectors/irs-eo-bmf.ts';
-import type { PopulationFailure, PopulationRow } from '../types.ts';
-import type { MemberClass, MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { EntityRecord, Observation, OperationResult } from '../records.ts';
+import { monthEnd, subsectionLabel } from '../irs-eo-bmf.ts';
+import type { PopulationFailure, PopulationRow } from '../../population/types.ts';
+import type { MemberClass, MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'irs-eo-bmf';
 

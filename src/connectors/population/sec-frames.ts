@@ -9,9 +9,9 @@
  * Periods: a year named is CY<year> (a duration) or CY<year>Q4I (the year-end instant, for
  * balance-sheet concepts), tried in that order; "latest" starts from the last full calendar year.
  */
-import type { Observation, OperationResult } from '../../connectors/records.ts';
-import type { PopulationFailure } from '../types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { Observation, OperationResult } from '../records.ts';
+import type { PopulationFailure } from '../../population/types.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'sec-edgar';
 

@@ -75,6 +75,11 @@ export interface FetchChoice<T> {
   fetch?: (ctx: QueryContext) => Promise<OperationResult>;
   /** A failed fetch turned into an outcome the provider reports (a cross-check's "failed"). */
   recover?: (failure: Failure, attempt: Attempt) => T | undefined;
+  /**
+   * The IRI of a population graph already in the store that `fetch` reads instead of the publisher:
+   * the attempt is a `store_read`, and publisher blocks and the offline snapshot do not concern it.
+   */
+  storeRead?: string;
 }
 
 /** A choice point that failed before any request was sent. */
@@ -217,9 +222,9 @@ export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: Sea
       if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
       const subtree = c.subtree ?? c.source;
       if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
-      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
+      if (!c.storeRead && (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c)))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
       // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
-      if (offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); continue; }
+      if (!c.storeRead && offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); continue; }
       if (c.identity !== undefined) {
         if (tried.has(c.identity)) continue;
         tried.add(c.identity);
@@ -294,6 +299,7 @@ function notRecorded(c: FetchChoice<unknown>): Failure {
 async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
   const n = o.nextAttempt();
   const { attempt: a, done } = openAttempt(ctx, { n, source: c.source, operation: c.operation, bindings: c.bindings, ...(c.measure ? { measure: c.measure } : {}) });
+  if (c.storeRead) { a.kind = 'store_read'; a.graph = c.storeRead; }
   out.attempts.push(a);
   let result: OperationResult;
   try {

@@ -20,8 +20,7 @@ import type { AskResult } from '../ask/types.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { composePopulation } from './answer.ts';
 import { populationReadQuads, tableQuads } from './rdf.ts';
-import { MATERIALIZE_ROWS, populationGraphIri, populationGraphQuads } from './materialize.ts';
-import { iri, sparql } from '../resolve/sparql-text.ts';
+import { rowIriOf } from './materialize.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
 
 export async function answerPopulation(s: RunState, items: AdmittedEvidence[], pa: PopulationAnswer, notes: string[]): Promise<AskResult> {
@@ -29,19 +28,9 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
   if (items.length > 0 && q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
   await s.writeEvidence(items);
   const base = s.services.baseIri;
-  // a population whose every row the table shows (a correlation's aligned pairs), too large for one answer's
-  // evidence, is materialized once per vintage as a population graph; the cells without evidence cite its rows
-  const materialized = new Set<PopulationRead>();
-  for (const r of pa.shape === 'correlation' ? pa.reads : []) {
-    if (r.rows.length <= MATERIALIZE_ROWS) continue;
-    const g = populationGraphIri(base, r);
-    if (!s.services.store.rdf.ask(sparql`ASK { GRAPH ${iri(g)} { ${iri(g)} ?p ?o } }`)) {
-      await s.services.store.apply({ kind: 'load', data: toNQuads(populationGraphQuads(r, base, s.iris.response)), format: 'application/n-quads' });
-      s.ctx.emit({ stage: 'evidence', by: 'population', message: `population graph ${g}: ${r.rows.length} rows of ${r.source}/${r.operation} materialized once for ${r.period.label}` });
-    }
-    materialized.add(r);
-  }
-  const rowIri = (r: PopulationRead, row: PopulationRow) => (materialized.has(r) ? `${populationGraphIri(base, r)}/row/${encodeURIComponent(row.key)}` : undefined);
+  // a population too large for one answer's evidence is stored once as a population graph (at its read,
+  // src/population/choices.ts); the cells of a correlation's aligned pairs without evidence cite its rows
+  const rowIri = (r: PopulationRead, row: PopulationRow) => (pa.shape === 'correlation' && r.graph ? rowIriOf(r.graph, row.key) : undefined);
   const c = composePopulation(pa, items, (index) => s.iris.evidence(index), rowIri);
   const tableIri = `${s.iris.answer}/table`;
   const quads = [

@@ -54,4 +54,8 @@ function membership(rs: readonly { key: string }[]): MembershipCheck {
   return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
 }
 
-export const cdcPlacesPopulation: PopulationProvider = { source: SOURCE, operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership };
+export const cdcPlacesPopulation: PopulationProvider = {
+  source: SOURCE,
+  // PLACES republishes a release's data under the same dataset id (a corrected release, a new one): a week at most
+  freshnessDays: 7,
+  operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership };

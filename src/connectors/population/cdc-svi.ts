@@ -38,4 +38,8 @@ function membership(rs: readonly { key: string }[]): MembershipCheck {
   return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
 }
 
-export const cdcSviPopulation: PopulationProvider = { source: SOURCE, operations: { 'county-poverty-all': 'county' }, bind, rows, membership };
+export const cdcSviPopulation: PopulationProvider = {
+  source: SOURCE,
+  // the SVI 2018 file is a fixed release; a corrected file would be republished at the same address
+  freshnessDays: 90,
+  operations: { 'county-poverty-all': 'county' }, bind, rows, membership };

@@ -164,6 +164,8 @@ function membership(rs: readonly PopulationRow[], b: PopulationBinding): Members
 
 export const censusAcsPopulation: PopulationProvider = {
   source: SOURCE,
+  // a published ACS vintage (and a SAIPE year) is revised rarely, by a re-release the API serves under the same request
+  freshnessDays: 30,
   operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county', 'saipe-states': 'state' },
   bind,
   rows,

@@ -79,4 +79,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
 
 const membership = (): MembershipCheck => ({ verified: false, expected: 'every organization in the extract' });
 
-export const irsEoBmfPopulation: PopulationProvider = { source: SOURCE, operations: { 'eo-bmf-state': 'organization' }, bind, rows, membership };
+export const irsEoBmfPopulation: PopulationProvider = {
+  source: SOURCE,
+  // the IRS regenerates the per-state extracts monthly, at the same address
+  freshnessDays: 7,
+  operations: { 'eo-bmf-state': 'organization' }, bind, rows, membership };

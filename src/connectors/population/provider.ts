@@ -90,6 +90,11 @@ export interface MembershipCheck {
 
 export interface PopulationProvider {
   source: string;
+  /**
+   * The freshness policy of this connector's populations: a population graph stored longer ago
+   * than this many days is read again from the publisher, never served (src/population/materialize.ts).
+   */
+  freshnessDays: number;
   /** The source's population operations and the grain each returns. */
   operations: Readonly<Record<string, Grain>>;
   bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure;

@@ -44,4 +44,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
 /** Which companies report a concept cannot be known apart from the response. */
 const membership = (): MembershipCheck => ({ verified: false, expected: 'every filer that reported the concept' });
 
-export const secFramesPopulation: PopulationProvider = { source: SOURCE, operations: { frames: 'company' }, bind, rows, membership };
+export const secFramesPopulation: PopulationProvider = {
+  source: SOURCE,
+  // a frame grows as filers file (and amend) for its period: a day at most
+  freshnessDays: 1,
+  operations: { frames: 'company' }, bind, rows, membership };

@@ -155,3 +155,7 @@ export function quantityMismatchText(measure: string, asked: string, unit: strin
   return `${measure} is in ${unit === '%' ? 'percent' : unit}, not ${a(asked === 'count' ? 'count' : asked === 'money' ? 'money amount' : asked)} as asked${others > 0 ? ` (and ${count(others, 'other candidate measure')} of another kind of quantity, not read)` : ''}`;
 }
 const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** A ratio whose component(s) a cross-check disputes. */
+export const disputedComponentText = (labels: readonly string[]) => `the ratio is computed from the primary read${labels.length === 1 ? '' : 's'} of ${allOf(labels)}, which a cross-check disputes: it is only as certain as ${labels.length === 1 ? 'that component' : 'those components'}`;
+

@@ -27,7 +27,8 @@ import { iri, sparql } from '../resolve/sparql-text.ts';
 import { POPULATION_PROVIDERS, providerFor } from '../connectors/population/providers.ts';
 import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from '../connectors/population/provider.ts';
 import type { Grain, PopulationFailure, PopulationNote, PopulationRead } from './types.ts';
-import { populationFailureText, quantityMismatchText } from './wording.ts';
+import { populationFailureText, quantityMismatchText, universeMismatchText } from './wording.ts';
+import { checkUniverse, type Universe } from './universe.ts';
 import { checkQuantity } from '../validate/quantity.ts';
 import type { QuantityKind } from '../understand/intent.ts';
 
@@ -94,6 +95,7 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
   const boundaries: Failure[] = [];
   const seen = new Set<string>();
   const mismatched: Array<{ c: Assessment; asked: string; unit: string }> = [];
+  const wrongUniverse: Array<{ c: Assessment; asked: Universe | null; measure: Universe }> = [];
   // a candidate labelled exactly as the measure asked ("Total population") before ones that merely contain its words
   const said = (t.attribute ?? '').toLowerCase().trim();
   const exact = (c: Assessment) => said !== '' && labelWords(c.title) === said;
@@ -111,6 +113,11 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
       const q = checkQuantity(t.quantity, { unit });
       if (!q.ok) { mismatched.push({ c, asked: q.asked, unit: q.unit }); continue; }
     }
+    // the universe the measure counts (people, families, households) must be the one asked: a families' poverty percent is not "the poverty rate"
+    if (measureKey !== 'members' && t.attribute) {
+      const u = checkUniverse(t.attribute, c.title);
+      if (!u.ok) { wrongUniverse.push({ c, asked: u.asked, measure: u.measure }); continue; }
+    }
     const key = `${op.publisherId}|${op.operationId}|${measureKey}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -125,6 +132,12 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
   // the measures skipped for their unit, as one boundary (the first named, the rest counted)
   const m0 = mismatched[0];
   if (m0) boundaries.push({ boundary: 'no_access_path', code: 'quantity_mismatch', source: m0.c.operation!.publisherId, message: quantityMismatchText(m0.c.title, m0.asked, m0.unit, mismatched.length - 1), params: { measures: mismatched.map((x) => x.c.candidateKey), asked: m0.asked } });
+  // the measures skipped for their universe, one typed boundary per universe offered
+  for (const measure of [...new Set(wrongUniverse.map((x) => x.measure))]) {
+    const of = wrongUniverse.filter((x) => x.measure === measure);
+    const asked = of[0]!.asked;
+    boundaries.push({ boundary: 'no_access_path', code: 'universe_mismatch', source: of[0]!.c.operation!.publisherId, message: universeMismatchText(of[0]!.c.title, measure, asked, t.attribute ?? '', of.length - 1), params: { measures: of.map((x) => x.c.candidateKey), universe: measure, asked: asked ?? 'people (not named)' } });
+  }
   return { targets, boundaries };
 }
 

@@ -159,3 +159,8 @@ const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 /** A ratio whose component(s) a cross-check disputes. */
 export const disputedComponentText = (labels: readonly string[]) => `the ratio is computed from the primary read${labels.length === 1 ? '' : 's'} of ${allOf(labels)}, which a cross-check disputes: it is only as certain as ${labels.length === 1 ? 'that component' : 'those components'}`;
 
+/** A candidate measure counted over another universe than the one asked (families for "poverty rate"). */
+export function universeMismatchText(measure: string, universe: string, asked: string | null, words: string, others = 0): string {
+  return `${measure} counts ${universe}, not ${asked ?? 'people'}${asked ? '' : ` ("${words}" names no universe: people, not ${universe})`}: another statistic, not read${others > 0 ? ` (and ${count(others, 'other candidate measure')} over ${universe})` : ''}`;
+}
+

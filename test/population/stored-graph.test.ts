@@ -157,6 +157,17 @@ describe('population graphs read back from the store', () => {
   });
 });
 
+describe('a count of members', () => {
+  it('counts every member, not only those with a value of the measure read with them', async () => {
+    const all = csvRows('irs-eo-bmf', CASSETTES.bmf('ri'));
+    const { r } = await asked('How many nonprofits are there in Rhode Island?', BMF);
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    const f = r.figures.find((x) => x.grade === 'derived')!;
+    expect(f.value).toBe(all.length);
+    expect(r.populations![0]!.members).toBe(all.length);
+  });
+});
+
 // The remote backend (Virtuoso, test/rdf/helpers/virtuoso.ts): two gateways on one store; the second
 // reads the population graph the first stored, through the same store interface.
 const skip = await virtuosoUnavailable();

@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import type { RawPointer } from '../http/client.ts';
 import type { OperationResult } from '../connectors/records.ts';
 import type { RdfReader } from '../rdf/backend.ts';
-import { factory, type Quad } from '../rdf/store.ts';
+import { factory as oxFactory, jsFactory as factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, PROV, QB, RDF, RDFS, XSD, ensureSlash, graphIri } from '../rdf/vocab.ts';
 import { iri, sparql } from '../resolve/sparql-text.ts';
 import type { PopulationBinding, ProviderRows } from '../connectors/population/provider.ts';
@@ -40,10 +40,7 @@ const { namedNode: nn, literal: lit, quad } = factory;
 export const MATERIALIZE_ROWS = 1000;
 
 /** The layout of a stored population graph; a graph of another format is read again from the publisher. */
-export const GRAPH_FORMAT = 2;
-
-/** Rows read back per SPARQL request (a remote endpoint's result-size limit never cuts a page short unnoticed: rows are counted). */
-const PAGE_ROWS = 5000;
+export const GRAPH_FORMAT = 3;
 
 /** What decides a population's rows (a binding's request and record selection). */
 export type GraphKey = Pick<PopulationBinding, 'source' | 'operation' | 'args' | 'recordMeasure' | 'grain' | 'attributes' | 'period'>;
@@ -147,7 +144,7 @@ export function populationGraphQuads(b: GraphKey, got: ProviderRows, parts: Resp
     if (row.status !== 'reported') add(o, ASSAY.valueStatus, lit(row.status));
     if (row.value !== null && Number.isFinite(row.value)) add(o, ASSAY.value, num(row.value));
     if (row.asPublished !== undefined && row.status !== 'reported') add(o, ASSAY.asPublished, lit(row.asPublished));
-    add(o, ASSAY.rowData, lit(JSON.stringify(row)));
+    add(o, ASSAY.rowData, lit(JSON.stringify({ i, row })));
   });
   return out;
 }
@@ -170,15 +167,12 @@ export function loadStored(rdf: RdfReader, graph: string): StoredPopulation | St
   if (data.format !== GRAPH_FORMAT) return { code: 'stored_graph_format', graph, format: data.format };
   const rows: Array<PopulationRow | undefined> = new Array(data.rows);
   let found = 0;
-  for (let from = 0; from < data.rows; from += PAGE_ROWS) {
-    const g = `<${iri(graph).value}>`;
-    const page = rdf.select(`SELECT ?i ?r WHERE { GRAPH ${g} { ?o <${QB.dataSet}> ${g} ; <${ASSAY.rowIndex}> ?i ; <${ASSAY.rowData}> ?r . FILTER(?i >= ${from} && ?i < ${from + PAGE_ROWS}) } }`);
-    for (const b of page) {
-      const i = Number(b.get('i')!.value);
-      if (!Number.isInteger(i) || i < 0 || i >= data.rows || rows[i]) continue;
-      rows[i] = JSON.parse(b.get('r')!.value) as PopulationRow;
-      found++;
-    }
+  // one pattern match over the graph's row data (no SPARQL to parse or evaluate); each row carries its position
+  for (const q of rdf.match(null, oxFactory.namedNode(ASSAY.rowData), null, oxFactory.namedNode(graph))) {
+    const { i, row } = JSON.parse(q.object.value) as { i: number; row: PopulationRow };
+    if (!Number.isInteger(i) || i < 0 || i >= data.rows || rows[i]) continue;
+    rows[i] = row;
+    found++;
   }
   if (found !== data.rows) return { code: 'stored_graph_incomplete', graph, declared: data.rows, found };
   return {

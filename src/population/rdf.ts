@@ -13,7 +13,7 @@
  * operation and n. IRIs are minted under the table's IRI (no blank nodes: every part is addressable).
  */
 import { measureIri } from '../evidence/rdf.ts';
-import { factory, type Quad } from '../rdf/store.ts';
+import { jsFactory as factory, type Quad } from '../rdf/store.ts';
 import { ASSAY, CSVW, PROV, RDF, XSD } from '../rdf/vocab.ts';
 import type { ResultTable } from './table.ts';
 import type { PopulationRead } from './types.ts';

@@ -133,6 +133,15 @@ describe('population graphs read back from the store', () => {
     expect(h).toEqual([first.citations[0]!.content_hash]);
   });
 
+  it('a graph stored in another layout is not read: the publisher is asked again', async () => {
+    await services.store.apply({ kind: 'update', sparql: `DELETE { GRAPH <${g}> { <${g}> <${A}storedData> ?d } } INSERT { GRAPH <${g}> { <${g}> <${A}storedData> ?old } } WHERE { GRAPH <${g}> { <${g}> <${A}storedData> ?d } BIND(REPLACE(?d, '"format":[0-9]+', '"format":1') AS ?old) }` });
+    const { r, requests } = await asked('Which county has the highest poverty rate?', SVI);
+    expect(requests).toBe(1);
+    expect(figures(r)).toEqual(figures(first));
+    expect((r.qualification?.disclosures ?? []).join(' ')).toMatch(/population graph stored earlier was not used \(stored in an older format\)/);
+    expect((await asked('Which county has the highest poverty rate?', SVI)).requests).toBe(0);
+  });
+
   it('an aggregate: the member class is applied at read time over one stored graph of the Rhode Island extract', async () => {
     const all = csvRows('irs-eo-bmf', CASSETTES.bmf('ri'));
     const one = await asked('How many private foundations are there in Rhode Island?', BMF);

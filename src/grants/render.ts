@@ -27,6 +27,7 @@ export function renderDisclosure(d: Disclosure): string {
     case 'state_as_filed': return 'states are the recipient addresses as filed';
     case 'largest_shown': return `the largest ${d.shown.toLocaleString('en-US')} of ${plural(d.total, d.role)}${d.status === 'approved_future' ? ' with grants approved for future payment' : ''} are listed; the total and the count cover all ${d.total.toLocaleString('en-US')}`;
     case 'rows_shown': return `${plural(d.shown, 'row')} shown of ${d.total.toLocaleString('en-US')}`;
+    case 'ingest_unfinished': return `an ingest that began ${d.since} has not finished: totals may not yet count every filing it wrote (run the ingest again to finish it)`;
     case 'synthetic_graph': return 'SYNTHETIC benchmark graph: no figure here is a real grant';
     case 'tax_year_filter': return `only grants reported for tax year ${d.taxYear}`;
   }

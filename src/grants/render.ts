@@ -36,7 +36,12 @@ export function renderDisclosure(d: Disclosure): string {
 export function renderFailure(f: GrantFailure): string {
   switch (f.code) {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
-    case 'not_in_graph': return `no ${f.role} named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'})`;
+    case 'not_in_graph': {
+      const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
+      return f.role === 'funder'
+        ? `no funder named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${held})`
+        : `no recipient named "${f.asked}" appears in the filings of the ${plural(f.coverage.funders, 'funder')} the grant graph holds (${held})`;
+    }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
     case 'no_grants': return `the graph holds no ${f.what}`;

@@ -13,6 +13,7 @@ import type { Intent } from '../understand/index.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
 import { grainOf } from '../population/choices.ts';
 import { discoveryIntent } from '../population/discovery.ts';
+import { grantDiscoveryIntent } from './grants.ts';
 import type { RunState } from './state.ts';
 
 /**
@@ -46,7 +47,7 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   }
   // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
   // a population aggregate's combining word ("average") is the computation, not part of the measure discovered
-  const found: Candidate[] = await s.services.index.discoverAsync(discoveryIntent(intent), s.ctx.signal);
+  const found: Candidate[] = await s.services.index.discoverAsync(intent.shape === 'grant_graph' ? grantDiscoveryIntent(intent) : discoveryIntent(intent), s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);

@@ -231,73 +231,104 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
 interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string }
 
+/**
+ * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
+ * bound through the response's own series field (`boundSeries`), the period (`pickPeriod`), one row
+ * per series and date (`effectiveRows`), several rows with different values asked about
+ * (`severalRows`), then the checks and the judge (`judgedRecord`).
+ */
 async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, result: OperationResult, attemptN: number): Promise<Examined> {
-  const { cand, decl, readDecl, kind, measure, key, target, periodText } = c;
-  const reject = (code: string, reason: string, boundary: Failure['boundary'] = 'no_data'): Examined => ({
-    reject: { boundary, code, message: reason }, checks: [], disposition: code === 'not_found' ? 'errored' : 'rejected', said: `${code === 'not_found' ? 'errored' : 'rejected'} ${measure}: ${reason}`,
-  });
-  const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
-  let obs = published;
-  if (obs.length === 0) return reject('not_found', `the ${readDecl.id} response reports no ${measure}`);
-
-  // the code, bound through the response's own series field
-  const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
-  const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+  const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === c.measure);
+  if (published.length === 0) return rejectUnkeyed(c, 'not_found', `the ${c.readDecl.id} response reports no ${c.measure}`);
+  const bound = boundSeries(req, state, c, result, published);
+  if ('reject' in bound) return bound;
   const warnings: string[] = [];
-  let alsoMatched: string[] = [];
-  let phrase = req.code ?? '';
-  if (allSeries.length > 0) {
-    phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
-    const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
-    if (m.best.length === 0) {
-      if (kind === 'series') state.unbound++;
-      const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
-      return reject('key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, kind === 'series' ? 'entity_unresolved' : 'no_data');
-    }
-    obs = obs.filter((o) => m.best.includes(seriesOf(o)));
-    alsoMatched = m.all.filter((x) => !m.best.includes(x));
-  } else if (kind === 'series') {
-    state.unbound++;
-    return reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`);
-  }
+  const pick = pickPeriod(c, bound.obs, warnings);
+  if (!Array.isArray(pick)) return pick;
+  const chosen = effectiveRows(c, pick, warnings);
+  if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
+  const several = severalRows(state, published, bound, chosen, warnings);
+  if (several) return several;
+  return judgedRecord(ctx, req, c, chosen[0]!, warnings, result, attemptN);
+}
 
-  // the period
+/** A rejection of an unkeyed record (`not_found` is "no such record", an errored attempt; anything else a record judged). */
+type Rejected = Extract<Examined, { reject: Failure }>;
+
+function rejectUnkeyed(c: UnkeyedChoice, code: string, reason: string, boundary: Failure['boundary'] = 'no_data'): Rejected {
+  const disposition = code === 'not_found' ? 'errored' : 'rejected';
+  return { reject: { boundary, code, message: reason }, checks: [], disposition, said: `${disposition} ${c.measure}: ${reason}` };
+}
+
+const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
+
+/** The rows of the series the question's code (or the words beyond the measure's label) names, the closest matches first; the others it also matches kept aside. */
+interface BoundSeries { obs: Observation[]; alsoMatched: string[]; phrase: string }
+
+function boundSeries(req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, result: OperationResult, obs: Observation[]): BoundSeries | Rejected {
+  const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+  if (allSeries.length === 0) {
+    if (c.kind !== 'series') return { obs, alsoMatched: [], phrase: req.code ?? '' };
+    state.unbound++;
+    return rejectUnkeyed(c, 'key_unbound', `the response carries no ${c.decl.data.accepts.join('/')} field to bind "${req.code}" to`);
+  }
+  const phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? c.cand.title);
+  const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
+  if (m.best.length === 0) {
+    if (c.kind === 'series') state.unbound++;
+    const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
+    return rejectUnkeyed(c, 'key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, c.kind === 'series' ? 'entity_unresolved' : 'no_data');
+  }
+  return { obs: obs.filter((o) => m.best.includes(seriesOf(o))), alsoMatched: m.all.filter((x) => !m.best.includes(x)), phrase };
+}
+
+/** The rows of the period asked: the newest date for "latest", else the last date within the span asked (said when it is not the date asked). */
+function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): Observation[] | Rejected {
+  const { target } = c;
   const dated = obs.filter((o) => o.period.end);
-  let pick: Observation[];
   if (target === 'latest') {
     const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-    // a record with no time dimension (one opportunity's synopsis) is its own latest
-    pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
-    // the date is the answer's own period, written there once; the read's notes say how "latest" was asked for
-  } else {
-    const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
-    const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-    if (!last) {
-      const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
-      return reject('period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
-    }
-    pick = inRange.filter((o) => o.period.end === last);
-    if (target.exactDate && last !== target.exactDate) {
-      const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
-      warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
-    } else if (!target.exactDate) {
-      warnings.push(`${target.what} read as its last record, dated ${last}`);
-    }
+    // a record with no time dimension (one opportunity's synopsis) is its own latest; the date is the answer's own period, written there once
+    return newest ? dated.filter((o) => o.period.end === newest) : obs;
   }
+  const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
+  const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+  if (!last) {
+    const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
+    return rejectUnkeyed(c, 'period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
+  }
+  if (target.exactDate && last !== target.exactDate) {
+    const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
+    warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
+  } else if (!target.exactDate) {
+    warnings.push(`${target.what} read as its last record, dated ${last}`);
+  }
+  return inRange.filter((o) => o.period.end === last);
+}
 
-  // several rows per series and date (mid-period amendments): the latest effective on or before the date asked
+/** Several rows per series and date (mid-period amendments): the latest effective on or before the date asked, said. */
+function effectiveRows(c: UnkeyedChoice, pick: Observation[], warnings: string[]): Observation[] {
   const bySeries = new Map<string, Observation[]>();
   for (const o of pick) bySeries.set(seriesOf(o), [...(bySeries.get(seriesOf(o)) ?? []), o]);
+  const limit = c.target === 'latest' ? '9999-12-31' : c.target.until;
+  const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
   const chosen: Observation[] = [];
   for (const [series, rows] of bySeries) {
-    const limit = target === 'latest' ? '9999-12-31' : target.until;
-    const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
     const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
     const row = ok[0] ?? rows[0]!;
-    if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
+    if (rows.length > 1) warnings.push(`${series || c.measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
     chosen.push(row);
   }
-  if (chosen.length === 0) return reject('period', `no ${measure} record for ${periodText} in this response`);
+  return chosen;
+}
+
+/**
+ * Several rows the words match on the date read: with different values, every one is an option and
+ * the search stops there (`ambiguous_key`, nothing further can help); with the same value, and the
+ * rows the words also match, said as warnings.
+ */
+function severalRows(state: UnkeyedState, published: readonly Observation[], bound: BoundSeries, chosen: Observation[], warnings: string[]): Examined | undefined {
+  const { phrase, alsoMatched } = bound;
   const values = [...new Set(chosen.map((o) => o.value))];
   if (chosen.length > 1 && values.length > 1) {
     // every row the words match on that date is an option, not only the closest matches
@@ -311,24 +342,33 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   const rec = chosen[0]!;
   // the other rows the words also match, on the same date: named, with whether their values differ
   const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
-  if (others.length > 0) {
-    const differ = others.filter((o) => o.value !== rec.value);
-    warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
-  }
+  if (others.length === 0) return undefined;
+  const differ = others.filter((o) => o.value !== rec.value);
+  const differing = differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`;
+  warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differing}`);
+  return undefined;
+}
 
-  // the checks: scope or key, measure, sentinel, unit, period
+/** The checks (scope or key, measure, sentinel, unit, period) and the judge on the record read; admitted with what identifies it, or rejected with the check's code. */
+async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
+  const { cand, decl, kind, measure, key, periodText } = c;
   const unit = req.units.get(cand.candidateKey);
   const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
   const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
   structural.warnings.push(...warnings);
   const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-  const by = verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator';
   if (!verdict.passed) {
     const failed = verdict.checks.find((x) => !x.passed)?.name;
     const code = failed ? CHECK_CODES[failed] ?? failed : 'residual';
     const reason = verdict.reason ?? 'rejected';
-    return { reject: { boundary: 'no_data', code, message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by, said: `rejected ${measure}: ${reason}` };
+    return { reject: { boundary: 'no_data', code, message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by: verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${measure}: ${reason}` };
   }
+  return admittedUnkeyed(req, c, rec, label, verdict, result, attemptN);
+}
+
+/** The unkeyed record admitted as evidence: the key, series or dataset scope it stands for, and every warning. */
+function admittedUnkeyed(req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, label: string, verdict: Awaited<ReturnType<typeof adjudicate>>, result: OperationResult, attemptN: number): Examined {
+  const { cand, decl, readDecl, kind, measure, key, periodText } = c;
   const p = rec.period;
   const entityKey = key?.value ?? (kind === 'series' ? seriesOf(rec) : `${cand.publisherId}/${decl.data.dataset}`);
   const keyType = key?.keyType ?? (kind === 'series' ? decl.data.accepts.find((k) => SERIES_KEYS.has(k))! : 'scope');

@@ -192,32 +192,16 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (!op || !decl || !kind) continue;
       state.tried++;
       const measure = measureOf(cand.candidateKey, cand.publisherId);
-      const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
-      const ranged = params.has('start') && params.has('end');
 
       // the code, bound through a declared parameter
-      const args: Record<string, string> = {};
-      let key: { keyType: string; value: string; label: string } | undefined;
-      if (kind === 'param') {
-        const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
-        const param = paramFor(decl, keyType)!;
-        const value = recordIdFor(req.codes ?? [], param.name) ?? codeFromText(req.code ?? '', param.name);
-        if (!value) { state.unbound++; h.note(`${op.key}: the question names no ${param.name}`); continue; }
-        args[param.name] = value;
-        key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };
-      }
+      const code = codeArg(req, decl, kind);
+      if ('missing' in code) { state.unbound++; h.note(`${op.key}: the question names no ${code.missing}`); continue; }
+      const { args, key } = code;
 
       // which request: an ordered top-1 read of the dataset for "latest", else the period's calendar year
       const target = req.period ? targetOf(req.period, today) : 'latest';
       if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
-      let readDecl = decl;
-      if (target === 'latest') {
-        const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
-        if (top && kind === 'scope') readDecl = top;
-        else if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
-      } else if (ranged) {
-        args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`;
-      }
+      const readDecl = periodRequest(ctx, decl, kind, target, today, args);
       const periodText = target === 'latest' ? 'latest' : target.what;
       yield {
         kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
@@ -226,6 +210,34 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       };
     }
   };
+}
+
+/** The code the question names, bound through the operation's declared parameter (a param read), or the parameter it lacks. */
+function codeArg(req: UnkeyedRequest, decl: OperationDecl, kind: KeyKind): { args: Record<string, string>; key?: { keyType: string; value: string; label: string } } | { missing: string } {
+  if (kind !== 'param') return { args: {} };
+  const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
+  const param = paramFor(decl, keyType)!;
+  const value = recordIdFor(req.codes ?? [], param.name) ?? codeFromText(req.code ?? '', param.name);
+  if (!value) return { missing: param.name };
+  return { args: { [param.name]: value }, key: { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` } };
+}
+
+/**
+ * The request for the period: for "latest", the dataset's ordered top-1 read when it declares one
+ * (a scope read), else this year's window; for a year, that calendar year's window ([Y-01-01, Y-12-31]).
+ * Sets the window on `args`; returns the operation to call.
+ */
+function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, target: Target | 'latest', today: string, args: Record<string, string>): OperationDecl {
+  const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
+  const ranged = params.has('start') && params.has('end');
+  if (target !== 'latest') {
+    if (ranged) { args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`; }
+    return decl;
+  }
+  const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
+  if (top && kind === 'scope') return top;
+  if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
+  return decl;
 }
 
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
@@ -397,24 +409,31 @@ interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; la
 
 const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'] };
 
+/** The entity check of an unkeyed read: the dataset's scope, the series the code names, or the record's own id for a param read. */
+function entityCheck(rec: Observation, want: UnkeyedExpectation): Check {
+  if (want.kind === 'scope') return { name: 'entity', passed: true, detail: `the operation takes no entity key: the record is the dataset's own scope (${want.label})` };
+  if (want.kind === 'series') return { name: 'entity', passed: true, detail: `the record's own series field is "${want.label}", the code the question names` };
+  const recKey = Object.values(rec.entity ?? {}).find((v) => v === want.keyValue);
+  return recKey ? { name: 'entity', passed: true, detail: `${want.label} equals the record's own id` } : { name: 'entity', passed: false, detail: `the record does not carry ${want.label}` };
+}
+
+/** The period check: a dated record, or for "latest" of a param read the one undated record the publisher keeps. */
+function periodCheck(rec: Observation, want: UnkeyedExpectation): Check {
+  if (rec.period.end) return { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` };
+  if (want.period === 'latest' && want.kind === 'param') return { name: 'period', passed: true, detail: `an undated record, the only one the publisher keeps for ${want.label}` };
+  return { name: 'period', passed: false, detail: 'the record carries no date' };
+}
+
 /** The keyed-read checks, with the scope (or the publisher-defined code) standing where the entity key stands. */
 export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): StructuralVerdict {
-  const checks: Check[] = [];
-  if (want.kind === 'scope') checks.push({ name: 'entity', passed: true, detail: `the operation takes no entity key: the record is the dataset's own scope (${want.label})` });
-  else if (want.kind === 'series') checks.push({ name: 'entity', passed: true, detail: `the record's own series field is "${want.label}", the code the question names` });
-  else {
-    const recKey = Object.values(rec.entity ?? {}).find((v) => v === want.keyValue);
-    checks.push(recKey ? { name: 'entity', passed: true, detail: `${want.label} equals the record's own id` } : { name: 'entity', passed: false, detail: `the record does not carry ${want.label}` });
-  }
+  const checks: Check[] = [entityCheck(rec, want)];
   checks.push(rec.measure === want.measure ? { name: 'measure', passed: true, detail: `field ${rec.measure}` } : { name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` });
   checks.push(rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)
     ? { name: 'sentinel', passed: true, detail: 'a reported value' }
     : { name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
   const unitOk = !want.unit || rec.unit === want.unit || (UNIT_ALIASES[want.unit] ?? []).includes(rec.unit);
   checks.push(unitOk ? { name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` } : { name: 'unit', passed: false, detail: `unit ${rec.unit}, the measure is declared in ${want.unit}` });
-  checks.push(rec.period.end ? { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` }
-    : want.period === 'latest' && want.kind === 'param' ? { name: 'period', passed: true, detail: `an undated record, the only one the publisher keeps for ${want.label}` }
-      : { name: 'period', passed: false, detail: 'the record carries no date' });
+  checks.push(periodCheck(rec, want));
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');

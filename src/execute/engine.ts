@@ -75,6 +75,11 @@ export interface FetchChoice<T> {
   fetch?: (ctx: QueryContext) => Promise<OperationResult>;
   /** A failed fetch turned into an outcome the provider reports (a cross-check's "failed"). */
   recover?: (failure: Failure, attempt: Attempt) => T | undefined;
+  /**
+   * The IRI of a population graph already in the store that `fetch` reads instead of the publisher:
+   * the attempt is a `store_read`, and publisher blocks and the offline snapshot do not concern it.
+   */
+  storeRead?: string;
 }
 
 /** A choice point that failed before any request was sent. */
@@ -269,9 +274,9 @@ function skipped<T>(run: SearchRun<T>, c: FetchChoice<T>): boolean {
   const { ctx, out } = run;
   const subtree = c.subtree ?? c.source;
   if (run.pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); return true; }
-  if (c.skipIfBlocked?.some((k) => run.blocked.has(k)) || run.blocked.has(requestBlock(c))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); return true; }
+  if (!c.storeRead && (c.skipIfBlocked?.some((k) => run.blocked.has(k)) || run.blocked.has(requestBlock(c)))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); return true; }
   // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
-  if (run.offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); return true; }
+  if (!c.storeRead && run.offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); return true; }
   if (c.identity !== undefined) {
     if (run.tried.has(c.identity)) return true;
     run.tried.add(c.identity);
@@ -347,6 +352,7 @@ function notRecorded(c: FetchChoice<unknown>): Failure {
 async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
   const n = o.nextAttempt();
   const opened = openAttempt(ctx, { n, source: c.source, operation: c.operation, bindings: c.bindings, ...(c.measure ? { measure: c.measure } : {}) });
+  if (c.storeRead) { opened.attempt.kind = 'store_read'; opened.attempt.graph = c.storeRead; }
   out.attempts.push(opened.attempt);
   const the: Attempted<T> = { ctx, c, tag, out, n, ...opened };
   let result: OperationResult;

@@ -40,6 +40,8 @@ export interface WasmImage {
   quads: number;
   /** oxigraph's version, which must be the same on both sides. */
   version: string;
+  /** Quads per graph, where the source had counted them at this state (RdfStore.graphSize). */
+  graphSizes?: Record<string, number>;
 }
 
 interface Exports {
@@ -95,6 +97,11 @@ const ZERO = new Uint8Array(PAGE);
 
 /** Why the last `take` returned null (for logs), or null. */
 export let lastRefusal: string | null = null;
+
+/** The oxigraph version this thread runs ('' when its instance was not caught): part of every image's identity. */
+export function oxigraphVersion(): string {
+  return version;
+}
 
 /** Can this thread take and apply images? */
 export function available(): boolean {

@@ -110,6 +110,7 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     storeConfig: deps.config.store,
     ...(deps.askSeedAfter ? { seedAfter: deps.askSeedAfter } : {}),
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
+    eager: deps.eagerAsk === true,
   }));
   app.addHook('onClose', async () => askHost?.close());
   if (deps.eagerAsk && lim.workers > 0) {

@@ -15,6 +15,8 @@ import { build } from './app.ts';
 import { startRetention, type SweepPlanner } from './retention.ts';
 import { QueryPool } from './sparql/pool.ts';
 
+/** How long after ready the gateway saves a memory image of its store (see `ready` below). */
+const IMAGE_AFTER_READY_MS = 20_000;
 /** How long retention's planning may wait for and hold a query worker. */
 const SWEEP_PLAN_TIMEOUT_MS = 120_000;
 
@@ -87,9 +89,10 @@ export async function startGateway(config: Config, options: {
       }
       app.readiness.mark('catalog');
       await app.readiness.whenReady(stopped.signal);
-      // Once ready (never before: it copies the heap), keep an image of the state start-up reached
-      // so that the next start adopts it instead of parsing the snapshot and journal.
-      if (store instanceof DurableStore) void store.saveImage();
+      // A while after ready (not before, and not under the first questions: it copies the heap on
+      // this thread), keep an image of the state start-up reached, so that the next start adopts it
+      // even after a crash; close() saves the state it leaves as well.
+      if (store instanceof DurableStore) setTimeout(() => { if (!stopped.signal.aborted) void store.saveImage(); }, IMAGE_AFTER_READY_MS).unref();
     })();
     ready.catch(() => undefined);
     return {

@@ -59,6 +59,12 @@ export interface AskHostOptions {
    */
   seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
+  /**
+   * Start every worker at once (the gateway). Otherwise (apps built in-process, tests) one starts
+   * at once and another only when a question arrives while every worker has one in flight, up to
+   * `workers`: sequential use never pays for a second worker's services and replica.
+   */
+  eager?: boolean;
 }
 
 export class AskHost {
@@ -77,7 +83,7 @@ export class AskHost {
   constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
     this.#opts = opts;
-    for (let i = 0; i < opts.workers; i++) this.#slots.push(this.#spawn());
+    for (let i = 0; i < (opts.eager === false ? Math.min(1, opts.workers) : opts.workers); i++) this.#slots.push(this.#spawn());
     this.#unsubscribe = store.onWrite((op, seq) => {
       for (const s of this.#slots) if (!s.dead) s.worker.postMessage({ type: 'follow', op, seq } satisfies ToAskWorker);
     });
@@ -118,6 +124,8 @@ export class AskHost {
         how.signal.addEventListener('abort', q.onAbort, { once: true });
       }
       this.#queue.push(q);
+      const live = this.#slots.filter((s) => !s.dead);
+      if (this.#slots.length < this.#opts.workers && live.every((s) => s.inFlight.size > 0)) this.#slots.push(this.#spawn());
       this.#pump();
     });
   }

@@ -171,7 +171,8 @@ export class AskHost {
     worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
     const store = this.#store;
     if (store instanceof DurableStore) {
-      worker.postMessage({ type: 'init', baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+      // The gateway's workers (eager) warm the pipeline up before they report ready (worker.ts).
+      worker.postMessage({ type: 'init', baseIri: this.#opts.baseIri, maxQuads: store.maxQuads, warmUp: this.#opts.eager !== false } satisfies ToAskWorker);
     } else if (this.#opts.storeConfig) {
       worker.postMessage({ type: 'init', remote: this.#opts.storeConfig, baseIri: this.#opts.baseIri } satisfies ToAskWorker);
     } else {

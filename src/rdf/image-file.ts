@@ -59,10 +59,17 @@ function nonZeroRuns(bytes: Uint8Array): [number, number][] {
   return runs;
 }
 
+/** Runs cut to at most CHUNK_PAGES pages (one CRC each). */
+function splitRuns(runs: readonly [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [first, pages] of runs) for (let p = 0; p < pages; p += CHUNK_PAGES) out.push([first + p, Math.min(CHUNK_PAGES, pages - p)]);
+  return out;
+}
+
 /** Write `image` as `path`, atomically (temporary file, then rename). */
 export async function writeImageFile(path: string, key: string, image: WasmImage): Promise<number> {
   const bytes = new Uint8Array(image.memory);
-  const runs = nonZeroRuns(bytes);
+  const runs = image.runs ? splitRuns(image.runs) : nonZeroRuns(bytes);
   const header: Header = {
     key, version: image.version, storePtr: image.storePtr, quads: image.quads, table: image.table, memoryBytes: bytes.length,
     ...(image.graphSizes ? { graphSizes: image.graphSizes } : {}),
@@ -135,7 +142,7 @@ export async function readImageFile(path: string, key: string): Promise<WasmImag
       }
       at += run.length;
     }
-    return { memory, table: header.table, storePtr: header.storePtr, quads: header.quads, version: header.version, ...(header.graphSizes ? { graphSizes: header.graphSizes } : {}) };
+    return { memory, table: header.table, storePtr: header.storePtr, quads: header.quads, version: header.version, runs: header.runs.map(([first, pages]) => [first, pages]), ...(header.graphSizes ? { graphSizes: header.graphSizes } : {}) };
   } finally {
     await fh.close();
   }

@@ -94,6 +94,15 @@ export class AskHost {
     return !this.#closed && this.#slots.every((s) => s.ready);
   }
 
+  /**
+   * At least one worker has loaded its replica and the ask services: questions are answered (the
+   * gateway's readiness). On a machine with few cores the others, still starting, would otherwise
+   * delay it by their own start-up; they take questions as soon as they are ready.
+   */
+  get canAnswer(): boolean {
+    return !this.#closed && this.#slots.some((s) => s.ready && !s.dead);
+  }
+
   /** Questions running or waiting. */
   get load(): number {
     return this.#queue.length + this.#slots.reduce((n, s) => n + s.inFlight.size, 0);

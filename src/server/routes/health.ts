@@ -7,7 +7,7 @@
  *   was counted at (`countedAt`; `quads` and `graphs` are null until the first count is in).
  *   With a remote store the counts are the store's own (queries to it, at most every few seconds).
  * - `GET /ready` (readiness): 200 once the query workers hold their replicas, the catalog graph
- *   is in step and the ask workers have loaded their services; until then 503 with `Retry-After`
+ *   is in step and an ask worker has loaded its services (others may still be starting); until then 503 with `Retry-After`
  *   and the list of what is still starting. `assay serve` prints "ready" at the same moment.
  */
 import type { FastifyInstance } from 'fastify';

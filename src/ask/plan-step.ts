@@ -52,7 +52,9 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);
   const plan = makePlan(intent, found, componentFound.size ? { components: componentFound } : {});
-  const units = new Map(derived(found).units);
+  // Copied only when components add to it (ratio, correlation); otherwise the shared map (read only
+  // downstream) is passed on: copying ~17,600 units cost ~5 ms per question in the gateway.
+  const units = componentFound.size ? new Map(derived(found).units) : derived(found).units as Map<string, string>;
   const components = planComponents(intent, componentFound, units);
   // a ratio or correlation composes when every component has population choice points of its own
   if (plan.verdict === 'infeasible' && components.size >= 2 && [...components.values()].every((c) => c.length > 0)) {

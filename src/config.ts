@@ -30,6 +30,8 @@ import { z } from 'zod';
 
 export const BUNDLED_CATALOG_DIR = fileURLToPath(new URL('../ard-okf', import.meta.url));
 export const BUNDLED_CASSETTE_DIR = fileURLToPath(new URL('../fixtures/publishers', import.meta.url));
+/** The grant filings bundled for the offline default (the grants extract of MANIFEST section 10b), ingested on first use. */
+export const BUNDLED_GRANTS_DIR = fileURLToPath(new URL('../fixtures/grants', import.meta.url));
 
 /** The model and embedding variables, kept as given (their meaning is src/llm/config.ts's). */
 export const MODEL_ENV = [

@@ -127,6 +127,32 @@ export function withFunderNames(iris: GrantIris, inner: string): string {
 } GROUP BY ?f ?status ?total ?n ORDER BY DESC(?total) ?f`, [''], inner);
 }
 
+/**
+ * The reverse reads over the recipients an inner `SELECT DISTINCT ?o` selects, instead of listed
+ * IRIs: sent beside the name resolution that runs the same inner query, so a reverse answer whose
+ * recipient the name alone decides takes one round trip, not two. Several nodes are summed per
+ * funder, as `reverseFunders` does (a single node's sums are its own rollups). The caller keeps the
+ * rows only when the resolution selected exactly the recipients these rows name.
+ */
+export function recipientTotalsOf(iris: GrantIris, inner: string): string {
+  const r = iriRef(iris.rollups);
+  return composed('recipientTotalsOf', (q, query: string) => `SELECT ?r ?status ?total ?n ?k WHERE {
+  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
+  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.RecipientRollup}> ; <${G.paymentStatus}> ?status ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+}`, [''], inner);
+}
+
+/** `reverseFunders` of one payment status over the recipients an inner `SELECT DISTINCT ?o` selects (see `recipientTotalsOf`). */
+export function reverseFundersOf(iris: GrantIris, inner: string, opts: { status: string; limit?: number }): string {
+  const r = iriRef(iris.rollups);
+  const status = iriRef(opts.status);
+  const limit = opts.limit ? ` LIMIT ${Math.trunc(opts.limit)}` : '';
+  return composed('reverseFundersOf', (q, query: string) => `SELECT ?f (${status} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
+  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
+  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.PairRollup}> ; <${G.rollupFunder}> ?f ; <${G.paymentStatus}> ${status} ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?c }
+} GROUP BY ?f ORDER BY DESC(?total) ?f${limit}`, [''], inner);
+}
+
 /** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
 export function reverseFunderCount(iris: GrantIris, recipients: readonly string[]): string {
   return sparql`SELECT ?status (COUNT(DISTINCT ?f) AS ?k) WHERE {
@@ -256,10 +282,11 @@ export function orgsByEin(iris: GrantIris, orgIris: readonly string[], role: 'fu
  */
 export function coverageSummary(iris: GrantIris): string {
   const cov = T(iris.rollup('coverage'));
-  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic WHERE {
+  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic ?unfinished WHERE {
   OPTIONAL { GRAPH ${T(iris.rollups)} { ${cov} ${T(G.filingCount)} ?filings ; ${T(G.funderCount)} ?funders ; ${T(G.documentCount)} ?docs . OPTIONAL { ${cov} ${T(G.taxYear)} ?year } } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } }
+  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.ingestStartedAt)} ?unfinished } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
 }`;
 }

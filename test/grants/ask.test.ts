@@ -89,3 +89,29 @@ describe('grant questions end to end (offline default)', () => {
     expect(told.qualification!.disclosures.join(' ')).toMatch(/read as the grants .* made; it also received/);
   });
 });
+
+describe('the offline default: an empty grant graph is seeded with the bundled extract', () => {
+  it('answers a first grant question from the bundled extract, once per store; with no seed files, the empty graph is refused', async () => {
+    const rows = extractRows();
+    const to = rows.filter((x) => norm(x.grantee_name) === 'freshwater future' && paid(x));
+    const services = await testServices();
+    expect(services.grantSeed?.map((f) => f.replace(/.*\//, ''))).toEqual(['c4c-orggraph_glfn_grants_detail.csv']);
+    const store = embeddedGrantStore(services.store);
+    const iris = grantIris(services.baseIri);
+    const r = await ask(services, { question: 'Who funds Freshwater Future?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.text).toContain(`received ${usd(sum(to))} in ${to.length} paid grants`);
+    expect(r.figures.filter((f) => f.grade === 'unverified')).toEqual([]);
+    const size = await store.graphSize(iris.graph);
+    expect(size).toBeGreaterThan(rows.length);
+    // a second question reads the same graph: nothing is ingested again
+    const again = await ask(services, { question: 'Which foundations support Freshwater Future?' });
+    expect(again.status, again.text).toBe('answered');
+    expect(await store.graphSize(iris.graph)).toBe(size);
+    // live (no seed files): an empty graph is a refusal that says how to fill it
+    const live = await testServices();
+    const none = await ask({ ...live, grantSeed: [] }, { question: 'Who funds Freshwater Future?' });
+    expect(none.status).toBe('refused');
+    expect(none.refusal?.code).toBe('empty_graph');
+  }, 240_000);
+});

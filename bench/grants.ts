@@ -161,13 +161,15 @@ try {
   // the ask path's reverse answer: traverse() as src/grants/execute.ts calls it (name resolution,
   // coverage, the recipient rollups' total and funder count, the largest 10 funders and their names)
   const SHOWN = 10;
-  const answer = (k: number) => async () => {
-    const r = await traverse({ store: loaded.store, iris }, { direction: 'reverse', recipient: `SYNTHETIC RECIPIENT ${k}`, limit: SHOWN });
+  const answer = (k: number, readAhead = true) => async () => {
+    const r = await traverse({ store: loaded.store, iris, readAhead }, { direction: 'reverse', recipient: `SYNTHETIC RECIPIENT ${k}`, limit: SHOWN });
     if (!r.ok || r.result.kind !== 'reverse') throw new Error(`reverse traversal of recipient ${k} failed: ${JSON.stringify(r.ok ? r.result.kind : r.failure)}`);
     return r.result.funders.length;
   };
   await pair('reverse, typical: the answer (top 10)', answer(shape.typical.rank), Q.naive.reverse(iris, typical), '≤ 20 ms');
   await pair('reverse, hottest: the answer (top 10)', answer(1), Q.naive.reverse(iris, hot), '≤ 250 ms');
+  // the same answer with its reads sent only after the name resolution (two rounds, as before read-ahead)
+  await pair('reverse, typical: read ahead / after', answer(shape.typical.rank), answer(shape.typical.rank, false), '—');
   await pair('reverse, hottest: top-10 query only', Q.reverseFunders(iris, [hot], { status: G.Paid, limit: SHOWN }), `${Q.naive.reverse(iris, hot)} LIMIT ${SHOWN}`, '—');
   await pair('reverse, hottest: every funder', Q.reverseFunders(iris, [hot]), Q.naive.reverse(iris, hot), '—');
   await pair('intersection, two largest funders', Q.intersection(iris, [f0], [f1]), Q.naive.intersection(iris, f0, f1), '—');

@@ -9,8 +9,12 @@ import { formatValue } from '../answer/factsheet.ts';
 import type { Note } from '../execute/notes.ts';
 import { text } from '../execute/notes.ts';
 import { executeGrantGraph } from '../grants/execute.ts';
-import { embeddedGrantStore } from '../grants/store.ts';
-import { grantIris } from '../grants/vocab.ts';
+import { embeddedGrantStore, type GrantStore } from '../grants/store.ts';
+import { grantIris, type GrantIris } from '../grants/vocab.ts';
+import { ingest, readIngestFile } from '../grants/ingest.ts';
+import { readCoverage } from '../grants/traverse.ts';
+import type { IdentityRegistry } from '../resolve/registry.ts';
+import { basename } from 'node:path';
 import type { Plan } from '../plan/plan.ts';
 import { periodLabel, type Intent } from '../understand/index.ts';
 import type { ResumeState } from './resume.ts';
@@ -23,8 +27,42 @@ export const directionOf = (concept: string | null): Intent['direction'] | undef
 
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
+/**
+ * What discovery looks for on a grant question: grants. The question's other words (a cause, a
+ * recipient, a place) select within the grant graph, in the executor; read as the measure they
+ * would send discovery to other sources, or to none ("give to education", "to the Moon Society").
+ */
+export const grantDiscoveryIntent = (intent: Intent): Intent => ({ ...intent, attribute: 'grants', attributes: [] });
+
+/** One seeding per store and process: concurrent first questions wait for the same ingest. */
+const seeding = new WeakMap<object, Promise<void>>();
+
+/**
+ * An empty grant graph gets the service's seed files first (the offline default's bundled extract),
+ * once: ingest is idempotent, so a second process seeding the same store writes nothing new.
+ * A graph that holds any filing is left as it is.
+ */
+async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: GrantIris; registry: IdentityRegistry }): Promise<void> {
+  const files = s.services.grantSeed ?? [];
+  if (files.length === 0) return;
+  let p = seeding.get(s.services.store);
+  if (!p) {
+    p = (async () => {
+      if ((await readCoverage(deps)).filings > 0) return;
+      s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: `the grant graph is empty: ingesting the ${files.length} bundled grant file(s) of the offline default` });
+      // the documents are named by their path in the repository, not on this machine
+      const inputs = await Promise.all(files.map(async (f) => ({ ...(await readIngestFile(f)), fileName: `fixtures/grants/${basename(f)}` })));
+      await ingest(deps.store, inputs, { iris: deps.iris, registry: deps.registry });
+    })();
+    seeding.set(s.services.store, p);
+    p.catch(() => seeding.delete(s.services.store));
+  }
+  await p;
+}
+
 export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, notes: readonly Note[]): Promise<AskResult> {
   const deps = { store: embeddedGrantStore(s.services.store), iris: grantIris(s.services.baseIri), registry: s.services.registry, signal: s.ctx.signal };
+  await seedGrantGraph(s, deps);
   const verdict = plan.verdict === 'exact' ? 'exact' : 'composed';
   const x = await executeGrantGraph(deps, intent, { onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, planVerdict: verdict });
   if (x.kind === 'clarify') {

@@ -13,6 +13,9 @@ import type { ModelClient } from '../llm/types.ts';
 import type { CompiledShapes } from '../ard/shacl.ts';
 import { loadEvidenceShapes } from '../evidence/shacl.ts';
 import type { AssayStore } from '../rdf/backend.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED_GRANTS_DIR } from '../config.ts';
 
 export interface AskServices {
   index: DiscoveryIndex;
@@ -28,14 +31,25 @@ export interface AskServices {
   timeoutMs?: number;
   /** Attempts per question across all branches (default 200). */
   attemptBudget?: number;
+  /**
+   * Grant filings ingested into an empty grant graph before its first question: on the offline
+   * default, the bundled extract (fixtures/grants), as cassettes stand in for the publishers; live, none.
+   */
+  grantSeed?: readonly string[];
 }
 
-export async function loadAskServices(o: { store: AssayStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex }): Promise<AskServices> {
+/** The bundled grant files (extracts and e-file returns; provenance sidecars are read with them). */
+export function bundledGrantFiles(): string[] {
+  return readdirSync(BUNDLED_GRANTS_DIR).filter((f) => /\.(csv|xml)$/i.test(f)).sort().map((f) => join(BUNDLED_GRANTS_DIR, f));
+}
+
+export async function loadAskServices(o: { store: AssayStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex; grantSeed?: readonly string[] }): Promise<AskServices> {
   const [index, runtime, registry, shapes] = await Promise.all([
     o.index ?? loadDiscoveryIndex(o.catalogDir ?? 'ard-okf').then((r) => r.index),
     o.runtime ?? connectorRuntime({ mode: o.mode ?? 'replay' }),
     o.registry ?? openOfflineRegistry(),
     loadEvidenceShapes(),
   ]);
-  return { index, runtime, registry, shapes, store: o.store, baseIri: o.baseIri, ...(o.model ? { model: o.model } : {}) };
+  const grantSeed = o.grantSeed ?? ((o.mode ?? 'replay') === 'replay' ? bundledGrantFiles() : []);
+  return { index, runtime, registry, shapes, store: o.store, baseIri: o.baseIri, grantSeed, ...(o.model ? { model: o.model } : {}) };
 }

@@ -17,12 +17,13 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogFiles } from '../ard/load.ts';
+import { asciiJson, jsonText } from '../json-cache.ts';
 import type { Card, OperationRef } from './cards.ts';
 import type { StoredPostings } from './postings.ts';
 import type { StoredTables } from './tables.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/4';
+export const CACHE_FORMAT = 'assay-discovery-index/5';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
@@ -58,15 +59,23 @@ export function packCards(cards: readonly Card[]): Pick<CachedIndex, 'sources' |
 }
 
 export function unpackCards(c: Pick<CachedIndex, 'sources' | 'operations' | 'cards'>): Card[] {
-  return c.cards.map(({ ops, ...rest }) => ({
-    ...rest,
-    source: c.sources[rest.publisherId] ?? '',
-    operations: ops.map((k) => {
-      const o = c.operations[k];
+  const out = new Array<Card>(c.cards.length);
+  const operations = new Map(Object.entries(c.operations));
+  for (let i = 0; i < c.cards.length; i++) {
+    const s = c.cards[i]!;
+    const ops = s.ops.map((k) => {
+      const o = operations.get(k);
       if (!o) throw new Error(`discovery cache names an operation it does not hold: ${k}`);
       return o;
-    }),
-  }));
+    });
+    const source = c.sources[s.publisherId] ?? '';
+    // the stored fields in their stored order, then source and operations (as packCards left them):
+    // written out rather than spread, since this runs for every card of every process
+    out[i] = s.unit === undefined
+      ? { id: s.id, kind: s.kind, key: s.key, publisherId: s.publisherId, title: s.title, description: s.description, questions: s.questions, source, operations: ops }
+      : { id: s.id, kind: s.kind, key: s.key, publisherId: s.publisherId, title: s.title, description: s.description, questions: s.questions, unit: s.unit, source, operations: ops };
+  }
+  return out;
 }
 
 /** Content fingerprint of the catalog directory (see the module comment for the stat shortcut). */
@@ -95,7 +104,7 @@ export function cacheFile(cacheDir: string, fingerprint: string): string {
 
 export async function readCachedIndex(file: string, fingerprint: string): Promise<CachedIndex | undefined> {
   let text: string;
-  try { text = await readFile(file, 'utf8'); } catch { return undefined; }
+  try { text = jsonText(await readFile(file)); } catch { return undefined; }
   try {
     const c = JSON.parse(text) as CachedIndex;
     return c.format === CACHE_FORMAT && c.fingerprint === fingerprint ? c : undefined;
@@ -106,7 +115,7 @@ export async function readCachedIndex(file: string, fingerprint: string): Promis
 
 /** Writes the index and keeps only the two newest cached catalogs (each file is tens of MB). */
 export async function writeCachedIndex(file: string, c: CachedIndex): Promise<void> {
-  await writeAtomic(file, JSON.stringify(c));
+  await writeAtomic(file, asciiJson(c)); // pure ASCII: loads as a one-byte string (src/json-cache.ts)
   const dir = dirname(file);
   const files = (await readdir(dir)).filter((f) => /^discovery-[0-9a-f]+\.json$/.test(f));
   if (files.length <= 2) return;

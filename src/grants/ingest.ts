@@ -22,7 +22,7 @@ import { iri, sparql } from '../resolve/sparql-text.ts';
 import { parseEfile, EfileFormatError } from './efile.ts';
 import { parseCsvInput, ExtractFormatError } from './extract.ts';
 import { TripleWriter, filingIriOf, formOf, iriNt, litNt, orgLocal, writeDoc, writeEdge, writeFiling, writeNtee } from './model.ts';
-import { rebuildRollups } from './rollups.ts';
+import { ingestStartedUpdate, rebuildRollups } from './rollups.ts';
 import type { GrantStore } from './store.ts';
 import type { FilingCover, ParsedDoc, ParseIssue } from './types.ts';
 import { G, type GrantIris } from './vocab.ts';
@@ -115,6 +115,8 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
   }
   const h = await held(store, iris);
   const newEins = new Map<string, string>();
+  // until the rollups are rebuilt below, answers say an ingest is unfinished (one that dies midway leaves the mark)
+  if (parsed.length > 0) await store.update(ingestStartedUpdate(iris, now));
   for (const p of parsed) {
     opts.signal?.throwIfAborted();
     const docIri = iris.doc(p.doc.docId);

@@ -55,11 +55,19 @@ function tagged(parts: readonly string[], terms: SparqlTerm[]): string {
   return sparql(Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray, ...terms);
 }
 
-/** Edges of some funders, with recipient details (optionally one tax year). */
-export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYear?: number): string {
+/** Edges of some funders, with recipient details (optionally one tax year; optionally to some recipients only). */
+export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYear?: number, recipients?: readonly string[]): string {
   // no year asked: -1, and the filter's first test passes every edge
   const year = taxYear === undefined ? -1 : Math.trunc(taxYear);
-  return sparql`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {
+  // no recipients given: ?r is bound by the edge alone (an empty VALUES would match nothing)
+  const toSome = recipients && recipients.length > 0 ? sparql`SELECT * WHERE { VALUES ?r { ${list(recipients)} } }` : '';
+  const byRecipient = toSome ? toSome.slice(toSome.indexOf('{') + 1, toSome.lastIndexOf('}')) : '';
+  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {${byRecipient}
+  ${forwardPattern(iris, funders, year)}`);
+}
+
+function forwardPattern(iris: GrantIris, funders: readonly string[], year: number): string {
+  const q = sparql`SELECT * WHERE {
   GRAPH ${T(iris.graph)} { VALUES ?f { ${list(funders)} }
     ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
        ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
@@ -69,6 +77,7 @@ export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYea
   }
   FILTER(${year} < 0 || ?year = ${year})
 }`;
+  return q.slice(q.indexOf('{') + 1);
 }
 
 /** Funder rollups (totals per payment status) of some funders. */
@@ -125,6 +134,32 @@ export function withFunderNames(iris: GrantIris, inner: string): string {
   OPTIONAL { GRAPH ${g} { ?f <${SDO.taxID}> ?tid } }
   OPTIONAL { GRAPH ${g} { ?f <${SDO.addressRegion}> ?st } }
 } GROUP BY ?f ?status ?total ?n ORDER BY DESC(?total) ?f`, [''], inner);
+}
+
+/**
+ * The reverse reads over the recipients an inner `SELECT DISTINCT ?o` selects, instead of listed
+ * IRIs: sent beside the name resolution that runs the same inner query, so a reverse answer whose
+ * recipient the name alone decides takes one round trip, not two. Several nodes are summed per
+ * funder, as `reverseFunders` does (a single node's sums are its own rollups). The caller keeps the
+ * rows only when the resolution selected exactly the recipients these rows name.
+ */
+export function recipientTotalsOf(iris: GrantIris, inner: string): string {
+  const r = iriRef(iris.rollups);
+  return composed('recipientTotalsOf', (q, query: string) => `SELECT ?r ?status ?total ?n ?k WHERE {
+  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
+  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.RecipientRollup}> ; <${G.paymentStatus}> ?status ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+}`, [''], inner);
+}
+
+/** `reverseFunders` of one payment status over the recipients an inner `SELECT DISTINCT ?o` selects (see `recipientTotalsOf`). */
+export function reverseFundersOf(iris: GrantIris, inner: string, opts: { status: string; limit?: number }): string {
+  const r = iriRef(iris.rollups);
+  const status = iriRef(opts.status);
+  const limit = opts.limit ? ` LIMIT ${Math.trunc(opts.limit)}` : '';
+  return composed('reverseFundersOf', (q, query: string) => `SELECT ?f (${status} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
+  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
+  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.PairRollup}> ; <${G.rollupFunder}> ?f ; <${G.paymentStatus}> ${status} ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?c }
+} GROUP BY ?f ORDER BY DESC(?total) ?f${limit}`, [''], inner);
 }
 
 /** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
@@ -256,10 +291,11 @@ export function orgsByEin(iris: GrantIris, orgIris: readonly string[], role: 'fu
  */
 export function coverageSummary(iris: GrantIris): string {
   const cov = T(iris.rollup('coverage'));
-  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic WHERE {
+  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic ?unfinished WHERE {
   OPTIONAL { GRAPH ${T(iris.rollups)} { ${cov} ${T(G.filingCount)} ?filings ; ${T(G.funderCount)} ?funders ; ${T(G.documentCount)} ?docs . OPTIONAL { ${cov} ${T(G.taxYear)} ?year } } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } }
+  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.ingestStartedAt)} ?unfinished } }
   OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
 }`;
 }

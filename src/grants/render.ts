@@ -27,6 +27,7 @@ export function renderDisclosure(d: Disclosure): string {
     case 'state_as_filed': return 'states are the recipient addresses as filed';
     case 'largest_shown': return `the largest ${d.shown.toLocaleString('en-US')} of ${plural(d.total, d.role)}${d.status === 'approved_future' ? ' with grants approved for future payment' : ''} are listed; the total and the count cover all ${d.total.toLocaleString('en-US')}`;
     case 'rows_shown': return `${plural(d.shown, 'row')} shown of ${d.total.toLocaleString('en-US')}`;
+    case 'ingest_unfinished': return `an ingest that began ${d.since} has not finished: totals may not yet count every filing it wrote (run the ingest again to finish it)`;
     case 'synthetic_graph': return 'SYNTHETIC benchmark graph: no figure here is a real grant';
     case 'tax_year_filter': return `only grants reported for tax year ${d.taxYear}`;
   }
@@ -35,7 +36,12 @@ export function renderDisclosure(d: Disclosure): string {
 export function renderFailure(f: GrantFailure): string {
   switch (f.code) {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
-    case 'not_in_graph': return `no ${f.role} named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'})`;
+    case 'not_in_graph': {
+      const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
+      return f.role === 'funder'
+        ? `no funder named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${held})`
+        : `no recipient named "${f.asked}" appears in the filings of the ${plural(f.coverage.funders, 'funder')} the grant graph holds (${held})`;
+    }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
     case 'no_grants': return `the graph holds no ${f.what}`;
@@ -65,6 +71,12 @@ export function renderResult(r: GrantResult, top = 10): string {
       out.push(...paid.slice(0, top).map((f) => `- ${totalRowLine(f)}`));
       const fut = r.funders.filter((f) => f.status === 'approved_future');
       if (fut.length) out.push(`Approved for future payment (not paid): ${fut.slice(0, top).map(totalRowLine).join('; ')}.`);
+      break;
+    }
+    case 'pair': {
+      out.push(`${names(r.funder)} paid ${names(r.recipient)} ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
+      if (r.totals.approvedFuture.grants > 0) out.push(`Separately, ${plural(r.totals.approvedFuture.grants, 'grant')} totalling ${usd(r.totals.approvedFuture.amount)} approved for future payment (not paid).`);
+      out.push(...r.edges.slice(0, top).map((e) => `- ${edgeLine(e)}`));
       break;
     }
     case 'intersection': {

@@ -81,12 +81,23 @@ function oneOrganization(hits: readonly OrgHit[]): boolean {
   return true;
 }
 
-export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+/**
+ * What a name selects when the name alone decides it, before any query: an EIN written in the
+ * question is that organization's node; otherwise the organizations whose name key is the name's
+ * (`inner`, a `SELECT DISTINCT ?o`). `resolveOrg` selects with these same texts, so a caller may
+ * read ahead over them and keep the reads only if the resolution ended on that selection.
+ */
+export function nameSelection(iris: GrantIris, name: string, role: Role): { asked: string; ein: string | null; einNode: string | null; inner: string } {
   const asked = name.trim();
-  const key = normaliseName(asked);
-  const exactNameKeyed = (): Promise<OrgHit[]> => selectOrgs(store, iris, orgsByNameKey(iris, [key], role), 'name_exact', signal);
+  const ein = canonical('ein', asked) ?? null;
+  return { asked, ein, einNode: ein ? iris.org(orgLocal({ kind: 'ein', ein })) : null, inner: orgsByNameKey(iris, [normaliseName(asked)], role) };
+}
+
+export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+  const { asked, ein: given, inner } = nameSelection(iris, name, role);
+  let exactHits: Promise<OrgHit[]> | undefined;
+  const exactNameKeyed = (): Promise<OrgHit[]> => (exactHits ??= selectOrgs(store, iris, inner, 'name_exact', signal));
   // 1. EINs: in the question, or from the registry for this name
-  const given = canonical('ein', asked);
   let einSource: 'question' | 'registry' | undefined = given ? 'question' : undefined;
   let eins = given ? [given] : [];
   if (!given && registry) {
@@ -95,6 +106,9 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
     einSource = 'registry';
   }
   if (eins.length > 0) {
+    // a registry EIN: the exact-name read is needed either way (name-keyed rows of the same
+    // organization, or step 2 when the graph lacks the EIN), so it goes beside the EIN read
+    if (!given) exactNameKeyed().catch(() => {});
     const byEin = await selectOrgs(store, iris, orgsByEin(iris, eins.map((e) => iris.org(orgLocal({ kind: 'ein', ein: e }))), role), 'ein', signal);
     if (byEin.length > 0) {
       if (byEin.length > 1) return { status: 'ambiguous', asked, role, candidates: byEin };

@@ -47,7 +47,14 @@ WHERE { { SELECT ?f ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT
 WHERE { { SELECT (COUNT(DISTINCT ?filing) AS ?filings) (COUNT(DISTINCT ?f) AS ?funders) (COUNT(DISTINCT ?d) AS ?docs) WHERE { GRAPH <${iris.graph}> { ?filing a <${G.Filing}> ; <${G.funder}> ?f ; <${PROV.wasDerivedFrom}> ?d } } } }`,
     `INSERT { GRAPH <${iris.rollups}> { <${iris.rollup('coverage')}> <${G.taxYear}> ?y } }
 WHERE { { SELECT DISTINCT ?y WHERE { GRAPH <${iris.graph}> { ?filing a <${G.Filing}> ; <${G.taxYear}> ?y } } } }`,
+    // the rollups now count every filing the graph holds: the mark an ingest set when it began writing goes
+    `DELETE WHERE { GRAPH <${iris.graph}> { <${iris.graph}> <${G.ingestStartedAt}> ?t } }`,
   ].map(checked);
+}
+
+/** The mark an ingest sets on the graph before its first write, removed by the last rollup update. */
+export function ingestStartedUpdate(iris: GrantIris, at: string): string {
+  return checked(`INSERT DATA { GRAPH <${iris.graph}> { <${iris.graph}> <${G.ingestStartedAt}> "${at.replace(/[^0-9TZ:.+-]/g, '')}"^^<http://www.w3.org/2001/XMLSchema#dateTime> } }`);
 }
 
 /** Parses the text with sparqljs: a malformed update fails here, not at the endpoint. */

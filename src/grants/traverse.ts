@@ -11,7 +11,7 @@
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import { causeMatch, type CauseMatch } from './cause.ts';
 import * as Q from './queries.ts';
-import { orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
+import { nameSelection, orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
 import { num, type GrantStore, type Row, type RowTerm } from './store.ts';
 import type { PaymentStatus } from './types.ts';
 import { G, type GrantIris } from './vocab.ts';
@@ -19,6 +19,8 @@ import { G, type GrantIris } from './vocab.ts';
 export type GrantQuestion =
   | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
   | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number }
+  /** What one funder gave one recipient: the funder's edges to that recipient. */
+  | { direction: 'pair'; funder: string; recipient: string; taxYear?: number }
   | { direction: 'intersection'; funders: [string, string] }
   | { direction: 'top_recipients_of'; funder: string; limit: number }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc' }
@@ -48,6 +50,8 @@ export interface Coverage {
   /** Distinct source documents the filings were read from. */
   documentCount: number;
   release: string | null;
+  /** When an ingest began that has not rebuilt the rollups (it is running, or it stopped midway); else null. */
+  unfinishedIngest: string | null;
 }
 
 export type Disclosure =
@@ -62,6 +66,8 @@ export type Disclosure =
   /** Only the largest `shown` of `total` counterparts are listed; the totals and counts cover all of them. */
   | { code: 'largest_shown'; role: Role; status: PaymentStatus; shown: number; total: number }
   | { code: 'synthetic_graph' }
+  /** An ingest began at `since` and has not rebuilt the rollups: totals may not count its filings yet. */
+  | { code: 'ingest_unfinished'; since: string }
   | { code: 'tax_year_filter'; taxYear: number };
 
 export type GrantFailure =
@@ -74,6 +80,7 @@ export type GrantFailure =
 export type GrantResult =
   | { kind: 'forward'; funder: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'reverse'; recipient: OrgRef[]; totals: Totals; funders: TotalRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'pair'; funder: OrgRef[]; recipient: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[] }
@@ -81,7 +88,11 @@ export type GrantResult =
 
 export type GrantOutcome = { ok: true; result: GrantResult } | { ok: false; failure: GrantFailure };
 
-export interface TraverseContext { store: GrantStore; iris: GrantIris; registry?: IdentityRegistry; signal?: AbortSignal }
+export interface TraverseContext {
+  store: GrantStore; iris: GrantIris; registry?: IdentityRegistry; signal?: AbortSignal;
+  /** Send a reverse answer's reads beside its name resolution (default true; false for comparisons). */
+  readAhead?: boolean;
+}
 
 const statusOf = (iri: string): PaymentStatus => (iri === G.Paid ? 'paid' : 'approved_future');
 const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state });
@@ -93,7 +104,8 @@ export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
   const rows = await ctx.store.select(Q.coverageSummary(ctx.iris), ctx.signal);
   const flag = (v: RowTerm | undefined) => v?.value === 'true' || v?.value === '1';
   const first = rows[0];
-  const flags = { complete: flag(first?.complete), synthetic: flag(first?.synthetic), release: first?.release?.value ?? null };
+  const unfinished = rows.map((r) => r.unfinished?.value).filter((v): v is string => !!v).sort()[0] ?? null;
+  const flags = { complete: flag(first?.complete), synthetic: flag(first?.synthetic), release: first?.release?.value ?? null, unfinishedIngest: unfinished };
   if (first?.filings) {
     return { ...flags, filings: num(first.filings), funders: num(first.funders), documentCount: num(first.docs), taxYears: [...new Set(rows.filter((r) => r.year).map((r) => num(r.year)))].sort() };
   }
@@ -141,6 +153,7 @@ function namesOf(q: GrantQuestion): Array<[string, Role]> {
   switch (q.direction) {
     case 'forward': case 'top_recipients_of': return [[q.funder, 'funder']];
     case 'reverse': return [[q.recipient, 'recipient']];
+    case 'pair': return [[q.funder, 'funder'], [q.recipient, 'recipient']];
     case 'intersection': return [[q.funders[0], 'funder'], [q.funders[1], 'funder']];
     case 'geographic': case 'cause': return q.funder ? [[q.funder, 'funder']] : [];
     case 'ranking': return [];
@@ -188,8 +201,67 @@ function totalsOf(edges: readonly EdgeRow[]): Totals {
   return t;
 }
 
+type Reads = Map<string, Row[]>;
+
+/**
+ * A reverse answer's rollup reads: the recipients' totals, the distinct-funder count (several listed
+ * nodes only) and the largest funders of each payment status with their names. Independent, so sent
+ * at once (on a remote store each is a round trip), and not as one UNION: an engine runs a UNION's
+ * branches one after another. Over `nodes`, or over what a resolution's inner query selects.
+ */
+async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { inner: string }, limit?: number): Promise<Reads> {
+  const lim = limit ? { limit } : {};
+  const parts: Array<[string, string]> = 'nodes' in over
+    ? [
+      ['totals', Q.recipientTotals(ctx.iris, over.nodes)],
+      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, over.nodes, { status: G.Paid, ...lim }))],
+      ['future', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, over.nodes, { status: G.ApprovedForFuturePayment, ...lim }))],
+      ...(over.nodes.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, over.nodes)] as [string, string]] : []),
+    ]
+    : [
+      ['totals', Q.recipientTotalsOf(ctx.iris, over.inner)],
+      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.Paid, ...lim }))],
+      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.ApprovedForFuturePayment, ...lim }))],
+    ];
+  return new Map(await Promise.all(parts.map(async ([p, text]) => [p, await ctx.store.select(text, ctx.signal)] as const)));
+}
+
+/** Reads sent before the resolution ended, and whether they read exactly what it selected. */
+interface ReadAhead { reads: Promise<Reads>; fits(r: Found): Promise<boolean> }
+
+/**
+ * A reverse question without a tax year: its rollup reads go out with the name resolution, over
+ * what the name alone selects (an EIN in the question: that node; otherwise the exact name key),
+ * so the common answer takes one round trip instead of two. They are kept only when the
+ * resolution ended on exactly that selection (for a name: the exact-name step, and the recipients
+ * the reads name are the ones it found); otherwise they are dropped and the reads are sent again.
+ */
+function readAhead(ctx: TraverseContext, q: GrantQuestion): ReadAhead | undefined {
+  if (ctx.readAhead === false || q.direction !== 'reverse' || q.taxYear !== undefined) return undefined;
+  const sel = nameSelection(ctx.iris, q.recipient, 'recipient');
+  const node = sel.einNode;
+  const reads = reverseReads(ctx, node ? { nodes: [node] } : { inner: sel.inner }, q.limit);
+  reads.catch(() => {});
+  const fits = async (r: Found): Promise<boolean> => {
+    if (node) return r.orgs.length === 1 && r.orgs[0]!.iri === node;
+    if (r.method !== 'name_exact') return false;
+    const got = await reads.catch(() => undefined);
+    const named = new Set((got?.get('totals') ?? []).map((x) => x.r!.value));
+    return got !== undefined && named.size === r.orgs.length && r.orgs.every((o) => named.has(o.iri));
+  };
+  return { reads, fits };
+}
+
 export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
+  const out = await traverseGraph(ctx, q);
+  const since = out.ok ? out.result.coverage.unfinishedIngest : null;
+  if (out.ok && since) out.result.disclosures.push({ code: 'ingest_unfinished', since });
+  return out;
+}
+
+async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
   const lookups = startLookups(ctx, q);
+  const ahead = readAhead(ctx, q);
   const coverage = await readCoverage(ctx);
   if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
@@ -200,7 +272,8 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       const fi = f.orgs.map((o) => o.iri);
       const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, fi, q.taxYear), ctx.signal));
       let totals: Totals;
-      if (q.taxYear === undefined) {
+      // the rollups, unless an unfinished ingest may have left them behind the edges listed here
+      if (q.taxYear === undefined && !coverage.unfinishedIngest) {
         totals = zero();
         for (const r of await ctx.store.select(Q.funderTotals(ctx.iris, fi), ctx.signal)) {
           const s = slot(totals, statusOf(r.status!.value));
@@ -218,17 +291,10 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       const shown_: Disclosure[] = [];
       let rows: TotalRow[];
       if (q.taxYear === undefined) {
-        // the rollup totals, the distinct-funder count (several nodes only) and the largest funders of each
-        // status (with their names) are independent reads, sent at once (on a remote store each is a round trip)
-        const lim = q.limit ? { limit: q.limit } : {};
-        const parts: Array<[string, string]> = [
-          ['totals', Q.recipientTotals(ctx.iris, ri)],
-          ['paid', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.Paid, ...lim }))],
-          ['future', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, ri, { status: G.ApprovedForFuturePayment, ...lim }))],
-          ...(ri.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, ri)] as [string, string]] : []),
-        ];
-        // sent together, not as one UNION: an engine runs a UNION's branches one after another
-        const got = new Map(await Promise.all(parts.map(async ([p, q]) => [p, await ctx.store.select(q, ctx.signal)] as const)));
+        // the reads sent ahead beside the resolution, when it selected what they read; else sent now
+        let got = ahead && await ahead.fits(r) ? await ahead.reads : undefined;
+        if (got && ri.length > 1) got.set('count', await ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal));
+        got ??= await reverseReads(ctx, { nodes: ri }, q.limit);
         const part = (p: string) => got.get(p) ?? [];
         const [totalRows, countRows, paidRows, futureRows] = [part('totals'), part('count'), part('paid'), part('future')];
         const counted = { paid: 0, approved_future: 0 };
@@ -273,6 +339,18 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
       if (q.limit && q.taxYear !== undefined) rows = [...rows.filter((x) => x.status === 'paid').slice(0, q.limit), ...rows.filter((x) => x.status !== 'paid').slice(0, q.limit)];
       if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'pair': {
+      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
+      if (failed(f)) return fail(f);
+      const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+      if (failed(r)) return fail(r);
+      // the funder's edges to the recipient's nodes, summed here: a pair total is the sum of its grants
+      const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear, r.orgs.map((o) => o.iri)), ctx.signal));
+      const what = `grants from ${q.funder} to ${q.recipient}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`;
+      if (edges.length === 0) return fail({ code: 'no_grants', what, coverage });
+      const totals = totalsOf(edges);
+      return { ok: true, result: { kind: 'pair', funder: f.orgs.map(ref), recipient: r.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...matchDisclosures(r), ...approvedDisclosure(totals), { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'intersection': {
       const a = await find(ctx, q.funders[0], 'funder', coverage, lookups);

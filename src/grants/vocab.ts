@@ -50,6 +50,7 @@ const DOCS = {
   funderCount: { kind: 'property', label: 'funder count', comment: 'How many distinct funders the filings of the graph are from.' },
   documentCount: { kind: 'property', label: 'document count', comment: 'How many distinct source documents the filings of the graph were read from.' },
   coverageComplete: { kind: 'property', label: 'coverage complete', comment: 'True only when an operator declared the ingest to be a complete bulk release; otherwise the graph holds only the filings listed as grants:Filing.' },
+  ingestStartedAt: { kind: 'property', label: 'ingest started at', comment: 'On the graph node while an ingest that began at this time has written filings but not yet rebuilt the rollups (an ingest that stopped midway leaves it): totals may not count every filing the graph holds.' },
   synthetic: { kind: 'property', label: 'synthetic', comment: 'True on a generated benchmark graph: no edge in it is a real grant.' },
 } as const satisfies Record<string, TermDoc>;
 

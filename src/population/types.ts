@@ -112,7 +112,7 @@ export type PopulationNote =
   | { code: 'stored_graph_refetched'; graph: string; why: 'stale' | 'incomplete' | 'format'; storedAt?: string; maxAgeDays?: number; found?: number; declared?: number; revised: boolean };
 
 export interface MeasureRef {
-  /** Catalog measure key, publisher/group/name (`census-acs/acs5-2009/B19013_001E`), or a count of members. */
+  /** Catalog measure key, publisher/group/name (the ACS's median household income: its publisher id, then `acs5-2009/B19013_001E`), or a count of members. */
   key: string;
   /** As the records carry it (`acs1-2018/B19013_001E`, `measureid/OBESITY`, `bmf/REVENUE_AMT`). */
   recordMeasure: string;

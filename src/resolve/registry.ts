@@ -21,6 +21,7 @@ import { PROPERTY_ID, canonical } from './identifiers.ts';
 import { LOCATED_IN, describePlaces, placesQuery } from './places.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
 import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
+import { asciiJson, jsonText } from '../json-cache.ts';
 
 export const DEFAULT_SNAPSHOT = fileURLToPath(new URL('../../fixtures/registry/identity-snapshot.ttl', import.meta.url));
 
@@ -221,7 +222,7 @@ export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cach
   const cached = cacheDir === null ? undefined : join(cacheDir, `registry-${sha256.slice(0, 24)}.json`);
   if (cached) {
     try {
-      const c = JSON.parse(await readFile(cached, 'utf8')) as RegistryIndex;
+      const c = JSON.parse(jsonText(await readFile(cached))) as RegistryIndex;
       if (c.format === REGISTRY_CACHE_FORMAT && c.sha256 === sha256) return { index: c, fromCache: true };
     } catch { /* absent or unreadable: build it */ }
   }
@@ -230,7 +231,7 @@ export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cach
     try {
       await mkdir(cacheDir!, { recursive: true });
       const tmp = `${cached}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(index));
+      await writeFile(tmp, asciiJson(index)); // pure ASCII: loads as a one-byte string (src/json-cache.ts)
       await rename(tmp, cached);
       // older snapshots' indexes, and files a writer killed mid-write left (a concurrent writer whose
       // file goes only loses its rename, which is caught)

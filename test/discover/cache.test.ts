@@ -7,7 +7,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAscii } from 'node:buffer';
 import { loadDiscoveryIndex } from '../../src/discover/load.ts';
+import { asciiJson, jsonText } from '../../src/json-cache.ts';
 import type { DiscoveryIndex } from '../../src/discover/index.ts';
 import { parseIntent, type Intent } from '../../src/understand/intent.ts';
 
@@ -49,6 +51,20 @@ describe('the discovery index cache', () => {
     expect({ ...loaded.stats, buildMs: 0, fromCache: undefined }).toEqual({ ...built.stats, buildMs: 0 });
     expect(ranked(loaded)).toEqual(ranked(built));
     expect(ranked(built).every((r) => r.length > 0)).toBe(true);
+    // the file is pure ASCII (read back without UTF-8 decoding), and the cards come back as built
+    const bytes = readFileSync(join(cacheDir, cacheFiles()[0]!));
+    expect(isAscii(bytes)).toBe(true);
+    const all = (index: DiscoveryIndex) => index.discover(intent({ question: 'debt', shape: 'topical' })).map((c) => c.card).sort((a, b) => a.id.localeCompare(b.id));
+    expect(all(loaded)).toEqual(all(built));
+  });
+
+  it('writes JSON as ASCII that reads back to the same value, whatever the characters', () => {
+    const value = { s: 'Café — “quoted” \u2028 \\ \" \u0000 \u007f \ud83d\ude00 lone \ud800 end', n: [1, -0.5, 1e21], nested: [{ é: 'ü' }] };
+    const text = asciiJson(value);
+    expect(isAscii(Buffer.from(text, 'utf8'))).toBe(true);
+    expect(JSON.parse(jsonText(Buffer.from(text, 'latin1')))).toEqual(value);
+    // a file another writer left as UTF-8 still reads as UTF-8
+    expect(JSON.parse(jsonText(Buffer.from(JSON.stringify(value), 'utf8')))).toEqual(value);
   });
 
   it('is not used for an edited descriptor: the edit is what discovery sees', async () => {

@@ -6,6 +6,9 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ingest, readIngestFile } from '../../src/grants/ingest.ts';
 import { G } from '../../src/grants/vocab.ts';
+import { ingestStartedUpdate } from '../../src/grants/rollups.ts';
+import { traverse } from '../../src/grants/traverse.ts';
+import { renderResult } from '../../src/grants/render.ts';
 import { openOfflineRegistry } from '../../src/resolve/registry.ts';
 import { OWL } from '../../src/rdf/vocab.ts';
 import { EXTRACT, NO_GRANTS, PF, SCHED_I, extractRows, ingestedStore, paid, sum } from './helpers.ts';
@@ -86,5 +89,32 @@ describe('grants ingest', async () => {
     expect(b!.get('doc')!.value).toBe(g.iris.doc('202403589349300950'));
     expect(b!.get('up')!.value).toBe('https://s3.amazonaws.com/irs-form-990/202403589349300950_public.xml');
     expect(b!.get('sha')!.value).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('an ingest that stops before rebuilding the rollups', () => {
+  it('leaves a mark every answer discloses, forward totals come from the edges listed, and the next ingest clears it', async () => {
+    const g = await ingestedStore([EXTRACT]);
+    const q = { direction: 'forward', funder: 'Erb Family Foundation' } as const;
+    const before = await traverse({ store: g.store, iris: g.iris }, q);
+    if (!before.ok || before.result.kind !== 'forward') throw new Error('expected an answer');
+    expect(before.result.disclosures.map((d) => d.code)).not.toContain('ingest_unfinished');
+    // what an ingest writes first; it stops here (no edges, no rollup rebuild), and the Erb funder rollups are made stale by hand
+    await g.store.update(ingestStartedUpdate(g.iris, '2026-12-01T20:00:00Z'));
+    await g.store.update(`DELETE { GRAPH <${g.iris.rollups}> { ?x <${G.totalAmount}> ?t } } INSERT { GRAPH <${g.iris.rollups}> { ?x <${G.totalAmount}> 1 } } WHERE { GRAPH <${g.iris.rollups}> { ?x a <${G.FunderRollup}> ; <${G.totalAmount}> ?t } }`);
+    const during = await traverse({ store: g.store, iris: g.iris }, q);
+    if (!during.ok || during.result.kind !== 'forward') throw new Error('expected an answer');
+    expect(during.result.disclosures).toContainEqual({ code: 'ingest_unfinished', since: '2026-12-01T20:00:00Z' });
+    expect(renderResult(during.result)).toContain('has not finished');
+    // the stale rollup total is not used: the totals are the listed edges', equal to the answer before
+    expect(during.result.totals).toEqual({ paid: { amount: before.result.totals.paid.amount, grants: before.result.totals.paid.grants }, approvedFuture: { amount: before.result.totals.approvedFuture.amount, grants: before.result.totals.approvedFuture.grants } });
+    // a reverse answer reads rollups only: it says so too
+    const rev = await traverse({ store: g.store, iris: g.iris }, { direction: 'reverse', recipient: 'Freshwater Future' });
+    expect(rev.ok && rev.result.disclosures.map((d) => d.code)).toContain('ingest_unfinished');
+    await ingest(g.store, [await readIngestFile(EXTRACT)], { iris: g.iris });
+    const after = await traverse({ store: g.store, iris: g.iris }, q);
+    if (!after.ok || after.result.kind !== 'forward') throw new Error('expected an answer');
+    expect(after.result.disclosures.map((d) => d.code)).not.toContain('ingest_unfinished');
+    expect(after.result.totals).toEqual(before.result.totals);
   });
 });

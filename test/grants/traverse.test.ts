@@ -69,6 +69,36 @@ describe('grant questions by direction', async () => {
     expect(renderResult(top)).toContain(`from ${paidRows(all).length} funders`);
   });
 
+  it('reverse reads sent beside the name resolution are kept only when the resolution selected what they read', async () => {
+    // recipients named every way a question can name them: as filed (exact name), by EIN, by a
+    // shortened name (words), by names the registry knows, and names the graph does not hold
+    const names = [...new Set(rows.filter(paid).map((r) => r.grantee_name))].sort().filter((_, i) => i % 331 === 0);
+    const eins = [...new Set(rows.filter((r) => r.grantee_ein).map((r) => r.grantee_ein.replace('-', '')))].sort().filter((_, i) => i % 401 === 0);
+    const asked = [...names, ...names.map((n) => n.split(/\s+/).slice(0, 2).join(' ')), ...eins, 'Stanford University', 'Freshwater Future', 'No Such Recipient Anywhere', '999999999'];
+    let selects = 0;
+    const counted = { ...ctx, store: { ...ctx.store, label: ctx.store.label, select: (q: string, s?: AbortSignal) => { selects++; return ctx.store.select(q, s); } } };
+    let kept = 0, dropped = 0;
+    for (const [i, recipient] of asked.entries()) {
+      {
+        const limit = i % 2 ? 3 : undefined;
+        const q: GrantQuestion = { direction: 'reverse', recipient, ...(limit ? { limit } : {}) };
+        selects = 0;
+        const ahead = await traverse(counted, q);
+        const withAhead = selects;
+        selects = 0;
+        const plain = await traverse({ ...counted, readAhead: false }, q);
+        // the same outcome, figure for figure, whichever way the reads went
+        expect(ahead, `${recipient} (limit ${limit})`).toEqual(plain);
+        // kept: no reads sent twice (fewer or as many queries); dropped: the three reads sent again
+        if (withAhead <= selects) kept++;
+        else { dropped++; expect(withAhead).toBe(selects + 3); }
+      }
+    }
+    // both ways were taken: most names decide their recipient alone, some do not
+    expect(kept).toBeGreaterThan(asked.length / 2);
+    expect(dropped).toBeGreaterThan(0);
+  });
+
   it('intersection: whom the Toledo and the Rochester community foundations both fund (EIN, or name and state)', async () => {
     const of = (ein: string) => new Set(rows.filter((r) => r.foundation_ein === ein).map(recipientKey));
     const toledo = of('23-7284004');
@@ -121,7 +151,7 @@ describe('grant questions by direction', async () => {
   it('coverage is read from the rollup the ingest counted, and equals what a scan of the filings counts', async () => {
     // a filing is one funder's return for one tax year and form (Schedule I: 990; lines 3a/3b: 990-PF)
     const filings = new Set(rows.map((r) => `${r.foundation_ein}|${r.tax_year}|${r.grant_bucket === 'schedule_i' ? '990' : '990PF'}`)).size;
-    const expected = { complete: false, synthetic: false, funders, filings, taxYears: [...new Set(rows.map((r) => Number(r.tax_year)))].sort(), documentCount: 1, release: null };
+    const expected = { complete: false, synthetic: false, funders, filings, taxYears: [...new Set(rows.map((r) => Number(r.tax_year)))].sort(), documentCount: 1, release: null, unfinishedIngest: null };
     expect(await readCoverage(ctx)).toEqual(expected);
     // a graph ingested before the coverage rollup existed: the filings are counted instead, to the same figures
     await ctx.store.update(`DELETE WHERE { GRAPH <${ctx.iris.rollups}> { <${ctx.iris.rollup('coverage')}> ?p ?o } }`);

@@ -8,6 +8,9 @@
  *   code `quantity_mismatch` before it is fetched. It does not prune the source: another concept of
  *   the same publisher may be of the right kind. The same check runs again on the unit a fetched
  *   record states (`recordQuantity`), since a catalog card may state no unit.
+ * - Universe (validate/universe.ts `checkUniverse`): a measure counted over families or households
+ *   is not read for a question about people (or naming no universe, for families): code
+ *   `universe_mismatch`, before it is fetched.
  * - Period grain is checked on what a source returned (`grainAvailability`): only the records say
  *   which grains a source publishes, so "a quarter asked; the source has year" is decided after the
  *   read, never by substituting an annual value.
@@ -17,6 +20,7 @@ import type { Assessment } from '../plan/plan.ts';
 import { grainAsked, type Grain, type Intent, type QuantityKind } from '../understand/intent.ts';
 import { checkGrainAvailable } from '../validate/grain.ts';
 import { checkQuantity, type UnitOf } from '../validate/quantity.ts';
+import { checkUniverse } from '../validate/universe.ts';
 import type { Failure } from './failure.ts';
 
 export type Eligibility = (candidate: Assessment, unit: string | undefined) => Failure | undefined;
@@ -32,10 +36,22 @@ export function quantityFailure(asked: QuantityKind | null, unit: UnitOf, source
   };
 }
 
+/** A measure counted over another universe than the one asked (validate/universe.ts): the families' poverty percent is not "the poverty rate". */
+export function universeFailure(words: string | null | undefined, cand: Pick<Assessment, 'title' | 'publisherId'>): Failure | undefined {
+  if (!words) return undefined;
+  const u = checkUniverse(words, cand.title);
+  if (u.ok) return undefined;
+  return {
+    boundary: 'no_access_path', code: 'universe_mismatch', source: cand.publisherId,
+    message: `${cand.title} counts ${u.measure}, not ${u.asked ?? `people ("${words}" names no universe)`}: another statistic, not read`,
+    params: { universe: u.measure, asked: u.asked ?? 'people (not named)' },
+  };
+}
+
 /** The eligibility check for one question's candidates (before any request). */
-export function eligibilityFor(intent: Pick<Intent, 'quantity'>): Eligibility {
+export function eligibilityFor(intent: Pick<Intent, 'quantity'> & Partial<Pick<Intent, 'attribute'>>): Eligibility {
   const asked = intent.quantity ?? null;
-  return (cand, unit) => (unit ? quantityFailure(asked, { unit }, cand.publisherId) : undefined);
+  return (cand, unit) => universeFailure(intent.attribute, cand) ?? (unit ? quantityFailure(asked, { unit }, cand.publisherId) : undefined);
 }
 
 /** The kind-of-quantity check on a fetched record's own unit. */

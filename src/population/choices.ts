@@ -28,7 +28,7 @@ import { POPULATION_PROVIDERS, providerFor } from '../connectors/population/prov
 import type { PeriodAsked, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from '../connectors/population/provider.ts';
 import type { Grain, PopulationFailure, PopulationNote, PopulationRead } from './types.ts';
 import { populationFailureText, quantityMismatchText, universeMismatchText } from './wording.ts';
-import { checkUniverse, type Universe } from './universe.ts';
+import { checkUniverse, labelWords, type Universe } from '../validate/universe.ts';
 import { checkQuantity } from '../validate/quantity.ts';
 import type { QuantityKind } from '../understand/intent.ts';
 
@@ -141,12 +141,8 @@ export function targetsFor(candidates: readonly Assessment[], t: AskTemplate, un
   return { targets, boundaries };
 }
 
-/** A catalog title as plain words: "DP05_0033E: RACE — Total population (acs demographic …)" → "total population". */
-export function labelWords(title: string): string {
-  let t = title.replace(/^[A-Z0-9_]+:\s*/, '');
-  if (t.includes(' — ')) t = t.slice(t.lastIndexOf(' — ') + 3);
-  return t.replace(/\s*\([^()]*\)\s*$/, '').toLowerCase().trim();
-}
+/** A catalog title as plain words (src/validate/universe.ts). */
+export { labelWords };
 
 /** Population reads known to this build at a grain, for a refusal naming what is missing. */
 export function populationsAt(grain: Grain): string[] {

@@ -9,7 +9,7 @@ import type { AskServices } from '../../src/ask/services.ts';
 import type { Assessment } from '../../src/plan/plan.ts';
 import { targetsFor } from '../../src/population/choices.ts';
 import { NATION } from '../../src/population/geo.ts';
-import { checkUniverse, measureUniverse } from '../../src/population/universe.ts';
+import { checkUniverse, measureUniverse } from '../../src/validate/universe.ts';
 import { testServices } from '../ask/services.ts';
 
 /** The catalog's own titles of the DP03 poverty lines (the generated measures file). */
@@ -61,6 +61,14 @@ describe('end to end (offline default)', () => {
     const r = await ask(services, { question: 'Which county has the highest poverty rate?' });
     expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
     expect(r.attempts.map((a) => a.measure ?? '')).not.toContainEqual(expect.stringMatching(/DP03_0119PE/));
+  });
+
+  it('a keyed point read is held to the same rule: "the poverty rate in Illinois" never reads the families measure', async () => {
+    const r = await ask(services, { question: 'What is the poverty rate in Illinois?' });
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    expect(r.attempts.map((a) => a.measure ?? '')).not.toContainEqual(expect.stringMatching(/DP03_0119PE/));
+    const fam = await ask(services, { question: 'What was the family poverty rate in Texas in 2018?' });
+    expect(fam.attempts.map((a) => a.measure ?? '').filter((m) => /DP03_01/.test(m)).every((m) => /DP03_0119PE/.test(m))).toBe(true);
   });
 
   it('"the highest family poverty rate" reads the families measure only', async () => {

@@ -76,7 +76,7 @@ export async function keyedRatio(i: ShapeInput, entity: string, attrs: readonly 
     if (candidates.length === 0) return refusal('no_access_path', 'component_unplanned', `no candidate was planned for the component "${a}"`, { attribute: a, entity });
     const period = k === 0 ? asked : periodOf(admitted[0]!, asked);
     // each component is a measure of its own: the ratio's kind of quantity (a percent) is not the component's
-    const sub: Pick<Intent, 'quantity'> = { quantity: null };
+    const sub: Pick<Intent, 'quantity' | 'attribute'> = { quantity: null, attribute: a };
     const r = await searchLeaf(i.ctx, {
       question: i.intent.question, entity, attribute: a, quantity: null, period, candidates, units: i.planned.units, nextAttempt: i.nextAttempt,
       eligible: eligibilityFor(sub), branch: a, ...pinFor(i, entity), ...(i.judge ? { judge: i.judge } : {}),

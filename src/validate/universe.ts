@@ -10,11 +10,17 @@
  * A label that names no universe ("Poverty rate, all ages") and a question that names none over a
  * households measure ("median income", commonly household income) stay eligible.
  *
- * The universe is read from the measure's own label (the last segment of a catalog title, the
+ * Checked for population candidates (src/population/choices.ts `targetsFor`) and for keyed reads
+ * (src/execute/eligibility.ts). The universe is read from the measure's own label (the last segment of a catalog title, the
  * publisher's line label), never from the concept heading it shares with its siblings
  * ("PERCENTAGE OF FAMILIES AND PEOPLE WHOSE INCOME …").
  */
-import { labelWords } from './choices.ts';
+/** A catalog title as plain words, the measure's own label: "DP05_0033E: RACE — Total population (acs demographic …)" → "total population". */
+export function labelWords(title: string): string {
+  let t = title.replace(/^[A-Z0-9_]+:\s*/, '');
+  if (t.includes(' — ')) t = t.slice(t.lastIndexOf(' — ') + 3);
+  return t.replace(/\s*\([^()]*\)\s*$/, '').toLowerCase().trim();
+}
 
 export type Universe = 'people' | 'families' | 'households';
 

@@ -60,9 +60,11 @@ export interface AskHostOptions {
   seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
   /**
-   * Start every worker at once (the gateway). Otherwise (apps built in-process, tests) one starts
-   * at once and another only when a question arrives while every worker has one in flight, up to
-   * `workers`: sequential use never pays for a second worker's services and replica.
+   * Start every worker during start-up (the gateway): one at once, the others as soon as it is
+   * ready, so that on a machine with few cores the first (which readiness waits for) does not share
+   * them with the rest. Otherwise (apps built in-process, tests) one starts at once and another only
+   * when a question arrives while every worker has one in flight, up to `workers`: sequential use
+   * never pays for a second worker's services and replica.
    */
   eager?: boolean;
 }
@@ -83,7 +85,7 @@ export class AskHost {
   constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
     this.#opts = opts;
-    for (let i = 0; i < (opts.eager === false ? Math.min(1, opts.workers) : opts.workers); i++) this.#slots.push(this.#spawn());
+    if (opts.workers > 0) this.#slots.push(this.#spawn());
     this.#unsubscribe = store.onWrite((op, seq) => {
       for (const s of this.#slots) if (!s.dead) s.worker.postMessage({ type: 'follow', op, seq } satisfies ToAskWorker);
     });
@@ -209,6 +211,8 @@ export class AskHost {
         slot.worker.postMessage({ type: 'seed', seed: this.#seed(false) } satisfies ToAskWorker);
         return;
       case 'ready':
+        // The gateway's first worker is ready: start the others now (see AskHostOptions.eager).
+        if (this.#opts.eager !== false && !this.#closed) while (this.#slots.length < this.#opts.workers) this.#slots.push(this.#spawn());
         if (m.via) {
           this.seeds.push({ via: m.via, ms: m.ms ?? 0 });
           if (this.seeds.length > 100) this.seeds.shift();

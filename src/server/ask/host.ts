@@ -60,11 +60,11 @@ export interface AskHostOptions {
   seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
   /**
-   * Start every worker during start-up (the gateway): one at once, the others as soon as it is
-   * ready, so that on a machine with few cores the first (which readiness waits for) does not share
-   * them with the rest. Otherwise (apps built in-process, tests) one starts at once and another only
-   * when a question arrives while every worker has one in flight, up to `workers`: sequential use
-   * never pays for a second worker's services and replica.
+   * The gateway's workers (eager) warm the pipeline up before they report ready. Either way one
+   * worker starts at once (readiness waits for it) and another only when a question arrives while
+   * every worker has one in flight, up to `workers`: start-up and the first questions do not share
+   * a machine's few cores with further workers' start-up (~2–3 s of CPU each: services, replica,
+   * warm-up), and sequential use never pays for them.
    */
   eager?: boolean;
 }
@@ -211,8 +211,6 @@ export class AskHost {
         slot.worker.postMessage({ type: 'seed', seed: this.#seed(false) } satisfies ToAskWorker);
         return;
       case 'ready':
-        // The gateway's first worker is ready: start the others now (see AskHostOptions.eager).
-        if (this.#opts.eager !== false && !this.#closed) while (this.#slots.length < this.#opts.workers) this.#slots.push(this.#spawn());
         if (m.via) {
           this.seeds.push({ via: m.via, ms: m.ms ?? 0 });
           if (this.seeds.length > 100) this.seeds.shift();

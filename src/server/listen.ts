@@ -15,8 +15,12 @@ import { build } from './app.ts';
 import { startRetention, type SweepPlanner } from './retention.ts';
 import { QueryPool } from './sparql/pool.ts';
 
-/** How long after ready the gateway saves a memory image of its store (see `ready` below). */
-const IMAGE_AFTER_READY_MS = 20_000;
+/**
+ * How long after ready the gateway saves a memory image of its store (see `ready` below): long
+ * enough not to stall the first minutes of questions (the copy takes ~0.5–1 s on the event loop and
+ * the file is ~300 MB), soon enough that a gateway that later crashes still leaves one.
+ */
+const IMAGE_AFTER_READY_MS = 5 * 60_000;
 /** How long retention's planning may wait for and hold a query worker. */
 const SWEEP_PLAN_TIMEOUT_MS = 120_000;
 

@@ -60,9 +60,11 @@ export interface AskHostOptions {
   seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
   /**
-   * Start every worker at once (the gateway). Otherwise (apps built in-process, tests) one starts
-   * at once and another only when a question arrives while every worker has one in flight, up to
-   * `workers`: sequential use never pays for a second worker's services and replica.
+   * The gateway's workers (eager) warm the pipeline up before they report ready. Either way one
+   * worker starts at once (readiness waits for it) and another only when a question arrives while
+   * every worker has one in flight, up to `workers`: start-up and the first questions do not share
+   * a machine's few cores with further workers' start-up (~2–3 s of CPU each: services, replica,
+   * warm-up), and sequential use never pays for them.
    */
   eager?: boolean;
 }
@@ -83,7 +85,7 @@ export class AskHost {
   constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
     this.#opts = opts;
-    for (let i = 0; i < (opts.eager === false ? Math.min(1, opts.workers) : opts.workers); i++) this.#slots.push(this.#spawn());
+    if (opts.workers > 0) this.#slots.push(this.#spawn());
     this.#unsubscribe = store.onWrite((op, seq) => {
       for (const s of this.#slots) if (!s.dead) s.worker.postMessage({ type: 'follow', op, seq } satisfies ToAskWorker);
     });

@@ -24,6 +24,7 @@
  *            interprets them from `modelEnv(config)`)
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -168,13 +169,25 @@ export const LimitsSchema = z.object({
 
 export type Limits = z.infer<typeof LimitsSchema>;
 
+/**
+ * Ask worker threads by default: one per core, at most 4, and no more than one per 4 GiB of memory
+ * (each holds a replica of the store, ~0.5 GB with the bundled catalog, plus the discovery index
+ * and registry, ~0.3 GB), at least 1. A question costs ~0.1 s of CPU, nearly all of it on its ask
+ * worker, so one worker caps /ask near 10 questions/s on any machine; on 2 cores two workers let
+ * concurrent questions use both (the main thread's share per question is ~10-20 ms).
+ * ASSAY_ASK_WORKERS overrides it.
+ */
+export function defaultAskWorkers(cores = availableParallelism(), memoryBytes = totalmem()): number {
+  return Math.max(1, Math.min(cores, 4, Math.floor(memoryBytes / (4 * 1024 ** 3))));
+}
+
 export const LIMIT_DEFAULTS: Limits = {
   sparql: { updateTimeoutMs: 10_000, maxUpdateQuads: 1_000_000, spareWorkers: 1, surgeWorkers: 2, maxExpressionTerms: 500 },
   rateLimit: { askPerMinute: 30, sparqlPerMinute: 1_200, trustProxy: false },
   cors: { readOrigins: ['*'], askOrigins: [] },
   runs: { maxAgeHours: 24 * 7, maxCount: 2_000, sweepEveryMs: 60_000 },
   store: { maxQuads: 12_000_000, refuseWritesAt: 0.95 },
-  ask: { workers: 1, concurrency: 8, maxQueue: 32 },
+  ask: { workers: defaultAskWorkers(), concurrency: 8, maxQueue: 32 },
 };
 
 export type LimitsInput = { [K in keyof Limits]?: Partial<Limits[K]> };

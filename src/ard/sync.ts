@@ -18,7 +18,9 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AssayStore } from '../rdf/backend.ts';
-import { factory } from '../rdf/store.ts';
+// JavaScript terms (not oxigraph's): the digest check must not touch the WebAssembly heap before
+// the catalog write, so that a fresh store can still adopt the catalog's memory image (rdf/durable.ts).
+import { jsFactory as factory } from '../rdf/store.ts';
 import { serializeRdf, RDF_OUTPUT } from '../rdf/serialize.ts';
 import { ASSAY, graphIri } from '../rdf/vocab.ts';
 import { catalogFiles, loadCatalog } from './load.ts';

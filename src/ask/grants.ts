@@ -27,6 +27,13 @@ export const directionOf = (concept: string | null): Intent['direction'] | undef
 
 const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
+/**
+ * What discovery looks for on a grant question: grants. The question's other words (a cause, a
+ * recipient, a place) select within the grant graph, in the executor; read as the measure they
+ * would send discovery to other sources, or to none ("give to education", "to the Moon Society").
+ */
+export const grantDiscoveryIntent = (intent: Intent): Intent => ({ ...intent, attribute: 'grants', attributes: [] });
+
 /** One seeding per store and process: concurrent first questions wait for the same ingest. */
 const seeding = new WeakMap<object, Promise<void>>();
 

@@ -13,6 +13,7 @@ import type { Intent } from '../understand/index.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
 import { grainOf } from '../population/choices.ts';
 import { discoveryIntent } from '../population/discovery.ts';
+import { grantDiscoveryIntent } from './grants.ts';
 import type { RunState } from './state.ts';
 
 /**
@@ -46,12 +47,14 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   }
   // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
   // a population aggregate's combining word ("average") is the computation, not part of the measure discovered
-  const found: Candidate[] = await s.services.index.discoverAsync(discoveryIntent(intent), s.ctx.signal);
+  const found: Candidate[] = await s.services.index.discoverAsync(intent.shape === 'grant_graph' ? grantDiscoveryIntent(intent) : discoveryIntent(intent), s.ctx.signal);
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);
   const plan = makePlan(intent, found, componentFound.size ? { components: componentFound } : {});
-  const units = new Map(derived(found).units);
+  // Copied only when components add to it (ratio, correlation); otherwise the shared map (read only
+  // downstream) is passed on: copying ~17,600 units cost ~5 ms per question in the gateway.
+  const units = componentFound.size ? new Map(derived(found).units) : derived(found).units as Map<string, string>;
   const components = planComponents(intent, componentFound, units);
   // a ratio or correlation composes when every component has population choice points of its own
   if (plan.verdict === 'infeasible' && components.size >= 2 && [...components.values()].every((c) => c.length > 0)) {

@@ -88,7 +88,7 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   if (intent.shape === 'grant_graph') return answerGrantGraph(s, intent, planned.plan, notes);
 
   // 5. the shape's executor, on the one search engine
-  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}), ...(pinned.length ? { pinned } : {}) });
+  const out = await executeShape({ ctx: s.ctx, intent, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}), ...(pinned.length ? { pinned } : {}), populationStore: { store: s.services.store, baseIri: s.services.baseIri } });
   s.attempts.push(...out.attempts);
   return outcome(s, intent, planned, out, notes);
 }

@@ -339,6 +339,8 @@ function acsReadings(level: AcsLevel, variable: string, fips: string, product: s
  */
 export const SAME_ESTIMATE: Readonly<Record<string, { variable: string; table: string; label: string }>> = {
   DP03_0128PE: { variable: 'S1701_C03_001E', table: 'S1701 (poverty status in the past 12 months)', label: 'Percent below poverty level (population for whom poverty status is determined)' },
+  // DP03's "median household income (dollars)" republishes subject table S1901's median income of households (column C01, households)
+  DP03_0062E: { variable: 'S1901_C01_012E', table: 'S1901 (income in the past 12 months)', label: 'Median household income (dollars)' },
 };
 
 /**

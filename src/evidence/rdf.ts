@@ -5,7 +5,9 @@
  * entity (with its identifiers), measure and asserted assurance, prov:wasGeneratedBy its accepted
  * attempt (prov:Activity + assay:Attempt, start/end times, prov:wasAssociatedWith the connector as a
  * prov:SoftwareAgent) which prov:used the publisher response (prov:Entity + assay:PublisherResponse
- * with URL, retrieval time and content hash, attributed to the catalog's publisher).
+ * with URL, retrieval time and content hash, attributed to the catalog's publisher). A store read
+ * (an attempt that read a population graph already in the store) is typed assay:StoreRead and
+ * prov:used the graph, which prov:wasDerivedFrom the original publisher response(s).
  * Run graph: every attempt of the run (rejected and errored ones too, never typed as evidence).
  * Cross-checks (src/execute/corroborate.ts): a cross-check is an attempt (prov:Activity +
  * assay:Attempt + assay:CrossCheck) that prov:used the second publisher response and names the
@@ -53,6 +55,15 @@ function attemptQuads(add: (s: string, p: string, o: Obj) => void, a: Attempt, i
   for (const u of a.requests) add(s, ASSAY.requestUrl, lit(u, nn(XSD.anyURI)));
   for (const c of a.checks) add(s, ASSAY.validationNote, lit(`${c.name} ${c.passed ? 'passed' : 'FAILED'}: ${c.detail}`));
   if (a.reason) add(s, ASSAY.rejectionReason, lit(a.reason));
+  if (a.kind === 'store_read' && a.graph) {
+    // a read of a population graph already in the store: the attempt used the graph, which was derived from the publisher response(s)
+    add(s, RDF.type, nn(ASSAY.StoreRead));
+    add(s, PROV.used, nn(a.graph));
+    add(a.graph, RDF.type, nn(ASSAY.PopulationGraph));
+    add(a.graph, RDF.type, nn(PROV.Entity));
+    for (const r of a.responses) { add(a.graph, PROV.wasDerivedFrom, nn(iris.response(r.sha256))); responseQuads(add, r, iris, base); }
+    return;
+  }
   for (const r of a.responses) { add(s, PROV.used, nn(iris.response(r.sha256))); responseQuads(add, r, iris, base); }
 }
 

@@ -30,4 +30,10 @@ export interface Attempt {
   failure?: string;
   /** Index into the leaf's admitted list when accepted. */
   evidenceIndex?: number;
+  /**
+   * `store_read`: the attempt read a population graph already in the store (`graph`), not the
+   * publisher; `responses` are the publisher responses that graph was derived from.
+   */
+  kind?: 'store_read';
+  graph?: string;
 }

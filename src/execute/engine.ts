@@ -75,6 +75,11 @@ export interface FetchChoice<T> {
   fetch?: (ctx: QueryContext) => Promise<OperationResult>;
   /** A failed fetch turned into an outcome the provider reports (a cross-check's "failed"). */
   recover?: (failure: Failure, attempt: Attempt) => T | undefined;
+  /**
+   * The IRI of a population graph already in the store that `fetch` reads instead of the publisher:
+   * the attempt is a `store_read`, and publisher blocks and the offline snapshot do not concern it.
+   */
+  storeRead?: string;
 }
 
 /** A choice point that failed before any request was sent. */
@@ -178,78 +183,131 @@ function limitReached(ctx: QueryContext, o: SearchOptions, made: number): Failur
   return undefined;
 }
 
-export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: SearchOptions): Promise<SearchOutcome<T>> {
-  const tag = o.branch ? `[${o.branch}] ` : '';
-  const out: SearchOutcome<T> = { attempts: [], admitted: [], notes: [], reached: [], resolved: false, passedOver: [] };
-  const pruned = new Set<string>();
-  const blocked = new Set<string>();
+/** What one search holds while it runs: its outcome so far, and the subtrees, keys and requests it has learnt to skip. */
+interface SearchRun<T> {
+  ctx: QueryContext;
+  o: SearchOptions;
+  /** Prefix of progress lines (the branch of a fan-out). */
+  tag: string;
+  out: SearchOutcome<T>;
+  pruned: Set<string>;
+  blocked: Set<string>;
   /** Operations one of whose requests the offline snapshot did not hold. */
-  const offline = new Set<string>();
-  const tried = new Set<string>();
-  const held = new Map<string, OperationResult>();
-  let made = 0;
-  const handle: SearchHandle = {
-    signal: ctx.signal,
-    isPruned: (s) => pruned.has(s),
-    isBlocked: (k) => blocked.has(k),
-    resolved: () => { out.resolved = true; },
-    note: (t) => { out.notes.push(t); },
-    emit: (stage, by, message) => ctx.emit({ stage, by, message: `${tag}${message}` }),
+  offline: Set<string>;
+  /** Choice identities already tried. */
+  tried: Set<string>;
+  /** Responses this search already holds, by call. */
+  held: Map<string, OperationResult>;
+  /** Attempts this search made. */
+  made: number;
+}
+
+export async function search<T>(ctx: QueryContext, provider: Provider<T>, o: SearchOptions): Promise<SearchOutcome<T>> {
+  const run: SearchRun<T> = {
+    ctx, o, tag: o.branch ? `[${o.branch}] ` : '', out: { attempts: [], admitted: [], notes: [], reached: [], resolved: false, passedOver: [] },
+    pruned: new Set(), blocked: new Set(), offline: new Set(), tried: new Set(), held: new Map(), made: 0,
   };
-  const iterator = provider(handle)[Symbol.asyncIterator]();
+  const iterator = provider(handleOf(run))[Symbol.asyncIterator]();
   try {
-    for (;;) {
-      if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); break; }
-      let next: IteratorResult<Choice<T>>;
-      try {
-        next = await iterator.next();
-      } catch (e) {
-        // a choice point failed outside any request (the identity registry): the search ends there
-        const f = classify(e, ctx.signal);
-        out.reached.push(f);
-        if (isStop(f)) out.stopped = f;
-        break;
-      }
-      if (next.done) break;
-      // the provider may have awaited (resolution): the question can have been cancelled meanwhile
-      if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); break; }
-      const c = next.value;
-      if (c.kind === 'boundary') { out.reached.push(c.failure); continue; }
-      const subtree = c.subtree ?? c.source;
-      if (pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); continue; }
-      if (c.skipIfBlocked?.some((k) => blocked.has(k)) || blocked.has(requestBlock(c))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); continue; }
-      // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
-      if (offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); continue; }
-      if (c.identity !== undefined) {
-        if (tried.has(c.identity)) continue;
-        tried.add(c.identity);
-      }
-      const inHand = c.absentIn ? held.get(fetchKey(c.source, c.operation, c.args)) : undefined;
-      const absent = inHand ? c.absentIn!(inHand) : undefined;
-      if (absent) { out.reached.push(c.fallback ? { ...absent, fallback: true } : absent); out.passedOver.push(c.measure ?? c.label); continue; }
-      const limit = limitReached(ctx, o, made);
-      if (limit) { out.stopped = limit; out.pending = c; break; }
-      try { ctx.budget.take(); } catch (e) { out.stopped = classify(e, ctx.signal); out.pending = c; break; }
-      made++;
-      const step = await attempt(ctx, c, o, tag, out, held);
-      if (step === 'stop') break;
-      if (step === 'prune') pruned.add(subtree);
-      // a missing recording blocks that request only; any other block, what the choice says it blocks
-      if (step === 'block_request') { blocked.add(requestBlock(c)); offline.add(`${c.source}/${c.operation}`); }
-      if (step === 'block') for (const k of c.marksBlocked ?? []) blocked.add(k);
-      if (step === 'admitted' && (o.mode ?? 'first') === 'first') break;
+    for (let c = await nextChoice(run, iterator); c; c = await nextChoice(run, iterator)) {
+      if (await consider(run, c) === 'stop') break;
     }
   } finally {
     await iterator.return?.(undefined);
   }
-  if (!out.stopped && out.admitted.length === 0 && ctx.signal.aborted) out.stopped = fromSignal(ctx.signal);
-  if (out.passedOver.length > 0) {
-    const names = out.passedOver;
-    const said = `${names.length} candidate concept${names.length === 1 ? '' : 's'} passed over without a new request: not in the response already fetched (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`;
-    out.notes.push(said);
-    ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${tag}${said}` });
+  finish(run);
+  return run.out;
+}
+
+/** What the provider may ask the engine: the signal, what is pruned or blocked, and where to say things. */
+function handleOf<T>(run: SearchRun<T>): SearchHandle {
+  const { ctx, out, tag } = run;
+  return {
+    signal: ctx.signal,
+    isPruned: (s) => run.pruned.has(s),
+    isBlocked: (k) => run.blocked.has(k),
+    resolved: () => { out.resolved = true; },
+    note: (t) => { out.notes.push(t); },
+    emit: (stage, by, message) => ctx.emit({ stage, by, message: `${tag}${message}` }),
+  };
+}
+
+/** The provider's next choice, or undefined when it has none left or the question was stopped (then said in `stopped`). */
+async function nextChoice<T>(run: SearchRun<T>, iterator: AsyncIterator<Choice<T>>): Promise<Choice<T> | undefined> {
+  const { ctx, out } = run;
+  if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); return undefined; }
+  let next: IteratorResult<Choice<T>>;
+  try {
+    next = await iterator.next();
+  } catch (e) {
+    // a choice point failed outside any request (the identity registry): the search ends there
+    const f = classify(e, ctx.signal);
+    out.reached.push(f);
+    if (isStop(f)) out.stopped = f;
+    return undefined;
   }
-  return out;
+  if (next.done) return undefined;
+  // the provider may have awaited (resolution): the question can have been cancelled meanwhile
+  if (ctx.signal.aborted) { out.stopped = fromSignal(ctx.signal); return undefined; }
+  return next.value;
+}
+
+/** One choice: a boundary recorded, a choice skipped (and why), or an attempt made and what it teaches the search. */
+async function consider<T>(run: SearchRun<T>, c: Choice<T>): Promise<'go_on' | 'stop'> {
+  const { ctx, o, out } = run;
+  if (c.kind === 'boundary') { out.reached.push(c.failure); return 'go_on'; }
+  if (skipped(run, c)) return 'go_on';
+  const limit = limitReached(ctx, o, run.made);
+  if (limit) { out.stopped = limit; out.pending = c; return 'stop'; }
+  try { ctx.budget.take(); } catch (e) { out.stopped = classify(e, ctx.signal); out.pending = c; return 'stop'; }
+  run.made++;
+  const step = await attempt(ctx, c, o, run.tag, out, run.held);
+  return learn(run, c, step);
+}
+
+/**
+ * Whether a choice is settled without an attempt: its subtree pruned, a key it depends on blocked,
+ * its request not recorded where another request of its operation was missing, the same choice
+ * already tried, or its measure absent from a response already held.
+ */
+function skipped<T>(run: SearchRun<T>, c: FetchChoice<T>): boolean {
+  const { ctx, out } = run;
+  const subtree = c.subtree ?? c.source;
+  if (run.pruned.has(subtree)) { out.notes.push(`${c.label}: skipped, ${subtree} pruned`); return true; }
+  if (!c.storeRead && (c.skipIfBlocked?.some((k) => run.blocked.has(k)) || run.blocked.has(requestBlock(c)))) { out.notes.push(`${c.label}: skipped, blocked for an earlier choice`); return true; }
+  // an operation with a request missing from the offline snapshot: a later request is tried only if the snapshot records it
+  if (!c.storeRead && run.offline.has(`${c.source}/${c.operation}`) && recorded(ctx, c) === false) { out.reached.push(notRecorded(c)); return true; }
+  if (c.identity !== undefined) {
+    if (run.tried.has(c.identity)) return true;
+    run.tried.add(c.identity);
+  }
+  const inHand = c.absentIn ? run.held.get(fetchKey(c.source, c.operation, c.args)) : undefined;
+  const absent = inHand ? c.absentIn!(inHand) : undefined;
+  if (!absent) return false;
+  out.reached.push(c.fallback ? { ...absent, fallback: true } : absent);
+  out.passedOver.push(c.measure ?? c.label);
+  return true;
+}
+
+/** What an attempt's step teaches the search: a subtree to prune, a request or keys to block, or that it is done. */
+function learn<T>(run: SearchRun<T>, c: FetchChoice<T>, step: Step): 'go_on' | 'stop' {
+  if (step === 'stop') return 'stop';
+  if (step === 'prune') run.pruned.add(c.subtree ?? c.source);
+  // a missing recording blocks that request only; any other block, what the choice says it blocks
+  if (step === 'block_request') { run.blocked.add(requestBlock(c)); run.offline.add(`${c.source}/${c.operation}`); }
+  if (step === 'block') for (const k of c.marksBlocked ?? []) run.blocked.add(k);
+  return step === 'admitted' && (run.o.mode ?? 'first') === 'first' ? 'stop' : 'go_on';
+}
+
+/** The search's closing account: a cancellation that came with nothing admitted, and the concepts passed over without a request. */
+function finish<T>(run: SearchRun<T>): void {
+  const { ctx, out } = run;
+  if (!out.stopped && out.admitted.length === 0 && ctx.signal.aborted) out.stopped = fromSignal(ctx.signal);
+  if (out.passedOver.length === 0) return;
+  const names = out.passedOver;
+  const said = `${names.length} candidate concept${names.length === 1 ? '' : 's'} passed over without a new request: not in the response already fetched (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`;
+  out.notes.push(said);
+  ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${run.tag}${said}` });
 }
 
 type Step = 'admitted' | 'rejected' | 'prune' | 'block' | 'block_request' | 'failed' | 'stop';
@@ -293,34 +351,51 @@ function notRecorded(c: FetchChoice<unknown>): Failure {
 /** One attempt: open, fetch, examine, record. */
 async function attempt<T>(ctx: QueryContext, c: FetchChoice<T>, o: SearchOptions, tag: string, out: SearchOutcome<T>, held: Map<string, OperationResult>): Promise<Step> {
   const n = o.nextAttempt();
-  const { attempt: a, done } = openAttempt(ctx, { n, source: c.source, operation: c.operation, bindings: c.bindings, ...(c.measure ? { measure: c.measure } : {}) });
-  out.attempts.push(a);
+  const opened = openAttempt(ctx, { n, source: c.source, operation: c.operation, bindings: c.bindings, ...(c.measure ? { measure: c.measure } : {}) });
+  if (c.storeRead) { opened.attempt.kind = 'store_read'; opened.attempt.graph = c.storeRead; }
+  out.attempts.push(opened.attempt);
+  const the: Attempted<T> = { ctx, c, tag, out, n, ...opened };
   let result: OperationResult;
   try {
     result = await (c.fetch ? c.fetch(ctx) : fetchOnce(ctx, c.source, c.operation, c.args));
   } catch (e) {
-    let f: Failure;
-    try { f = classify(e, ctx.signal, c.source); } catch (bug) {
-      if (!c.recover) throw bug;
-      f = { boundary: 'operationally_blocked', code: 'bug', message: String((bug as Error)?.message ?? bug), source: c.source };
-    }
-    done();
-    a.disposition = f.boundary === 'cancelled' ? 'cancelled' : 'errored';
-    a.reason = f.message; a.failure = f.code;
-    if (f.request) a.requests.push(f.request.replace(/^[A-Z]+ /, ''));
-    out.reached.push(c.fallback ? { ...f, fallback: true } : f);
-    ctx.emit({ stage: 'attempt', by: 'executor', message: `${tag}#${n} ${c.source}/${c.operation} ${c.label}: ${a.disposition} (${f.code})`, data: { attempt: n, disposition: a.disposition } });
-    const recovered = c.recover?.(f, a);
-    if (recovered !== undefined) out.admitted.push(recovered);
-    if (isStop(f)) { out.stopped = f; return 'stop'; }
-    if (f.boundary !== 'operationally_blocked') return 'failed';
-    return REQUEST_SCOPED.has(f.code) ? 'block_request' : 'block';
+    return fetchFailed(the, e);
   }
   held.set(fetchKey(c.source, c.operation, c.args), result);
+  return examined(the, result);
+}
+
+/** An attempt under way: its context, choice, record and number, and how to close its timing. */
+interface Attempted<T> { ctx: QueryContext; c: FetchChoice<T>; tag: string; out: SearchOutcome<T>; n: number; attempt: Attempt; done: () => void }
+
+/** The fetch failed: the failure classified (a bug only where the choice recovers from failures), recorded, and what it blocks. */
+function fetchFailed<T>(the: Attempted<T>, e: unknown): Step {
+  const { ctx, c, out, n, attempt: a } = the;
+  let f: Failure;
+  try { f = classify(e, ctx.signal, c.source); } catch (bug) {
+    if (!c.recover) throw bug;
+    f = { boundary: 'operationally_blocked', code: 'bug', message: String((bug as Error)?.message ?? bug), source: c.source };
+  }
+  the.done();
+  a.disposition = f.boundary === 'cancelled' ? 'cancelled' : 'errored';
+  a.reason = f.message; a.failure = f.code;
+  if (f.request) a.requests.push(f.request.replace(/^[A-Z]+ /, ''));
+  out.reached.push(c.fallback ? { ...f, fallback: true } : f);
+  ctx.emit({ stage: 'attempt', by: 'executor', message: `${the.tag}#${n} ${c.source}/${c.operation} ${c.label}: ${a.disposition} (${f.code})`, data: { attempt: n, disposition: a.disposition } });
+  const recovered = c.recover?.(f, a);
+  if (recovered !== undefined) out.admitted.push(recovered);
+  if (isStop(f)) { out.stopped = f; return 'stop'; }
+  if (f.boundary !== 'operationally_blocked') return 'failed';
+  return REQUEST_SCOPED.has(f.code) ? 'block_request' : 'block';
+}
+
+/** The response judged by the choice's own examination: admitted, or rejected with its typed reason (and whether to prune or stop). */
+async function examined<T>(the: Attempted<T>, result: OperationResult): Promise<Step> {
+  const { ctx, c, out, n, attempt: a, tag } = the;
   a.responses = result.responses;
   a.requests = result.responses.map((r) => r.url);
   const x = await c.examine(result, a);
-  done();
+  the.done();
   a.checks = x.checks;
   if ('admit' in x) {
     a.disposition = 'accepted';
@@ -371,8 +446,8 @@ export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped
   const planned = out.reached.filter((f) => !f.fallback);
   const plannedSaid = planned.some((f) => f.boundary === 'no_data' || f.boundary === 'operationally_blocked');
   const r = plannedSaid ? planned : out.reached;
-  if (out.stopped && out.stopped.code !== 'leaf_cap' && out.stopped.code !== 'budget_near' && out.stopped.code !== 'deadline_near') return out.stopped;
-  if (out.final) return out.final;
+  const first = stoppedFirst(out);
+  if (first) return first;
   const ambiguous = r.find((f) => f.code === 'ambiguous');
   if (ambiguous && out.attempts.length === 0) return ambiguous;
   const unresolved = r.find((f) => f.boundary === 'entity_unresolved');
@@ -386,12 +461,8 @@ export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped
   const notFound = r.filter((f) => f.boundary === 'no_data');
   const absence = notFound.find((f) => f.examined) ?? notFound[notFound.length - 1];
   if (absence && words.absenceIsAnswer) return withSubject(absence, words);
-  const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
-  if (blocked.length > 0) {
-    // every blocked read is named (each recording missing), and the choices that could not even be bound
-    const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
-    return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
-  }
+  const blocked = blockedAccount(r);
+  if (blocked) return blocked;
   const keyUnbound = r.find((f) => f.code === 'key_unbound');
   if (keyUnbound) return keyUnbound;
   if (absence) return withSubject(absence, words);
@@ -399,6 +470,20 @@ export function summarise(out: Pick<SearchOutcome<unknown>, 'reached' | 'stopped
   if (unbound) return unbound;
   if (unresolved) return unresolved;
   return { boundary: 'no_access_path', code: 'unbound', message: `${words.nothingBound}: ${out.notes.join('; ') || 'none eligible'}` };
+}
+
+/** What stopped the search (but a cap or a reserve, which rank below what was found), or the rejection after which nothing could help. */
+function stoppedFirst(out: Pick<SearchOutcome<unknown>, 'stopped' | 'final'>): Failure | undefined {
+  if (out.stopped && out.stopped.code !== 'leaf_cap' && out.stopped.code !== 'budget_near' && out.stopped.code !== 'deadline_near') return out.stopped;
+  return out.final;
+}
+
+/** The first operationally blocked read, naming every other blocked read (each recording missing) and the choices that could not even be bound. */
+function blockedAccount(r: readonly Failure[]): Failure | undefined {
+  const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
+  if (blocked.length === 0) return undefined;
+  const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
+  return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
 }
 
 const withSubject = (f: Failure, words: SummaryWords): Failure => words.noData ? { ...f, message: `${words.noData}: ${f.message}` } : f;

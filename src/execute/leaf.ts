@@ -23,7 +23,8 @@ import type { QuantityKind } from '../understand/intent.ts';
 import { checkGrain } from '../validate/grain.ts';
 import { byNewest, latestDisclosure, type DeclaredPeriod, type LatestDisclosure } from '../validate/latest.ts';
 import type { QueryContext } from './context.ts';
-import { exhausted, search, summarise, type FetchChoice, type Provider, type SearchOutcome, type SummaryWords } from './engine.ts';
+import { exhausted, search, summarise, type Choice, type Examination, type FetchChoice, type Provider, type SearchHandle, type SearchOutcome, type SummaryWords } from './engine.ts';
+import type { KeyedBinding } from '../connectors/binding.ts';
 import type { Failure } from './failure.ts';
 
 export interface LeafRequest {
@@ -198,157 +199,313 @@ export type { Boundary, Failure } from './failure.ts';
 /**
  * The keyed measure leaf as a provider of choice points to the engine: source (the plan's
  * assessments) → entity resolution (among the kind of entity the operation's key names) → source
- * key → concept (each binder reading) → fetch and record selection.
+ * key → concept (each binder reading) → fetch and record selection. Each choice point is its own
+ * step below (`candidateChoices` → `resolveFor` → `keyOf` → `readingChoice` → `examineReading`).
+ *
+ * A "latest" read orders what it tries by period (rule 4, "latest means latest"):
+ *  - within one operation, the readings of every candidate of that operation go newest vintage
+ *    first (`latestOfOperation`), the plan's candidate order kept within one vintage: a later
+ *    candidate's newer vintage is read before an earlier candidate's older one;
+ *  - a reading older than the newest period a later candidate of another operation declares waits
+ *    until those are tried (`floors`): an older vintage of one operation never goes before a newer
+ *    period another declares.
  */
-export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambiguity?: LeafResult['ambiguity'] }): Provider<Omit<AdmittedEvidence, 'index'>> {
+export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambiguity?: LeafResult['ambiguity'] }): Provider<LeafEvidence> {
   return async function* (h) {
-    const said = new Set<string>();
-    let beyond = false;
-    // a "latest" read: a reading older than the newest period a later candidate of another operation declares waits
-    // until those are tried (an older vintage of one operation never goes before a newer period another declares)
     const later: Later[] | undefined = req.period.latest && req.declared ? [] : undefined;
-    const floor = later ? floors(req.candidates, req.declared!) : undefined;
-    for (const [ci, cand] of req.candidates.entries()) {
-      const op = cand.operation;
-      if (!op) continue;
-      if (cand.tier === 'fallback' && !beyond) {
-        beyond = true;
-        const next = [...new Set(req.candidates.filter((c) => c.tier === 'fallback').map((c) => c.candidateKey))];
-        h.emit('execution_plan', 'executor', `no planned candidate answered; backtracking to the next eligible candidates from other sources (${next.join(', ')})`);
-      }
-      if (h.isPruned(cand.publisherId)) { h.note(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); continue; }
-      if (h.isBlocked(op.key)) continue;
-      const ineligible = req.eligible?.(cand, req.units.get(cand.candidateKey));
-      const tier = cand.tier === 'fallback' ? { fallback: true } : {};
-      if (ineligible) { yield { kind: 'boundary', failure: { ...ineligible, source: ineligible.source ?? cand.publisherId, operation: op.key, ...tier } }; continue; }
-      // entity resolution (memoised per question), among the kind of entity the operation's key names
-      const entityType = entityTypeFor(op.key);
-      if (req.pinned && entityType && req.pinned.fipsLevel && req.pinned.fipsLevel !== entityType) {
-        // the place settled is of another grain than the operation reads (the state asked; a county file)
-        yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'scope_grain', source: cand.publisherId, operation: op.key, message: `${req.pinned.label} is a ${req.pinned.fipsLevel}; ${op.key} reads ${entityType === 'county' ? 'counties' : `${entityType}s`}`, params: { entity: req.pinned.label, grain: req.pinned.fipsLevel, reads: entityType } } };
-        continue;
-      }
-      let bundles = req.pinned ? [req.pinned] : await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
-      // "Georgia (U.S. state)", "Washington (state)": a disambiguating suffix the kind asked already settles
-      const bare = req.entity.replace(/\s*\([^()]*\)\s*$/, '').trim();
-      if (bundles.length === 0 && entityType && bare && bare !== req.entity) bundles = await resolveName(ctx.registry, bare, { type: entityType }, ctx);
-      const { chosen, note, byName, ambiguous } = req.pinned ? { chosen: [req.pinned], byName: false, note: undefined, ambiguous: undefined } : chooseBundles(bundles, op.accepts, entityType);
-      if (chosen.length === 0) {
-        if (ambiguous) {
-          found.ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
-          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'ambiguous', source: cand.publisherId, operation: op.key, message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
-        } else {
-          yield { kind: 'boundary', failure: { ...tier, boundary: 'entity_unresolved', code: 'entity_unresolved', source: cand.publisherId, operation: op.key, message: `"${req.entity}" could not be resolved${entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : ''}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
-        }
-        continue; // another operation may accept a key some candidate carries
-      }
-      h.resolved();
-      if (byName && note && !said.has(note)) { said.add(note); h.emit('crosswalk', 'registry', note); }
-
-      for (const bundle of chosen) {
-        if (h.isPruned(cand.publisherId)) break;
-        const key = bindKey(bundle, op.accepts);
-        if (!key.ok) {
-          if (said.has(`${bundle.id}|${op.key}`)) continue;
-          said.add(`${bundle.id}|${op.key}`);
-          h.emit('crosswalk', 'registry', `${bundle.label}: no usable key for ${op.key} — ${key.reason}`);
-          h.note(key.reason);
-          continue;
-        }
-        const readings = bindReadings(op.key, cand.candidateKey, { keyType: key.keyType, value: key.value }, req.period, ctx.runtime.descriptors);
-        if ('error' in readings) { h.note(`${cand.candidateKey}: ${readings.error}`); continue; }
-        const unit = req.units.get(cand.candidateKey);
-        for (const binding of readings) {
-          if (h.isPruned(cand.publisherId)) break;
-          const operationId = binding.operation ?? op.operationId;
-          // a vintage of a product that is blocked for one concept (rate limit, refused key) is not fetched for the next;
-          // a request with no recording blocks only itself (the engine's rule), so another table of the vintage is still tried
-          const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
-          const entityKey = { keyType: key.keyType, value: key.value };
-          const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
-            kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tier,
-            label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
-            // the same call and record selection from another candidate key would repeat a verdict
-            identity: JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]),
-            skipIfBlocked: binding.reading ? [op.key, readingKey] : [op.key],
-            // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
-            // a binder's further readings are other requests (another survey, another vintage) and are still tried
-            marksBlocked: [...(readings.length === 1 ? [op.key] : []), ...(binding.reading ? [readingKey] : [])],
-            bindings: {
-              [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label,
-              ...(binding.reading ? { reading: binding.reading } : {}), ...(binding.period ? { vintage: binding.period.label, vintageEnd: binding.period.end } : {}),
-            },
-            // measure choice settled on data in hand: a concept the entity's whole response (already
-            // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
-            absentIn: (held) => selectRecords(measureRecords(held, binding.measure), binding.measure, req.period, entityKey, binding.attributes).any ? undefined
-              : { boundary: 'no_data', code: 'not_found', source: cand.publisherId, message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` },
-            examine: async (result, attempt) => {
-              const sel = selectRecords(measureRecords(result, binding.measure), binding.measure, req.period, entityKey, binding.attributes);
-              if (!sel.any) {
-                const reason = `${bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
-                return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${cand.publisherId}/${operationId} ${binding.measure}: not reported by ${bundle.label}` };
-              }
-              // a grain none of the source's records is at: refused naming the grains it has, never another grain's value
-              const grain = req.period.quarter ? 'quarter' : req.period.grain ?? null;
-              if (sel.matches.length === 0 && grain && grain !== 'year') {
-                const periods = measureRecords(result, binding.measure).filter((r): r is Observation => r.type === 'observation' && r.measure === binding.measure).map((o) => o.period);
-                const unavailable = grainAvailability(grain, periods);
-                if (unavailable) return { reject: unavailable, reason: unavailable.message, checks: [], said: `rejected ${binding.measure}: ${unavailable.message}` };
-              }
-              const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
-              let verdict;
-              for (const rec of toCheck) {
-                // the kind of quantity on the unit the record states (the catalog card may state none)
-                const wrongKind = recordQuantity(req.quantity ?? null, rec);
-                if (wrongKind) return { reject: wrongKind, reason: wrongKind.message, checks: [], said: `rejected ${binding.measure}: ${wrongKind.message}` };
-                const structural = checkObservation(rec, {
-                  entity: { keyType: key.keyType, key: key.value, label: bundle.label }, measure: binding.measure,
-                  ...(unit ? { unit } : {}),
-                  period: req.period, attribute: req.attribute,
-                });
-                verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-                // "latest" is the newest period the response holds for what is asked, not the first concept that validates
-                const passedOver = verdict.passed && req.period.latest ? await laterInResponse(ctx, req, cand, op.key, result, { key, label: bundle.label, entityKey }, binding.measure, rec, verdict.checks) : undefined;
-                if (passedOver) return passedOver;
-                if (verdict.passed) {
-                  const p = rec.period;
-                  const geo = rec.geography;
-                  return {
-                    checks: verdict.checks, by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model',
-                    said: `admitted ${binding.measure} ${labelOf(rec)} = ${rec.value} ${rec.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`,
-                    admit: {
-                      attemptN: attempt.n, source: cand.publisherId, operation: operationId, measure: cand.candidateKey,
-                      measureLabel: rec.label ?? (cand.title ? binding.labelFor?.(cand.title) ?? cand.title : binding.measure), attribute: req.attribute,
-                      value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
-                      period: { label: labelOf(rec), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) },
-                      entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(rec.entity ?? {}) }, ...(bundle.qid ? { qid: bundle.qid } : {}) },
-                      raw: rec.raw,
-                      assurance: { match: byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(byName && note ? [note] : []), ...(binding.note ? [binding.note] : []), ...verdict.warnings, ...result.notes] },
-                    },
-                  };
-                }
-                if (verdict.prune) break;
-              }
-              const reason = verdict?.reason ?? `no ${req.period.text} value`;
-              const failed: string | undefined = verdict?.checks.find((c) => !c.passed)?.name;
-              const code = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : failed === 'kind' || failed === 'grain' ? failed : !failed && verdict?.residual ? 'residual' : 'period';
-              return {
-                reject: { boundary: 'no_data', code, message: `${binding.measure}: ${reason}` }, reason, checks: verdict?.checks ?? [],
-                prune: verdict?.prune ?? false, by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${binding.measure}: ${reason}`,
-              };
-            },
-          };
-          const end = binding.period?.end ?? req.declared?.get(op.key)?.end ?? '';
-          if (later && floor && endKey(end) < floor[ci]!) later.push({ choice, end, fallback: cand.tier === 'fallback' });
-          else yield choice;
-        }
-      }
-    }
+    const run: LeafRun = { ctx, req, found, h, said: new Set(), ...(later ? { later, floor: floors(req.candidates, req.declared!) } : {}) };
+    yield* candidatesInOrder(run);
     if (later) yield* newestReadingsFirst(later);
   };
 }
 
-interface Later { choice: FetchChoice<Omit<AdmittedEvidence, 'index'>>; end: string; fallback: boolean }
+type LeafEvidence = Omit<AdmittedEvidence, 'index'>;
+type LeafChoice = FetchChoice<LeafEvidence>;
+type LeafItem = Choice<LeafEvidence>;
+
+/** What the steps of one keyed leaf search share. */
+interface LeafRun {
+  ctx: QueryContext;
+  req: LeafRequest;
+  found: { ambiguity?: LeafResult['ambiguity'] };
+  h: SearchHandle;
+  /** Progress lines already said once (a chosen-by-name note, an unusable key). */
+  said: Set<string>;
+  /** A "latest" read: the readings set aside behind a newer period another operation declares, and each candidate's floor. */
+  later?: Later[];
+  floor?: string[];
+}
+
+/** The plan's candidates in order; a "latest" read takes each operation's candidates together, newest vintage first. */
+async function* candidatesInOrder(run: LeafRun): AsyncGenerator<LeafItem> {
+  const { req, h } = run;
+  let beyond = false;
+  const taken = new Set<number>();
+  for (const [ci, cand] of req.candidates.entries()) {
+    if (!cand.operation || taken.has(ci)) continue;
+    if (cand.tier === 'fallback' && !beyond) {
+      beyond = true;
+      const next = [...new Set(req.candidates.filter((c) => c.tier === 'fallback').map((c) => c.candidateKey))];
+      h.emit('execution_plan', 'executor', `no planned candidate answered; backtracking to the next eligible candidates from other sources (${next.join(', ')})`);
+    }
+    taken.add(ci);
+    if (run.later) yield* latestOfOperation(run, ci, taken);
+    else yield* candidateChoices(run, ci);
+  }
+}
+
+/**
+ * A "latest" read of one candidate's operation. Its choices stream as they are bound until the
+ * first reading that asks for a vintage: from there, this candidate's readings and those of every
+ * later candidate of the same operation and tier are tried newest vintage first, candidate order
+ * kept within a vintage (each through the floor of its own candidate).
+ */
+async function* latestOfOperation(run: LeafRun, ci: number, taken: Set<number>): AsyncGenerator<LeafItem> {
+  const own = candidateChoices(run, ci)[Symbol.asyncIterator]();
+  let first: LeafChoice | undefined;
+  for (let n = await own.next(); !n.done; n = await own.next()) {
+    if (n.value.kind === 'boundary') { yield n.value; continue; }
+    if (n.value.bindings.vintageEnd === undefined) { yield* placed(run, ci, n.value); continue; }
+    first = n.value;
+    break;
+  }
+  if (!first) return;
+  const pool: Array<{ ci: number; choice: LeafChoice }> = [{ ci, choice: first }];
+  for (let n = await own.next(); !n.done; n = await own.next()) {
+    if (n.value.kind === 'boundary') yield n.value;
+    else pool.push({ ci, choice: n.value });
+  }
+  const cand = run.req.candidates[ci]!;
+  for (const [cj, other] of run.req.candidates.entries()) {
+    if (cj <= ci || taken.has(cj) || other.operation?.key !== cand.operation!.key || (other.tier === 'fallback') !== (cand.tier === 'fallback')) continue;
+    taken.add(cj);
+    for await (const x of candidateChoices(run, cj)) {
+      if (x.kind === 'boundary') yield x;
+      else pool.push({ ci: cj, choice: x });
+    }
+  }
+  const ordered = pool.map((p, i) => ({ ...p, i, end: endKey(choiceEnd(run.req, p.ci, p.choice)) })).sort((a, b) => b.end.localeCompare(a.end) || a.i - b.i);
+  for (const p of ordered) yield* placed(run, p.ci, p.choice);
+}
+
+/** The period a reading asks for: its vintage, else the period its candidate's operation declares. */
+const choiceEnd = (req: LeafRequest, ci: number, c: LeafChoice) => c.bindings.vintageEnd ?? req.declared?.get(req.candidates[ci]!.operation!.key)?.end ?? '';
+
+/** A choice yielded now, or set aside when it is older than a newer period a later candidate of another operation declares. */
+function* placed(run: LeafRun, ci: number, choice: LeafChoice): Generator<LeafItem> {
+  const { later, floor, req } = run;
+  const cand = req.candidates[ci]!;
+  const end = choiceEnd(req, ci, choice);
+  if (later && floor && endKey(end) < floor[ci]!) later.push({ choice, end, fallback: cand.tier === 'fallback' });
+  else yield choice;
+}
+
+/** One candidate's choice points: eligibility and grain, entity resolution, each entity's key, each binder reading. */
+async function* candidateChoices(run: LeafRun, ci: number): AsyncGenerator<LeafItem> {
+  const { req, h } = run;
+  const cand = req.candidates[ci]!;
+  const op = cand.operation!;
+  if (h.isPruned(cand.publisherId)) { h.note(`${cand.candidateKey}: skipped, ${cand.publisherId} pruned`); return; }
+  if (h.isBlocked(op.key)) return;
+  const gate = candidateGate(req, cand);
+  if (gate) { yield { kind: 'boundary', failure: gate }; return; }
+  const who = await resolveFor(run, cand);
+  if ('failure' in who) { yield { kind: 'boundary', failure: who.failure }; return; } // another operation may accept a key some candidate carries
+  h.resolved();
+  if (who.byName && who.note && !run.said.has(who.note)) { run.said.add(who.note); h.emit('crosswalk', 'registry', who.note); }
+  for (const bundle of who.chosen) {
+    if (h.isPruned(cand.publisherId)) break;
+    const key = keyOf(run, bundle, op);
+    if (!key) continue;
+    const readings = bindReadings(op.key, cand.candidateKey, key, req.period, run.ctx.runtime.descriptors);
+    if ('error' in readings) { h.note(`${cand.candidateKey}: ${readings.error}`); continue; }
+    for (const binding of readings) {
+      if (h.isPruned(cand.publisherId)) break;
+      yield readingChoice(run, cand, { bundle, key, byName: who.byName, ...(who.note ? { note: who.note } : {}) }, binding, readings.length);
+    }
+  }
+}
+
+const tierOf = (cand: Assessment) => (cand.tier === 'fallback' ? { fallback: true } : {});
+const plural = (t: EntityType) => (t === 'county' ? 'counties' : `${t}s`);
+
+/** Why a candidate cannot be read at all, before resolution: not eligible for what is asked, or the place settled is of another grain. */
+function candidateGate(req: LeafRequest, cand: Assessment): Failure | undefined {
+  const op = cand.operation!;
+  const ineligible = req.eligible?.(cand, req.units.get(cand.candidateKey));
+  if (ineligible) return { ...ineligible, source: ineligible.source ?? cand.publisherId, operation: op.key, ...tierOf(cand) };
+  const entityType = entityTypeFor(op.key);
+  const pin = req.pinned;
+  if (!pin || !entityType || !pin.fipsLevel || pin.fipsLevel === entityType) return undefined;
+  // the place settled is of another grain than the operation reads (the state asked; a county file)
+  return { ...tierOf(cand), boundary: 'entity_unresolved', code: 'scope_grain', source: cand.publisherId, operation: op.key, message: `${pin.label} is a ${pin.fipsLevel}; ${op.key} reads ${plural(entityType)}`, params: { entity: pin.label, grain: pin.fipsLevel, reads: entityType } };
+}
+
+type Resolved = { chosen: IdentityBundle[]; byName: boolean; note?: string } | { failure: Failure };
+
+/** Entity resolution (memoised per question), among the kind of entity the operation's key names; the pinned place as it is. */
+async function resolveFor(run: LeafRun, cand: Assessment): Promise<Resolved> {
+  const { ctx, req } = run;
+  const op = cand.operation!;
+  if (req.pinned) return { chosen: [req.pinned], byName: false };
+  const entityType = entityTypeFor(op.key);
+  let bundles = await resolveName(ctx.registry, req.entity, entityType ? { type: entityType } : {}, ctx);
+  // "Georgia (U.S. state)", "Washington (state)": a disambiguating suffix the kind asked already settles
+  const bare = req.entity.replace(/\s*\([^()]*\)\s*$/, '').trim();
+  if (bundles.length === 0 && entityType && bare && bare !== req.entity) bundles = await resolveName(ctx.registry, bare, { type: entityType }, ctx);
+  const { chosen, note, byName, ambiguous } = chooseBundles(bundles, op.accepts, entityType);
+  if (chosen.length > 0) return { chosen, byName, ...(note ? { note } : {}) };
+  const at = { ...tierOf(cand), boundary: 'entity_unresolved' as const, source: cand.publisherId, operation: op.key };
+  if (ambiguous) {
+    run.found.ambiguity ??= { entity: req.entity, type: entityType!, candidates: ambiguous };
+    return { failure: { ...at, code: 'ambiguous', message: `"${req.entity}" is ambiguous: ${note}`, params: { entity: req.entity, candidates: ambiguous } } };
+  }
+  const as = entityType ? ` as ${/^[aeiou]/i.test(entityType) ? 'an' : 'a'} ${entityType}` : '';
+  return { failure: { ...at, code: 'entity_unresolved', message: `"${req.entity}" could not be resolved${as}: ${note}`, params: { entity: req.entity, ...(entityType ? { entityType } : {}), candidates: bundles.length } } };
+}
+
+/** The identifier of an entity the operation accepts, or undefined (said once per entity and operation). */
+function keyOf(run: LeafRun, bundle: IdentityBundle, op: NonNullable<Assessment['operation']>): { keyType: string; value: string } | undefined {
+  const key = bindKey(bundle, op.accepts);
+  if (key.ok) return { keyType: key.keyType, value: key.value };
+  const once = `${bundle.id}|${op.key}`;
+  if (!run.said.has(once)) {
+    run.said.add(once);
+    run.h.emit('crosswalk', 'registry', `${bundle.label}: no usable key for ${op.key} — ${key.reason}`);
+    run.h.note(key.reason);
+  }
+  return undefined;
+}
+
+/** The entity a reading is for: the bundle chosen, the key bound, and whether it was chosen by name. */
+interface Who { bundle: IdentityBundle; key: { keyType: string; value: string }; byName: boolean; note?: string }
+
+/** One binder reading as a fetch choice: the call, how blocks and duplicates apply to it, and how its response is judged. */
+function readingChoice(run: LeafRun, cand: Assessment, who: Who, binding: KeyedBinding, readings: number): LeafChoice {
+  const { req } = run;
+  const op = cand.operation!;
+  const { bundle, key } = who;
+  const operationId = binding.operation ?? op.operationId;
+  const unit = req.units.get(cand.candidateKey);
+  // a vintage of a product that is blocked for one concept (rate limit, refused key) is not fetched for the next;
+  // a request with no recording blocks only itself (the engine's rule), so another table of the vintage is still tried
+  const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
+  return {
+    kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tierOf(cand),
+    label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
+    // the same call and record selection from another candidate key would repeat a verdict
+    identity: JSON.stringify([cand.publisherId, operationId, binding.fetchArgs, binding.measure, binding.attributes ?? null, key.value, unit ?? null]),
+    skipIfBlocked: binding.reading ? [op.key, readingKey] : [op.key],
+    // a blocked operation (offline, no key, rate limit) fails the same way for every concept: skip it;
+    // a binder's further readings are other requests (another survey, another vintage) and are still tried
+    marksBlocked: [...(readings === 1 ? [op.key] : []), ...(binding.reading ? [readingKey] : [])],
+    bindings: {
+      [key.keyType]: key.value, measure: binding.measure, period: req.period.latest ? 'latest' : `${req.period.basis}:${req.period.year}`, entity: bundle.label,
+      ...(binding.reading ? { reading: binding.reading } : {}), ...(binding.period ? { vintage: binding.period.label, vintageEnd: binding.period.end } : {}),
+    },
+    // measure choice settled on data in hand: a concept the entity's whole response (already
+    // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
+    absentIn: (held) => selectRecords(measureRecords(held, binding.measure), binding.measure, req.period, key, binding.attributes).any ? undefined
+      : { boundary: 'no_data', code: 'not_found', source: cand.publisherId, message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` },
+    examine: (result, attempt) => examineReading(run, { cand, who, binding, operationId, unit }, result, attempt),
+  };
+}
+
+/** A reading being judged: its candidate, entity, binding, the operation called and the catalog unit. */
+interface Reading { cand: Assessment; who: Who; binding: KeyedBinding; operationId: string; unit: string | undefined }
+
+/** The validators' verdict on one reading's response: a record of the period asked that passes every check, or why none did. */
+async function examineReading(run: LeafRun, r: Reading, result: OperationResult, attempt: Attempt): Promise<Examination<LeafEvidence>> {
+  const { req } = run;
+  const { binding, who } = r;
+  const sel = selectRecords(measureRecords(result, binding.measure), binding.measure, req.period, who.key, binding.attributes);
+  if (!sel.any) return notReported(r);
+  // a grain none of the source's records is at: refused naming the grains it has, never another grain's value
+  const grain = req.period.quarter ? 'quarter' : req.period.grain ?? null;
+  if (sel.matches.length === 0 && grain && grain !== 'year') {
+    const periods = measureRecords(result, binding.measure).filter((o): o is Observation => o.type === 'observation' && o.measure === binding.measure).map((o) => o.period);
+    const unavailable = grainAvailability(grain, periods);
+    if (unavailable) return { reject: unavailable, reason: unavailable.message, checks: [], said: `rejected ${binding.measure}: ${unavailable.message}` };
+  }
+  const toCheck = sel.matches.length > 0 ? sel.matches : sel.closest ? [sel.closest] : [];
+  let verdict: Verdict | undefined;
+  for (const rec of toCheck) {
+    // the kind of quantity on the unit the record states (the catalog card may state none)
+    const wrongKind = recordQuantity(req.quantity ?? null, rec);
+    if (wrongKind) return { reject: wrongKind, reason: wrongKind.message, checks: [], said: `rejected ${binding.measure}: ${wrongKind.message}` };
+    verdict = await judged(run, r, rec);
+    // "latest" is the newest period the response holds for what is asked, not the first concept that validates
+    const passedOver = verdict.passed && req.period.latest ? await laterInResponse(run.ctx, req, r.cand, r.cand.operation!.key, result, { key: who.key, label: who.bundle.label, entityKey: who.key }, binding.measure, rec, verdict.checks) : undefined;
+    if (passedOver) return passedOver;
+    if (verdict.passed) return admitted(req, r, rec, verdict, result, attempt);
+    if (verdict.prune) break;
+  }
+  return rejected(req, binding, verdict);
+}
+
+type Verdict = Awaited<ReturnType<typeof adjudicate>>;
+
+/** The structural checks on one record, then the judge (which may only reject). */
+async function judged(run: LeafRun, r: Reading, rec: Observation): Promise<Verdict> {
+  const { req } = run;
+  const structural = checkObservation(rec, {
+    entity: { keyType: r.who.key.keyType, key: r.who.key.value, label: r.who.bundle.label }, measure: r.binding.measure,
+    ...(r.unit ? { unit: r.unit } : {}),
+    period: req.period, attribute: req.attribute,
+  });
+  return adjudicate(structural, req.question, run.ctx.signal, req.judge);
+}
+
+/** The response holds no record of the measure for this entity: "no such record", not a judged one. */
+function notReported(r: Reading): Examination<LeafEvidence> {
+  const { binding, who } = r;
+  const reason = `${who.bundle.label} reports no ${binding.measure}${binding.attributes ? ` (${Object.entries(binding.attributes).map(([a, v]) => `${a} ${v}`).join(', ')})` : ''} in this response`;
+  return { reject: { boundary: 'no_data', code: 'not_found', message: reason }, checks: [], disposition: 'errored', said: `${r.cand.publisherId}/${r.operationId} ${binding.measure}: not reported by ${who.bundle.label}` };
+}
+
+/** The record admitted as evidence, with how it was matched and every warning it carries. */
+function admitted(req: LeafRequest, r: Reading, rec: Observation, verdict: Verdict, result: OperationResult, attempt: Attempt): Examination<LeafEvidence> {
+  const { cand, who, binding } = r;
+  const { bundle, key } = who;
+  return {
+    checks: verdict.checks, by: verdict.decidedBy === 'code' ? 'validator' : 'validator+model',
+    said: `admitted ${binding.measure} ${labelOf(rec)} = ${rec.value} ${rec.unit} (${verdict.match === 'key' ? `${key.keyType} match` : 'name match'})`,
+    admit: {
+      attemptN: attempt.n, source: cand.publisherId, operation: r.operationId, measure: cand.candidateKey,
+      measureLabel: rec.label ?? (cand.title ? binding.labelFor?.(cand.title) ?? cand.title : binding.measure), attribute: req.attribute,
+      value: rec.value!, unit: rec.unit, ...(rec.currency ? { currency: rec.currency } : {}),
+      period: evidencePeriod(rec),
+      entity: { label: bundle.label, keyType: key.keyType, key: key.value, keys: recordKeys(rec), ...(bundle.qid ? { qid: bundle.qid } : {}) },
+      raw: rec.raw,
+      assurance: { match: who.byName ? 'name' : verdict.match, planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...(who.byName && who.note ? [who.note] : []), ...(binding.note ? [binding.note] : []), ...verdict.warnings, ...result.notes] },
+    },
+  };
+}
+
+/** The period of admitted evidence, as the record states it. */
+function evidencePeriod(rec: Observation): LeafEvidence['period'] {
+  const p = rec.period;
+  return { label: labelOf(rec), ...(p.start ? { start: p.start } : {}), ...(p.end ? { end: p.end } : {}), basis: p.basis, ...(p.fiscalYear !== undefined ? { fiscalYear: p.fiscalYear } : {}) };
+}
+
+/** Every identifier the record carries for its entity (a geography's FIPS code and name first). */
+function recordKeys(rec: Observation): Record<string, string> {
+  const geo = rec.geography;
+  return { ...(geo?.fips ? { fips: geo.fips } : {}), ...(geo?.name ? { name: geo.name } : {}), ...(rec.entity ?? {}) };
+}
+
+/** Every record checked and none passed: the typed reason (the period, a sentinel, the kind, the grain, a residual, another question). */
+function rejected(req: LeafRequest, binding: KeyedBinding, verdict: Verdict | undefined): Examination<LeafEvidence> {
+  const reason = verdict?.reason ?? `no ${req.period.text} value`;
+  const failed: string | undefined = verdict?.checks.find((c) => !c.passed)?.name;
+  const code = verdict?.prune ? 'different_question' : failed === 'sentinel' ? 'suppressed' : failed === 'kind' || failed === 'grain' ? failed : !failed && verdict?.residual ? 'residual' : 'period';
+  return {
+    reject: { boundary: 'no_data', code, message: `${binding.measure}: ${reason}` }, reason, checks: verdict?.checks ?? [],
+    prune: verdict?.prune ?? false, by: verdict?.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${binding.measure}: ${reason}`,
+  };
+}
+
+interface Later { choice: LeafChoice; end: string; fallback: boolean }
 
 const endKey = (e: string) => (/^\d{4}$/.test(e) ? `${e}-12-31` : e.slice(0, 10));
 
@@ -477,22 +634,45 @@ const CANNOT_READ_ENTITY = new Set(['entity_unresolved', 'ambiguous', 'scope_gra
  * choice points ended with). The operation read is not its own rival: its response held the newest
  * period it publishes for this entity.
  */
-function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<string, DeclaredPeriod>, out: SearchOutcome<unknown>, cands: readonly Assessment[]): LatestDisclosure {
+function latestRead(ev: LeafEvidence, declared: ReadonlyMap<string, DeclaredPeriod>, out: SearchOutcome<unknown>, cands: readonly Assessment[]): LatestDisclosure {
   const opOf = new Map(cands.flatMap((c) => (c.operation ? [[c.candidateKey, c.operation.key] as const] : [])));
+  const opOfAttempt = (a: Pick<Attempt, 'measure' | 'source' | 'operation'>) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
   const readOp = opOf.get(ev.measure) ?? `${ev.source}/${ev.operation}`;
+  const { rivals, why } = rivalsOf(readOp, declared, out, opOfAttempt);
+  const own = declared.get(readOp)?.end ?? '';
+  const recordEnd = ev.period.end ?? '';
+  const vintaged = vintagesOf(readOp, out, opOf, opOfAttempt);
+  if (vintaged.length === 0) {
+    // the operation read declares its own newest period, and its response held the newest it has for this entity
+    return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
+  }
+  // another operation reading the same declared dataset is not a rival of its own: the vintages named here say what of it was not read
+  const dataset = declared.get(readOp);
+  for (const [k, d] of rivals) if (dataset && d.source === dataset.source && d.label === dataset.label) { rivals.delete(k); why.delete(d.candidate); }
+  const mine = newerVintages(readOp, ev, vintaged, why);
+  if (own > recordEnd && ![...mine.values()].some((d) => d.end >= own)) mine.set(own, { candidate: readOp, source: ev.source, end: own, label: declared.get(readOp)?.label ?? own });
+  return latestDisclosure({ candidate: `${readOp}@${ev.period.label ?? recordEnd}`, source: ev.source, end: recordEnd, label: ev.period.label }, [...mine.values(), ...rivals.values()], why);
+}
+
+type AttemptOp = (a: Pick<Attempt, 'measure' | 'source' | 'operation'>) => string;
+
+/**
+ * The other eligible operations' declared periods (one per declared dataset period of a source:
+ * several operations read one dataset, the best-explained one kept), each with why it was not read:
+ * what its request ended with, else why its choice points failed before any request. An operation
+ * none of whose choice points could bind this entity declares nothing for it.
+ */
+function rivalsOf(readOp: string, declared: ReadonlyMap<string, DeclaredPeriod>, out: SearchOutcome<unknown>, opOfAttempt: AttemptOp): { rivals: Map<string, DeclaredPeriod>; why: Map<string, string> } {
   const tried = new Map<string, string>();
   for (const a of out.attempts) {
-    const op = (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
+    const op = opOfAttempt(a);
     if (a.disposition !== 'accepted' && !tried.has(op)) tried.set(op, a.failure ?? a.disposition);
   }
   const reached = new Map<string, string[]>();
   for (const f of out.reached) if (f.operation) reached.set(f.operation, [...(reached.get(f.operation) ?? []), f.code]);
-  // an operation none of whose choice points could bind this entity declares nothing for it
   const canRead = (op: string) => tried.has(op) || !reached.has(op) || reached.get(op)!.some((c) => !CANNOT_READ_ENTITY.has(c));
-  // why not read: what its request ended with, else why its choice points failed before any request
   const whyNot = (op: string) => tried.get(op) ?? reached.get(op)?.find((c) => !CANNOT_READ_ENTITY.has(c)) ?? 'not_attempted';
   const rank = (op: string) => (tried.has(op) ? 2 : reached.has(op) ? 1 : 0);
-  // one rival per declared dataset period of a source (several operations read one dataset): the best-explained one
   const rivals = new Map<string, DeclaredPeriod>();
   for (const [op, d] of declared) {
     if (op === readOp || !canRead(op)) continue;
@@ -500,24 +680,22 @@ function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<s
     const had = rivals.get(k);
     if (!had || rank(op) > rank(had.candidate)) rivals.set(k, d);
   }
-  const why = new Map([...rivals.values()].map((d) => [d.candidate, whyNot(d.candidate)]));
-  const own = declared.get(readOp)?.end ?? '';
-  const recordEnd = ev.period.end ?? '';
-  const opOfAttempt = (a: Attempt) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
-  // the newer vintages of the operation read: attempted, or skipped as not in the offline snapshot (no attempt made)
+  return { rivals, why: new Map([...rivals.values()].map((d) => [d.candidate, whyNot(d.candidate)])) };
+}
+
+type Vintaged = { disposition: string; failure?: string; bindings: Record<string, string> };
+
+/** The vintages of the operation read: attempted, or skipped as not in the offline snapshot (no attempt made). */
+function vintagesOf(readOp: string, out: SearchOutcome<unknown>, opOf: ReadonlyMap<string, string>, opOfAttempt: AttemptOp): Vintaged[] {
   const skipped = out.reached.filter((f) => f.params?.skipped === 'not_recorded' && f.params.vintageEnd && opOf.get(String(f.params.measure)) === readOp)
     .map((f) => ({ disposition: 'errored', failure: f.code, bindings: { vintage: String(f.params!.vintage), vintageEnd: String(f.params!.vintageEnd) } }));
-  const vintaged = [...out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp), ...skipped];
-  if (vintaged.length === 0) {
-    // the operation read declares its own newest period, and its response held the newest it has for this entity
-    return latestDisclosure({ candidate: readOp, source: ev.source, end: own > recordEnd ? own : recordEnd, label: ev.period.label }, [...rivals.values()], why);
-  }
-  // the operation read asks for a vintage per reading: each newer vintage it tried and could not read is a rival of its own,
-  // and a newer declared one it never tried is said as not tried
+  return [...out.attempts.filter((a) => a.bindings.vintageEnd && opOfAttempt(a) === readOp), ...skipped];
+}
+
+/** Each newer vintage of the operation read that it tried (or skipped) and could not read: a rival of its own, with its code. */
+function newerVintages(readOp: string, ev: LeafEvidence, vintaged: readonly Vintaged[], why: Map<string, string>): Map<string, DeclaredPeriod> {
+  const recordEnd = ev.period.end ?? '';
   const mine = new Map<string, DeclaredPeriod>();
-  // another operation reading the same declared dataset is not a rival of its own: the vintages named here say what of it was not read
-  const dataset = declared.get(readOp);
-  for (const [k, d] of rivals) if (dataset && d.source === dataset.source && d.label === dataset.label) { rivals.delete(k); why.delete(d.candidate); }
   for (const a of vintaged) {
     const end = a.bindings.vintageEnd!;
     const label = a.bindings.vintage ?? end;
@@ -525,8 +703,7 @@ function latestRead(ev: Omit<AdmittedEvidence, 'index'>, declared: ReadonlyMap<s
     mine.set(label, { candidate: `${readOp}@${label}`, source: ev.source, end, label });
     why.set(`${readOp}@${label}`, a.failure ?? a.disposition);
   }
-  if (own > recordEnd && ![...mine.values()].some((d) => d.end >= own)) mine.set(own, { candidate: readOp, source: ev.source, end: own, label: declared.get(readOp)?.label ?? own });
-  return latestDisclosure({ candidate: `${readOp}@${ev.period.label ?? recordEnd}`, source: ev.source, end: recordEnd, label: ev.period.label }, [...mine.values(), ...rivals.values()], why);
+  return mine;
 }
 
 /** An engine outcome as a leaf result: the admitted evidence, or the failure it leads with and every boundary reached. */

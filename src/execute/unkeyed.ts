@@ -192,32 +192,16 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (!op || !decl || !kind) continue;
       state.tried++;
       const measure = measureOf(cand.candidateKey, cand.publisherId);
-      const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
-      const ranged = params.has('start') && params.has('end');
 
       // the code, bound through a declared parameter
-      const args: Record<string, string> = {};
-      let key: { keyType: string; value: string; label: string } | undefined;
-      if (kind === 'param') {
-        const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
-        const param = paramFor(decl, keyType)!;
-        const value = recordIdFor(req.codes ?? [], param.name) ?? codeFromText(req.code ?? '', param.name);
-        if (!value) { state.unbound++; h.note(`${op.key}: the question names no ${param.name}`); continue; }
-        args[param.name] = value;
-        key = { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` };
-      }
+      const code = codeArg(req, decl, kind);
+      if ('missing' in code) { state.unbound++; h.note(`${op.key}: the question names no ${code.missing}`); continue; }
+      const { args, key } = code;
 
       // which request: an ordered top-1 read of the dataset for "latest", else the period's calendar year
       const target = req.period ? targetOf(req.period, today) : 'latest';
       if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
-      let readDecl = decl;
-      if (target === 'latest') {
-        const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
-        if (top && kind === 'scope') readDecl = top;
-        else if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
-      } else if (ranged) {
-        args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`;
-      }
+      const readDecl = periodRequest(ctx, decl, kind, target, today, args);
       const periodText = target === 'latest' ? 'latest' : target.what;
       yield {
         kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
@@ -228,76 +212,135 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
   };
 }
 
+/** The code the question names, bound through the operation's declared parameter (a param read), or the parameter it lacks. */
+function codeArg(req: UnkeyedRequest, decl: OperationDecl, kind: KeyKind): { args: Record<string, string>; key?: { keyType: string; value: string; label: string } } | { missing: string } {
+  if (kind !== 'param') return { args: {} };
+  const keyType = decl.data.accepts.find((k) => !PERIOD_KEYS.has(k))!;
+  const param = paramFor(decl, keyType)!;
+  const value = recordIdFor(req.codes ?? [], param.name) ?? codeFromText(req.code ?? '', param.name);
+  if (!value) return { missing: param.name };
+  return { args: { [param.name]: value }, key: { keyType, value, label: `${keyType.replace(/_/g, ' ')} ${value}` } };
+}
+
+/**
+ * The request for the period: for "latest", the dataset's ordered top-1 read when it declares one
+ * (a scope read), else this year's window; for a year, that calendar year's window ([Y-01-01, Y-12-31]).
+ * Sets the window on `args`; returns the operation to call.
+ */
+function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, target: Target | 'latest', today: string, args: Record<string, string>): OperationDecl {
+  const params = new Set((decl.data.parameters ?? []).map((p) => p.name));
+  const ranged = params.has('start') && params.has('end');
+  if (target !== 'latest') {
+    if (ranged) { args.start = `${target.year}-01-01`; args.end = `${target.year}-12-31`; }
+    return decl;
+  }
+  const top = ctx.runtime.declarations.all().find((d) => d.publisherId === decl.publisherId && d.data.dataset === decl.data.dataset && d.data.kind === 'ordered_top_n' && d.data.accepts.length === 0);
+  if (top && kind === 'scope') return top;
+  if (ranged) { const y = Number(today.slice(0, 4)); args.start = `${y}-01-01`; args.end = `${y}-12-31`; }
+  return decl;
+}
+
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
 interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string }
 
+/**
+ * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
+ * bound through the response's own series field (`boundSeries`), the period (`pickPeriod`), one row
+ * per series and date (`effectiveRows`), several rows with different values asked about
+ * (`severalRows`), then the checks and the judge (`judgedRecord`).
+ */
 async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, result: OperationResult, attemptN: number): Promise<Examined> {
-  const { cand, decl, readDecl, kind, measure, key, target, periodText } = c;
-  const reject = (code: string, reason: string, boundary: Failure['boundary'] = 'no_data'): Examined => ({
-    reject: { boundary, code, message: reason }, checks: [], disposition: code === 'not_found' ? 'errored' : 'rejected', said: `${code === 'not_found' ? 'errored' : 'rejected'} ${measure}: ${reason}`,
-  });
-  const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === measure);
-  let obs = published;
-  if (obs.length === 0) return reject('not_found', `the ${readDecl.id} response reports no ${measure}`);
-
-  // the code, bound through the response's own series field
-  const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
-  const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+  const published = result.records.filter((r): r is Observation => r.type === 'observation' && r.measure === c.measure);
+  if (published.length === 0) return rejectUnkeyed(c, 'not_found', `the ${c.readDecl.id} response reports no ${c.measure}`);
+  const bound = boundSeries(req, state, c, result, published);
+  if ('reject' in bound) return bound;
   const warnings: string[] = [];
-  let alsoMatched: string[] = [];
-  let phrase = req.code ?? '';
-  if (allSeries.length > 0) {
-    phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? cand.title);
-    const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
-    if (m.best.length === 0) {
-      if (kind === 'series') state.unbound++;
-      const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
-      return reject('key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, kind === 'series' ? 'entity_unresolved' : 'no_data');
-    }
-    obs = obs.filter((o) => m.best.includes(seriesOf(o)));
-    alsoMatched = m.all.filter((x) => !m.best.includes(x));
-  } else if (kind === 'series') {
-    state.unbound++;
-    return reject('key_unbound', `the response carries no ${decl.data.accepts.join('/')} field to bind "${req.code}" to`);
-  }
+  const pick = pickPeriod(c, bound.obs, warnings);
+  if (!Array.isArray(pick)) return pick;
+  const chosen = effectiveRows(c, pick, warnings);
+  if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
+  const several = severalRows(state, published, bound, chosen, warnings);
+  if (several) return several;
+  return judgedRecord(ctx, req, c, chosen[0]!, warnings, result, attemptN);
+}
 
-  // the period
+/** A rejection of an unkeyed record (`not_found` is "no such record", an errored attempt; anything else a record judged). */
+type Rejected = Extract<Examined, { reject: Failure }>;
+
+function rejectUnkeyed(c: UnkeyedChoice, code: string, reason: string, boundary: Failure['boundary'] = 'no_data'): Rejected {
+  const disposition = code === 'not_found' ? 'errored' : 'rejected';
+  return { reject: { boundary, code, message: reason }, checks: [], disposition, said: `${disposition} ${c.measure}: ${reason}` };
+}
+
+const seriesOf = (o: Observation) => (typeof o.attributes.series === 'string' ? o.attributes.series : '');
+
+/** The rows of the series the question's code (or the words beyond the measure's label) names, the closest matches first; the others it also matches kept aside. */
+interface BoundSeries { obs: Observation[]; alsoMatched: string[]; phrase: string }
+
+function boundSeries(req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, result: OperationResult, obs: Observation[]): BoundSeries | Rejected {
+  const allSeries = [...new Set(obs.map(seriesOf).filter(Boolean))];
+  if (allSeries.length === 0) {
+    if (c.kind !== 'series') return { obs, alsoMatched: [], phrase: req.code ?? '' };
+    state.unbound++;
+    return rejectUnkeyed(c, 'key_unbound', `the response carries no ${c.decl.data.accepts.join('/')} field to bind "${req.code}" to`);
+  }
+  const phrase = req.code ?? residualWords(req.attribute, obs[0]!.label ?? c.cand.title);
+  const m = phrase ? matchSeries(phrase, allSeries) : { best: [], all: [] };
+  if (m.best.length === 0) {
+    if (c.kind === 'series') state.unbound++;
+    const named = phrase ? `"${phrase}" names none of them` : 'the question names none of them';
+    return rejectUnkeyed(c, 'key_unbound', `the response has ${allSeries.length} series (${allSeries.slice(0, 8).join('; ')}${allSeries.length > 8 ? '; …' : ''}); ${named}${result.complete ? '' : ' (and the response is not every series of the dataset)'}`, c.kind === 'series' ? 'entity_unresolved' : 'no_data');
+  }
+  return { obs: obs.filter((o) => m.best.includes(seriesOf(o))), alsoMatched: m.all.filter((x) => !m.best.includes(x)), phrase };
+}
+
+/** The rows of the period asked: the newest date for "latest", else the last date within the span asked (said when it is not the date asked). */
+function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): Observation[] | Rejected {
+  const { target } = c;
   const dated = obs.filter((o) => o.period.end);
-  let pick: Observation[];
   if (target === 'latest') {
     const newest = dated.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-    // a record with no time dimension (one opportunity's synopsis) is its own latest
-    pick = newest ? dated.filter((o) => o.period.end === newest) : obs;
-    // the date is the answer's own period, written there once; the read's notes say how "latest" was asked for
-  } else {
-    const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
-    const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
-    if (!last) {
-      const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
-      return reject('period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
-    }
-    pick = inRange.filter((o) => o.period.end === last);
-    if (target.exactDate && last !== target.exactDate) {
-      const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
-      warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
-    } else if (!target.exactDate) {
-      warnings.push(`${target.what} read as its last record, dated ${last}`);
-    }
+    // a record with no time dimension (one opportunity's synopsis) is its own latest; the date is the answer's own period, written there once
+    return newest ? dated.filter((o) => o.period.end === newest) : obs;
   }
+  const inRange = dated.filter((o) => o.period.end! >= target.from && o.period.end! <= target.until);
+  const last = inRange.reduce((m, o) => (o.period.end! > m ? o.period.end! : m), '');
+  if (!last) {
+    const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
+    return rejectUnkeyed(c, 'period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
+  }
+  if (target.exactDate && last !== target.exactDate) {
+    const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
+    warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
+  } else if (!target.exactDate) {
+    warnings.push(`${target.what} read as its last record, dated ${last}`);
+  }
+  return inRange.filter((o) => o.period.end === last);
+}
 
-  // several rows per series and date (mid-period amendments): the latest effective on or before the date asked
+/** Several rows per series and date (mid-period amendments): the latest effective on or before the date asked, said. */
+function effectiveRows(c: UnkeyedChoice, pick: Observation[], warnings: string[]): Observation[] {
   const bySeries = new Map<string, Observation[]>();
   for (const o of pick) bySeries.set(seriesOf(o), [...(bySeries.get(seriesOf(o)) ?? []), o]);
+  const limit = c.target === 'latest' ? '9999-12-31' : c.target.until;
+  const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
   const chosen: Observation[] = [];
   for (const [series, rows] of bySeries) {
-    const limit = target === 'latest' ? '9999-12-31' : target.until;
-    const eff = (o: Observation) => (typeof o.attributes.effectiveDate === 'string' ? o.attributes.effectiveDate : o.period.end ?? '');
     const ok = rows.filter((o) => eff(o) <= limit).sort((a, b) => eff(b).localeCompare(eff(a)));
     const row = ok[0] ?? rows[0]!;
-    if (rows.length > 1) warnings.push(`${series || measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
+    if (rows.length > 1) warnings.push(`${series || c.measure} has ${rows.length} rows for ${row.period.end} (amendments); read the one effective ${eff(row)}${ok[0] ? '' : ' (none effective by the date asked)'}`);
     chosen.push(row);
   }
-  if (chosen.length === 0) return reject('period', `no ${measure} record for ${periodText} in this response`);
+  return chosen;
+}
+
+/**
+ * Several rows the words match on the date read: with different values, every one is an option and
+ * the search stops there (`ambiguous_key`, nothing further can help); with the same value, and the
+ * rows the words also match, said as warnings.
+ */
+function severalRows(state: UnkeyedState, published: readonly Observation[], bound: BoundSeries, chosen: Observation[], warnings: string[]): Examined | undefined {
+  const { phrase, alsoMatched } = bound;
   const values = [...new Set(chosen.map((o) => o.value))];
   if (chosen.length > 1 && values.length > 1) {
     // every row the words match on that date is an option, not only the closest matches
@@ -311,24 +354,33 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   const rec = chosen[0]!;
   // the other rows the words also match, on the same date: named, with whether their values differ
   const others = published.filter((o) => alsoMatched.includes(seriesOf(o)) && o.period.end === rec.period.end);
-  if (others.length > 0) {
-    const differ = others.filter((o) => o.value !== rec.value);
-    warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`}`);
-  }
+  if (others.length === 0) return undefined;
+  const differ = others.filter((o) => o.value !== rec.value);
+  const differing = differ.length === 0 ? 'all report the same value' : `${differ.length === 1 ? 'one reports' : `${differ.length} report`} a different value (${differ.slice(0, 4).map((o) => `${seriesOf(o)} ${o.asPublished ?? o.value}`).join('; ')})`;
+  warnings.push(`"${phrase}" also matches ${others.length} other published row${others.length === 1 ? '' : 's'} dated ${rec.period.end} (${others.slice(0, 6).map(seriesOf).join('; ')}${others.length > 6 ? '; …' : ''}); read as ${seriesOf(rec)}, which it matches most closely; ${differing}`);
+  return undefined;
+}
 
-  // the checks: scope or key, measure, sentinel, unit, period
+/** The checks (scope or key, measure, sentinel, unit, period) and the judge on the record read; admitted with what identifies it, or rejected with the check's code. */
+async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
+  const { cand, decl, kind, measure, key, periodText } = c;
   const unit = req.units.get(cand.candidateKey);
   const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
   const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
   structural.warnings.push(...warnings);
   const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
-  const by = verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator';
   if (!verdict.passed) {
     const failed = verdict.checks.find((x) => !x.passed)?.name;
     const code = failed ? CHECK_CODES[failed] ?? failed : 'residual';
     const reason = verdict.reason ?? 'rejected';
-    return { reject: { boundary: 'no_data', code, message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by, said: `rejected ${measure}: ${reason}` };
+    return { reject: { boundary: 'no_data', code, message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by: verdict.decidedBy === 'code+model' ? 'validator+model' : 'validator', said: `rejected ${measure}: ${reason}` };
   }
+  return admittedUnkeyed(req, c, rec, label, verdict, result, attemptN);
+}
+
+/** The unkeyed record admitted as evidence: the key, series or dataset scope it stands for, and every warning. */
+function admittedUnkeyed(req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, label: string, verdict: Awaited<ReturnType<typeof adjudicate>>, result: OperationResult, attemptN: number): Examined {
+  const { cand, decl, readDecl, kind, measure, key, periodText } = c;
   const p = rec.period;
   const entityKey = key?.value ?? (kind === 'series' ? seriesOf(rec) : `${cand.publisherId}/${decl.data.dataset}`);
   const keyType = key?.keyType ?? (kind === 'series' ? decl.data.accepts.find((k) => SERIES_KEYS.has(k))! : 'scope');
@@ -357,24 +409,31 @@ interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; la
 
 const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'] };
 
+/** The entity check of an unkeyed read: the dataset's scope, the series the code names, or the record's own id for a param read. */
+function entityCheck(rec: Observation, want: UnkeyedExpectation): Check {
+  if (want.kind === 'scope') return { name: 'entity', passed: true, detail: `the operation takes no entity key: the record is the dataset's own scope (${want.label})` };
+  if (want.kind === 'series') return { name: 'entity', passed: true, detail: `the record's own series field is "${want.label}", the code the question names` };
+  const recKey = Object.values(rec.entity ?? {}).find((v) => v === want.keyValue);
+  return recKey ? { name: 'entity', passed: true, detail: `${want.label} equals the record's own id` } : { name: 'entity', passed: false, detail: `the record does not carry ${want.label}` };
+}
+
+/** The period check: a dated record, or for "latest" of a param read the one undated record the publisher keeps. */
+function periodCheck(rec: Observation, want: UnkeyedExpectation): Check {
+  if (rec.period.end) return { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` };
+  if (want.period === 'latest' && want.kind === 'param') return { name: 'period', passed: true, detail: `an undated record, the only one the publisher keeps for ${want.label}` };
+  return { name: 'period', passed: false, detail: 'the record carries no date' };
+}
+
 /** The keyed-read checks, with the scope (or the publisher-defined code) standing where the entity key stands. */
 export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): StructuralVerdict {
-  const checks: Check[] = [];
-  if (want.kind === 'scope') checks.push({ name: 'entity', passed: true, detail: `the operation takes no entity key: the record is the dataset's own scope (${want.label})` });
-  else if (want.kind === 'series') checks.push({ name: 'entity', passed: true, detail: `the record's own series field is "${want.label}", the code the question names` });
-  else {
-    const recKey = Object.values(rec.entity ?? {}).find((v) => v === want.keyValue);
-    checks.push(recKey ? { name: 'entity', passed: true, detail: `${want.label} equals the record's own id` } : { name: 'entity', passed: false, detail: `the record does not carry ${want.label}` });
-  }
+  const checks: Check[] = [entityCheck(rec, want)];
   checks.push(rec.measure === want.measure ? { name: 'measure', passed: true, detail: `field ${rec.measure}` } : { name: 'measure', passed: false, detail: `record reports ${rec.measure}, the binding asked for ${want.measure}` });
   checks.push(rec.status === 'reported' && typeof rec.value === 'number' && Number.isFinite(rec.value)
     ? { name: 'sentinel', passed: true, detail: 'a reported value' }
     : { name: 'sentinel', passed: false, detail: `no usable value: ${rec.status}${rec.asPublished !== undefined ? ` (published as "${rec.asPublished}")` : ''}` });
   const unitOk = !want.unit || rec.unit === want.unit || (UNIT_ALIASES[want.unit] ?? []).includes(rec.unit);
   checks.push(unitOk ? { name: 'unit', passed: true, detail: `${rec.unit}${rec.currency ? ` (${rec.currency})` : ''}` } : { name: 'unit', passed: false, detail: `unit ${rec.unit}, the measure is declared in ${want.unit}` });
-  checks.push(rec.period.end ? { name: 'period', passed: true, detail: `record dated ${rec.period.end} for ${want.period}` }
-    : want.period === 'latest' && want.kind === 'param' ? { name: 'period', passed: true, detail: `an undated record, the only one the publisher keeps for ${want.label}` }
-      : { name: 'period', passed: false, detail: 'the record carries no date' });
+  checks.push(periodCheck(rec, want));
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');

@@ -28,11 +28,13 @@ import * as Q from './queries.ts';
 export const GRANT_SOURCE = 'assay-grant-graph';
 
 const OPERATION: Record<GrantResult['kind'], string> = {
-  forward: 'grants-by-funder', reverse: 'funders-of-recipient', intersection: 'common-recipients', ranking: 'top-funders', geographic: 'grants-by-state', cause: 'grants-by-cause',
+  forward: 'grants-by-funder', pair: 'grants-by-funder', reverse: 'funders-of-recipient', intersection: 'common-recipients', ranking: 'top-funders', geographic: 'grants-by-state', cause: 'grants-by-cause',
 };
 
-/** Words that name grants in general, not a cause. */
-const GENERIC = /^(grants?|money|funding|funds?|donations?|gifts?|recipients?|grantees?|organizations?|nonprofits?|charities)$/i;
+/** Words that name grants in general, not a cause or a recipient: an attribute made only of these asks for all of a funder's grants. */
+const GENERIC_WORDS = new Set(['grant', 'grants', 'money', 'funding', 'fund', 'funds', 'donation', 'donations', 'gift', 'gifts', 'recipient', 'recipients', 'grantee', 'grantees',
+  'organization', 'organizations', 'nonprofit', 'nonprofits', 'charity', 'charities', 'total', 'totals', 'amount', 'amounts', 'paid', 'made', 'given', 'awarded', 'the', 'of', 'in', 'all']);
+const GENERIC = { test: (attr: string): boolean => attr.toLowerCase().split(/[^a-z]+/).filter(Boolean).every((w) => GENERIC_WORDS.has(w)) };
 
 export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDirection: string } | { ok: false; failure: { code: 'unmappable'; why: string } };
 
@@ -53,7 +55,9 @@ export function questionFromIntent(intent: Intent): Mapped {
         return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
       }
       if (recipients || intent.order) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit } };
-      if (attr && !GENERIC.test(attr) && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr, funder: name } };
+      // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
+      // never all of the funder's grants in place of the narrower question
+      if (attr && !GENERIC.test(attr)) return { ok: true, question: { direction: 'pair', funder: name, recipient: attr, ...(taxYear ? { taxYear } : {}) } };
       return { ok: true, question: { direction: 'forward', funder: name, ...(taxYear ? { taxYear } : {}) } };
     }
     case 'reverse':
@@ -122,7 +126,14 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   const n = options.nextAttempt();
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
-  const outcome = await traverse(deps, question);
+  let outcome = await traverse(deps, question);
+  // "give to education": no recipient of that name, so the words name a cause
+  // (a recipient found only by some words of its name yields to a cause the words name: "education" is not "XYZ Education Fund")
+  const byWordsOnly = outcome.ok && outcome.result.disclosures.some((d) => d.code === 'match_method' && d.role === 'recipient' && d.method === 'name_words');
+  if (question.direction === 'pair' && (byWordsOnly || (!outcome.ok && (outcome.failure.code === 'not_in_graph' || outcome.failure.code === 'ambiguous_org') && outcome.failure.role === 'recipient')) && causeMatch(question.recipient.toLowerCase())) {
+    question = { direction: 'cause', cause: question.recipient, funder: question.funder };
+    outcome = await traverse(deps, question);
+  }
   // the traversal read the coverage already; a failure without one reads it here
   const responses = await responsesFor(deps, outcome.ok ? outcome.result : null);
   const attempt: Attempt = {
@@ -166,6 +177,7 @@ function sourcesOf(r: GrantResult | null): { filings: string[]; funders: string[
   const iris = (os: readonly OrgRef[] | undefined) => (os ?? []).map((o) => o.iri);
   switch (r.kind) {
     case 'forward': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.funder) };
+    case 'pair': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: [] };
     case 'cause': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.funder) };
     case 'reverse': return { filings: [], funders: r.funders.map((f) => f.org.iri) };
     case 'intersection': return { filings: [], funders: [...iris(r.funders[0]), ...iris(r.funders[1])] };
@@ -237,6 +249,22 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       for (const e of r.edges.filter((x) => x.status === 'paid').slice(0, TOP)) {
         items.push(base(e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record, ...(e.causeBy ? { selectedBy: e.causeBy } : {}) }));
         lines.push(`- ${usd(e.amount)} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
+      }
+      break;
+    }
+    case 'pair': {
+      const [f, to] = [r.funder[0]!, r.recipient[0]!];
+      const key = `${f.iri}|${to.iri}`;
+      items.push(base(to, `grants paid by ${f.name} (total)`, r.totals.paid.amount, 'USD', 'pair_total_paid', key, { funder: f.name }));
+      items.push(base(to, `grants paid by ${f.name} (count)`, r.totals.paid.grants, 'count', 'pair_count_paid', key, { funder: f.name }));
+      lines.push(`${f.name} paid ${to.name} ${usd(r.totals.paid.amount)} in ${r.totals.paid.grants} grant${r.totals.paid.grants === 1 ? '' : 's'}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, according to ${f.name}'s filings the grant graph holds.`);
+      if (r.totals.approvedFuture.grants > 0) {
+        items.push(base(to, `grants approved for future payment by ${f.name} (total)`, r.totals.approvedFuture.amount, 'USD', 'pair_total_future', key, { funder: f.name }));
+        lines.push(`Separately, ${usd(r.totals.approvedFuture.amount)} in ${r.totals.approvedFuture.grants} grant${r.totals.approvedFuture.grants === 1 ? '' : 's'} approved for future payment (not paid).`);
+      }
+      for (const e of r.edges.slice(0, TOP)) {
+        items.push(base(to, e.status === 'paid' ? 'grant paid' : 'grant approved for future payment', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record }));
+        lines.push(`- ${usd(e.amount)}, tax year ${e.taxYear}${e.status === 'paid' ? '' : ', approved for future payment'}${e.purpose ? ` (${e.purpose})` : ''}`);
       }
       break;
     }

@@ -55,11 +55,19 @@ function tagged(parts: readonly string[], terms: SparqlTerm[]): string {
   return sparql(Object.assign([...parts], { raw: [...parts] }) as unknown as TemplateStringsArray, ...terms);
 }
 
-/** Edges of some funders, with recipient details (optionally one tax year). */
-export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYear?: number): string {
+/** Edges of some funders, with recipient details (optionally one tax year; optionally to some recipients only). */
+export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYear?: number, recipients?: readonly string[]): string {
   // no year asked: -1, and the filter's first test passes every edge
   const year = taxYear === undefined ? -1 : Math.trunc(taxYear);
-  return sparql`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {
+  // no recipients given: ?r is bound by the edge alone (an empty VALUES would match nothing)
+  const toSome = recipients && recipients.length > 0 ? sparql`SELECT * WHERE { VALUES ?r { ${list(recipients)} } }` : '';
+  const byRecipient = toSome ? toSome.slice(toSome.indexOf('{') + 1, toSome.lastIndexOf('}')) : '';
+  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {${byRecipient}
+  ${forwardPattern(iris, funders, year)}`);
+}
+
+function forwardPattern(iris: GrantIris, funders: readonly string[], year: number): string {
+  const q = sparql`SELECT * WHERE {
   GRAPH ${T(iris.graph)} { VALUES ?f { ${list(funders)} }
     ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
        ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
@@ -69,6 +77,7 @@ export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYea
   }
   FILTER(${year} < 0 || ?year = ${year})
 }`;
+  return q.slice(q.indexOf('{') + 1);
 }
 
 /** Funder rollups (totals per payment status) of some funders. */

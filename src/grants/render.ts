@@ -73,6 +73,12 @@ export function renderResult(r: GrantResult, top = 10): string {
       if (fut.length) out.push(`Approved for future payment (not paid): ${fut.slice(0, top).map(totalRowLine).join('; ')}.`);
       break;
     }
+    case 'pair': {
+      out.push(`${names(r.funder)} paid ${names(r.recipient)} ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`);
+      if (r.totals.approvedFuture.grants > 0) out.push(`Separately, ${plural(r.totals.approvedFuture.grants, 'grant')} totalling ${usd(r.totals.approvedFuture.amount)} approved for future payment (not paid).`);
+      out.push(...r.edges.slice(0, top).map((e) => `- ${edgeLine(e)}`));
+      break;
+    }
     case 'intersection': {
       out.push(`${names(r.funders[0])} and ${names(r.funders[1])} both made grants to ${plural(r.recipients.length, 'organization')}.`);
       out.push(...r.recipients.slice(0, top).map((x) => `- ${orgLabel(x.recipient)}: ${usd(x.amounts[0].paid.amount)} paid by the first, ${usd(x.amounts[1].paid.amount)} paid by the second${x.amounts[0].approvedFuture.grants + x.amounts[1].approvedFuture.grants > 0 ? ' (plus amounts approved for future payment, listed separately in the data)' : ''}`));

@@ -19,6 +19,8 @@ import { G, type GrantIris } from './vocab.ts';
 export type GrantQuestion =
   | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
   | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number }
+  /** What one funder gave one recipient: the funder's edges to that recipient. */
+  | { direction: 'pair'; funder: string; recipient: string; taxYear?: number }
   | { direction: 'intersection'; funders: [string, string] }
   | { direction: 'top_recipients_of'; funder: string; limit: number }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc' }
@@ -78,6 +80,7 @@ export type GrantFailure =
 export type GrantResult =
   | { kind: 'forward'; funder: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'reverse'; recipient: OrgRef[]; totals: Totals; funders: TotalRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'pair'; funder: OrgRef[]; recipient: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[] }
@@ -150,6 +153,7 @@ function namesOf(q: GrantQuestion): Array<[string, Role]> {
   switch (q.direction) {
     case 'forward': case 'top_recipients_of': return [[q.funder, 'funder']];
     case 'reverse': return [[q.recipient, 'recipient']];
+    case 'pair': return [[q.funder, 'funder'], [q.recipient, 'recipient']];
     case 'intersection': return [[q.funders[0], 'funder'], [q.funders[1], 'funder']];
     case 'geographic': case 'cause': return q.funder ? [[q.funder, 'funder']] : [];
     case 'ranking': return [];
@@ -335,6 +339,18 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       if (q.limit && q.taxYear !== undefined) rows = [...rows.filter((x) => x.status === 'paid').slice(0, q.limit), ...rows.filter((x) => x.status !== 'paid').slice(0, q.limit)];
       if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'pair': {
+      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
+      if (failed(f)) return fail(f);
+      const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+      if (failed(r)) return fail(r);
+      // the funder's edges to the recipient's nodes, summed here: a pair total is the sum of its grants
+      const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear, r.orgs.map((o) => o.iri)), ctx.signal));
+      const what = `grants from ${q.funder} to ${q.recipient}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`;
+      if (edges.length === 0) return fail({ code: 'no_grants', what, coverage });
+      const totals = totalsOf(edges);
+      return { ok: true, result: { kind: 'pair', funder: f.orgs.map(ref), recipient: r.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...matchDisclosures(r), ...approvedDisclosure(totals), { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'intersection': {
       const a = await find(ctx, q.funders[0], 'funder', coverage, lookups);

@@ -11,7 +11,7 @@
  * A cassette never holds a credential: keys and requests are built from redacted requests only.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { redactUrl } from './redact.ts';
 
@@ -51,6 +51,8 @@ export interface ReplayHit {
   /** Repository-relative path of the cassette file. */
   location: string;
   origin: CassetteOrigin;
+  /** SHA-256 of `text`, when the store knows it already (a body file read before, unchanged since). */
+  sha256?: string;
 }
 
 export interface CassetteStore {
@@ -118,9 +120,40 @@ async function walk(dir: string): Promise<string[]> {
  * Cassettes under `root` (fixtures/publishers by default), indexed by key once at open; bodies are
  * read lazily. `record` writes new cassettes under `<root>/<source>/recorded/`.
  */
+/** Characters of body text a cassette store keeps read (see openCassettes). */
+const BODY_CACHE_CHARS = 32 * 1024 * 1024;
+
 export async function openCassettes(root: string, options: { repoRoot?: string } = {}): Promise<CassetteStore> {
   const repoRoot = options.repoRoot ?? process.cwd();
   const index = new Map<string, { file: string; entry: CassetteFile }>();
+  // Body files read before, with their digest, while the file is unchanged (same inode, size and
+  // modification time, checked on every lookup): a recorded companyfacts body is ~4 MB, and decoding
+  // and hashing it on every question cost ~15-25 ms. Bounded by text size, least recently used out.
+  const bodies = new Map<string, { stamp: string; text: string; sha256: string }>();
+  let bodyBytes = 0;
+  const readBody = async (path: string): Promise<{ text: string; sha256: string }> => {
+    const s = await stat(path);
+    const stamp = `${s.ino} ${s.size} ${s.mtimeMs}`;
+    const kept = bodies.get(path);
+    if (kept?.stamp === stamp) {
+      bodies.delete(path);
+      bodies.set(path, kept);
+      return kept;
+    }
+    if (kept) { bodies.delete(path); bodyBytes -= kept.text.length; }
+    const text = await readFile(path, 'utf8');
+    const body = { stamp, text, sha256: sha256(text) };
+    if (text.length <= BODY_CACHE_CHARS / 4) {
+      bodies.set(path, body);
+      bodyBytes += text.length;
+      for (const [k, v] of bodies) {
+        if (bodyBytes <= BODY_CACHE_CHARS) break;
+        bodies.delete(k);
+        bodyBytes -= v.text.length;
+      }
+    }
+    return body;
+  };
   for (const file of await walk(root)) {
     const entry = JSON.parse(await readFile(file, 'utf8')) as CassetteFile;
     if (entry.assayCassette !== 1 || typeof entry.key !== 'string') throw new Error(`${file} is not an Assay cassette (assayCassette: 1 and key are required)`);
@@ -134,10 +167,10 @@ export async function openCassettes(root: string, options: { repoRoot?: string }
       const hit = index.get(key);
       if (!hit) return undefined;
       const { file, entry } = hit;
-      const text = entry.response.bodyFile !== undefined
-        ? await readFile(join(dirname(file), entry.response.bodyFile), 'utf8')
-        : entry.response.body ?? '';
-      return { status: entry.response.status, contentType: entry.response.contentType, text, location: relative(repoRoot, file), origin: entry.origin };
+      const base = { status: entry.response.status, contentType: entry.response.contentType, location: relative(repoRoot, file), origin: entry.origin };
+      if (entry.response.bodyFile === undefined) return { ...base, text: entry.response.body ?? '' };
+      const body = await readBody(join(dirname(file), entry.response.bodyFile));
+      return { ...base, text: body.text, sha256: body.sha256 };
     },
     async record(e) {
       const key = e.key ?? requestKey(e.request);

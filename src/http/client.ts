@@ -270,7 +270,7 @@ export class HttpClient {
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
     const failure = statusFailure(hit.status, hit.text, at, []);
     if (failure) throw failure;
-    const bodySha = sha256(hit.text);
+    const bodySha = hit.sha256 ?? sha256(hit.text);
     const json = this.checked({ ...at, status: hit.status, contentType: hit.contentType, text: hit.text }, policy.expect, bodySha);
     return {
       source: policy.source, method: req.method, url: at.url, status: hit.status, sha256: bodySha,

@@ -278,7 +278,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'describe_source',
     title: 'Describe one publisher',
     description: 'One source\'s operations (kind, what each returns, how many measures each serves) and a sample of its measures with units.',
-    input: z.object({ id: z.string().min(1).describe('a source id from list_sources, e.g. "sec-edgar"') }).strict(),
+    input: z.object({ id: z.string().min(1).describe('a source id, as list_sources gives it') }).strict(),
     output: sourceDetailSchema,
     async run(g, a) {
       const catalog = await g.catalog();

@@ -10,6 +10,7 @@ import type { Ratio } from './compute/ratio.ts';
 import type { Subset } from './compute/subset.ts';
 import type { TopicalResult } from './topical.ts';
 import type { PopulationRead } from './types.ts';
+import type { OperationRef } from '../discover/index.ts';
 
 export type PopulationResult =
   | { kind: 'ranking'; ranking: Ranking }
@@ -26,4 +27,10 @@ export interface PopulationAnswer {
   result: PopulationResult;
   /** Row key (per read, `<readIndex>:<key>`) → index of its admitted item in the outcome's items. */
   itemOf: Record<string, number>;
+  /**
+   * Keyed components (an entity's ratio): the catalog operations serving each component's measure,
+   * the second paths each admitted component is cross-checked against (src/execute/corroborate.ts),
+   * as a keyed point read's value is.
+   */
+  crossCheck?: ReadonlyMap<string, readonly OperationRef[]>;
 }

@@ -188,9 +188,11 @@ export function composePopulation(pa: PopulationAnswer, items: readonly Admitted
     if (t.detailUnread > 0) disclosures.push(`${count(t.detailUnread, 'opportunity', 'opportunities')} not read in detail (award amounts not shown)`);
     disclosures.push('relevant examples ranked by the publisher\'s search, not a population: no count or statistic over all opportunities is implied');
     const cell = (column: string, value: TableCell['value'], grade: TableCell['grade'], ev?: number): TableCell => ({ column, value, grade, ...(ev !== undefined ? { evidence: evidenceIri(items[ev]!.index) } : {}) });
+    // the award ceiling's measure key as the connector's detail read recorded it (no ceiling read: none stated)
+    const ceilingMeasure = t.hits.map((h) => (h.ceilingItem !== undefined ? items[h.ceilingItem]?.measure : undefined)).find((m) => m !== undefined);
     table = {
       shape: 'topical',
-      columns: [{ id: 'rank', role: 'rank', unit: null }, { id: 'entity', role: 'entity', unit: null }, { id: 'key', role: 'key', unit: null, keyType: 'opportunity_id' }, { id: 'agency', role: 'text', unit: null }, { id: 'open', role: 'date', unit: null }, { id: 'close', role: 'date', unit: null }, { id: 'award_ceiling', role: 'value', unit: 'USD', currency: 'USD', measure: 'grants-gov/synopsis/awardCeiling' }],
+      columns: [{ id: 'rank', role: 'rank', unit: null }, { id: 'entity', role: 'entity', unit: null }, { id: 'key', role: 'key', unit: null, keyType: 'opportunity_id' }, { id: 'agency', role: 'text', unit: null }, { id: 'open', role: 'date', unit: null }, { id: 'close', role: 'date', unit: null }, { id: 'award_ceiling', role: 'value', unit: 'USD', currency: 'USD', ...(ceilingMeasure ? { measure: ceilingMeasure } : {}) }],
       rows: t.hits.map((h) => [cell('rank', h.rank, 'exempt'), cell('entity', h.title, 'label', h.item), cell('key', h.id, 'label', h.item), cell('agency', h.agency, 'label', h.item), cell('open', h.openDate, 'label', h.item), cell('close', h.closeDate, 'label', h.item), cell('award_ceiling', h.awardCeiling ?? null, 'verified', h.ceilingItem)]),
       derived: [], populations: [],
     };

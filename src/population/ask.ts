@@ -19,29 +19,23 @@ import { evidenceOut, figureOut } from '../answer/assemble.ts';
 import type { AskResult } from '../ask/types.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { composePopulation } from './answer.ts';
+import { crossCheck, type CrossCheck } from '../execute/corroborate.ts';
+import { corroboratedDisclosures, crossCheckDisclosures, crossChecksOut, secondPathsFor } from '../answer/corroboration.ts';
+import { disputedComponentText } from './wording.ts';
 import { populationReadQuads, tableQuads } from './rdf.ts';
-import { MATERIALIZE_ROWS, populationGraphIri, populationGraphQuads } from './materialize.ts';
-import { iri, sparql } from '../resolve/sparql-text.ts';
+import { rowIriOf } from './materialize.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
 
 export async function answerPopulation(s: RunState, items: AdmittedEvidence[], pa: PopulationAnswer, notes: string[]): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (items.length > 0 && q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
+  // an entity's ratio: each keyed component cross-checked against its declared second paths, as a point read's value is
+  if (pa.crossCheck) s.crossChecks = await crossCheck(s.ctx, items.filter((e): e is typeof e & { value: number } => typeof e.value === 'number'), { serving: pa.crossCheck, nextAttempt: s.nextAttempt });
   await s.writeEvidence(items);
   const base = s.services.baseIri;
-  // a population whose every row the table shows (a correlation's aligned pairs), too large for one answer's
-  // evidence, is materialized once per vintage as a population graph; the cells without evidence cite its rows
-  const materialized = new Set<PopulationRead>();
-  for (const r of pa.shape === 'correlation' ? pa.reads : []) {
-    if (r.rows.length <= MATERIALIZE_ROWS) continue;
-    const g = populationGraphIri(base, r);
-    if (!s.services.store.rdf.ask(sparql`ASK { GRAPH ${iri(g)} { ${iri(g)} ?p ?o } }`)) {
-      await s.services.store.apply({ kind: 'load', data: toNQuads(populationGraphQuads(r, base, s.iris.response)), format: 'application/n-quads' });
-      s.ctx.emit({ stage: 'evidence', by: 'population', message: `population graph ${g}: ${r.rows.length} rows of ${r.source}/${r.operation} materialized once for ${r.period.label}` });
-    }
-    materialized.add(r);
-  }
-  const rowIri = (r: PopulationRead, row: PopulationRow) => (materialized.has(r) ? `${populationGraphIri(base, r)}/row/${encodeURIComponent(row.key)}` : undefined);
+  // a population too large for one answer's evidence is stored once as a population graph (at its read,
+  // src/population/choices.ts); the cells of a correlation's aligned pairs without evidence cite its rows
+  const rowIri = (r: PopulationRead, row: PopulationRow) => (pa.shape === 'correlation' && r.graph ? rowIriOf(r.graph, row.key) : undefined);
   const c = composePopulation(pa, items, (index) => s.iris.evidence(index), rowIri);
   const tableIri = `${s.iris.answer}/table`;
   const quads = [
@@ -56,7 +50,7 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
     s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
     text = d.text; rendering = 'model';
   }
-  const g = gradeText(text, c.sheet);
+  const g = gradeText(text, c.sheet, secondPathsFor(c.sheet, s.crossChecks, s.iris));
   const idToIri = new Map(c.sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
   // a derived figure's operands may be other derived figures (a count in a ratio): they cite the evidence those rest on
   const derivedOf = new Map(c.sheet.derived.map((d) => [d.id, d.operands]));
@@ -71,8 +65,9 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
   return {
     ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...notes, ...c.disclosures]) },
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...notes, ...c.disclosures, ...(pa.crossCheck ? [...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(figures), ...disputedComponents(items, s.crossChecks)] : [])]) },
     evidence: items.map((e) => evidenceOut(s, e)),
+    ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}),
     ...(table ? { table } : {}),
     populations: pa.reads.map((r) => ({
       attempt: s.iris.attempt(r.attemptN), operation: `${r.source}/${r.operation}`, grain: r.grain, scope: r.scope.kind === 'nation' ? 'US' : r.scope.fips, period: r.period.label,
@@ -81,3 +76,10 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
     })),
   };
 }
+
+/** A ratio computed from a component a cross-check disputes: it stands on the primary read, and says so. */
+function disputedComponents(items: readonly AdmittedEvidence[], checks: readonly CrossCheck[]): string[] {
+  const disputed = items.filter((e) => checks.some((c) => c.evidenceIndex === e.index && c.outcome === 'disagrees'));
+  return disputed.length ? [disputedComponentText(disputed.map((e) => e.measureLabel))] : [];
+}
+

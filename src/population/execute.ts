@@ -17,9 +17,10 @@ import { populationProgress } from './read.ts';
 import { furtherPopulationCandidates } from './further.ts';
 import { NATION, scopeLabel } from './geo.ts';
 import { computeRefusalText, grainWord } from './wording.ts';
-import { POPULATION_PROVIDERS } from './sources/index.ts';
+import { POPULATION_PROVIDERS } from '../connectors/population/providers.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import type { PopulationRead, PopulationRow } from './types.ts';
+import type { ProgressEvent } from '../execute/progress.ts';
 
 /** The ask a question makes of a population, or the refusal when its bound cannot be read. */
 export function templateFor(i: ShapeInput, members?: string | null): AskTemplate | ShapeOutcome {
@@ -59,7 +60,9 @@ export async function searchPopulation(i: ShapeInput, candidates: readonly Asses
   const targets = t.period.latest ? newestFirst(bound.targets) : bound.targets;
   const boundaries = bound.boundaries;
   i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `${branch ? `[${branch}] ` : ''}${i.intent.shape}: ${targets.length} population read(s) over ${t.grain ?? 'the operation\'s'} grain, ${scopeLabel(t.scope)}; the first complete population answers (keyed reads are not populations)` });
-  const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
+  // population graphs stored by earlier questions are read back from the question's store (fresh and whole), else the publisher is asked
+  const st = i.populationStore ? { ...i.populationStore, now: () => i.ctx.clock.now(), emit: (e: ProgressEvent) => i.ctx.emit(e) } : undefined;
+  const out = await search<AttemptedRead>(i.ctx, populationProvider(targets, boundaries, st), { nextAttempt: i.nextAttempt, mode: 'first', cap: POPULATION_SEARCH_CAP, ...(branch ? { branch } : {}) });
   // progress: rows declared, read, excluded and the completeness verdict of every population read
   for (const r of out.admitted) i.ctx.emit(populationProgress(r));
   const found = out.admitted.find((r) => r.completeness.verdict === 'complete');

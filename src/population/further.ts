@@ -10,7 +10,7 @@ import type { Candidate } from '../discover/index.ts';
 import { requirementFor } from '../plan/algebra.ts';
 import { assess, type Assessment } from '../plan/plan.ts';
 import type { Intent } from '../understand/intent.ts';
-import { providerFor } from './sources/index.ts';
+import { providerFor } from '../connectors/population/providers.ts';
 import type { Grain } from './types.ts';
 
 export const FURTHER_CANDIDATES = 1000;

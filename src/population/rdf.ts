@@ -53,7 +53,9 @@ export function populationReadQuads(attemptIri: string, read: PopulationRead, gr
     add(x, ASSAY.rowsExcluded, int(e.count));
   });
   for (const n of [...c.reasons, ...read.notes]) add(attemptIri, ASSAY.populationNote, lit(JSON.stringify(n)));
-  for (const r of read.responses) add(attemptIri, PROV.used, nn(responseIri(r.sha256)));
+  // the population graph the rows are stored in (a store read prov:used it: src/evidence/rdf.ts)
+  if (read.graph) add(attemptIri, ASSAY.populationGraph, nn(read.graph));
+  else for (const r of read.responses) add(attemptIri, PROV.used, nn(responseIri(r.sha256)));
   return out;
 }
 

@@ -18,7 +18,7 @@ import type { Clock } from '../http/context.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import { scopeLabel, stateByFips } from './geo.ts';
-import type { PopulationAsk, PopulationBinding, PopulationProvider } from './sources/types.ts';
+import type { PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from '../connectors/population/provider.ts';
 import type { Completeness, Exclusion, ExclusionCode, PopulationNote, PopulationOutcome, PopulationRead, PopulationRow } from './types.ts';
 
 /** The slice of a QueryContext a population read needs. */
@@ -128,7 +128,15 @@ export function populationProgress(read: PopulationRead): ProgressEvent {
 
 /** A population operation's response → the population asked, or why it is not one. Pure: no fetch. */
 export function examinePopulation(result: OperationResult, provider: PopulationProvider, b: PopulationBinding, ask: PopulationAsk): PopulationOutcome {
-  const got = provider.rows(result, b);
+  return examineRows(provider.rows(result, b), result, provider, b, ask);
+}
+
+/**
+ * The rows a population operation gave (fresh from its response, or read back from the population
+ * graph they were stored in) → the population asked. Grain, scope, class and state equivalents are
+ * decided here, from the rows' own keys and attributes, never from how they were stored.
+ */
+export function examineRows(got: ProviderRows, result: Pick<OperationResult, 'responses' | 'unreadPages'>, provider: PopulationProvider, b: PopulationBinding, ask: PopulationAsk): PopulationOutcome {
   const operation = `${b.source}/${b.operation}`;
   if (got.rows.length === 0) return { ok: false, failure: { code: 'measure_absent', measure: b.recordMeasure, operation } };
   // a response that states its own period (a file holding the latest release) must be the one asked

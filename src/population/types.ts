@@ -105,10 +105,14 @@ export type PopulationNote =
   | { code: 'equivalent_variable'; asked: string; read: string; why?: 'universe_total' | 'republished' }
   | { code: 'period_not_published'; asked: string; read: string }
   /** The values are a program's model-based estimates (SAIPE), not a survey's direct estimates. */
-  | { code: 'model_based'; program: string };
+  | { code: 'model_based'; program: string }
+  /** Read from the population graph stored earlier, not from the publisher: when it was stored and the response(s) it came from. */
+  | { code: 'stored_graph'; graph: string; storedAt: string; responses: Array<{ url: string; retrievedAt: string; sha256: string }> }
+  /** The stored graph was not used, and the publisher was asked again: why. */
+  | { code: 'stored_graph_refetched'; graph: string; why: 'stale' | 'incomplete' | 'format'; storedAt?: string; maxAgeDays?: number; found?: number; declared?: number; revised: boolean };
 
 export interface MeasureRef {
-  /** Catalog measure key, publisher/group/name (`census-acs/acs5-2009/B19013_001E`), or a count of members. */
+  /** Catalog measure key, publisher/group/name (the ACS's median household income: its publisher id, then `acs5-2009/B19013_001E`), or a count of members. */
   key: string;
   /** As the records carry it (`acs1-2018/B19013_001E`, `measureid/OBESITY`, `bmf/REVENUE_AMT`). */
   recordMeasure: string;
@@ -136,6 +140,8 @@ export interface PopulationRead {
   notes: PopulationNote[];
   /** The request(s) read, redacted, for the trace. */
   requests: string[];
+  /** The population graph the rows are stored in (materialize.ts), when they are. */
+  graph?: string;
 }
 
 /** A population read that could not be made, as a typed boundary (worded at the end). */

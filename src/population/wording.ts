@@ -65,6 +65,8 @@ export function populationNoteText(n: PopulationNote, read: Pick<PopulationRead,
     case 'latest': return latestWords(n.disclosure);
     case 'model_based': return `${n.program} values are model-based estimates (the ACS combined with administrative records), not the ACS survey's own estimates`;
     case 'period_not_published': return `no population of this measure for ${n.asked} was read; its latest, ${n.read}, is correlated instead`;
+    case 'stored_graph': return `read from the population graph stored in Assay's store on ${n.storedAt.slice(0, 10)} (${n.graph}), not asked of the publisher again; its rows are ${allOf(n.responses.map((r) => `the response to ${r.url}${/^\d{4}-\d{2}-\d{2}/.test(r.retrievedAt) ? ` retrieved ${r.retrievedAt}` : ''} (sha256 ${r.sha256.slice(0, 12)}…)`))}`;
+    case 'stored_graph_refetched': return `the population graph stored earlier was not used (${n.why === 'stale' ? `stored ${n.storedAt?.slice(0, 10) ?? 'earlier'}, older than the ${n.maxAgeDays}-day freshness policy` : n.why === 'incomplete' ? `it holds ${n.found ?? 0} of the ${n.declared ?? 0} rows it was stored with` : 'stored in an older format'}): the publisher was asked again${n.revised ? ' and its response has changed since, so the graph was replaced' : ''}`;
     case 'equivalent_variable': return n.why === 'republished'
       ? `read as ${n.read} of the subject table, the estimate the data profile's ${n.asked} republishes`
       : `read as ${n.read}, the same published estimate as ${n.asked} (the total population is the universe total of both tables)`;
@@ -153,3 +155,12 @@ export function quantityMismatchText(measure: string, asked: string, unit: strin
   return `${measure} is in ${unit === '%' ? 'percent' : unit}, not ${a(asked === 'count' ? 'count' : asked === 'money' ? 'money amount' : asked)} as asked${others > 0 ? ` (and ${count(others, 'other candidate measure')} of another kind of quantity, not read)` : ''}`;
 }
 const a = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** A ratio whose component(s) a cross-check disputes. */
+export const disputedComponentText = (labels: readonly string[]) => `the ratio is computed from the primary read${labels.length === 1 ? '' : 's'} of ${allOf(labels)}, which a cross-check disputes: it is only as certain as ${labels.length === 1 ? 'that component' : 'those components'}`;
+
+/** A candidate measure counted over another universe than the one asked (families for "poverty rate"). */
+export function universeMismatchText(measure: string, universe: string, asked: string | null, words: string, others = 0): string {
+  return `${measure} counts ${universe}, not ${asked ?? 'people'}${asked ? '' : ` ("${words}" names no universe: people, not ${universe})`}: another statistic, not read${others > 0 ? ` (and ${count(others, 'other candidate measure')} over ${universe})` : ''}`;
+}
+

@@ -37,10 +37,12 @@
  */
 import { mkdir, open, readFile, rename, rm, writeFile, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { createHash, type Hash } from 'node:crypto';
 import { join } from 'node:path';
 import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
 import type { AssayStore } from './backend.ts';
-import type { WasmImage } from './wasm-image.ts';
+import { oxigraphVersion, type WasmImage } from './wasm-image.ts';
+import { ImageRefused, type ImageCache } from './image-file.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -71,7 +73,20 @@ export interface RecoveryReport {
   unreplayable?: { offset: number; bytes: number; kind: string; reason: string };
   /** False when the snapshot predates snapshot checksums (it was parsed strictly instead). */
   snapshotChecked?: boolean;
+  /**
+   * With DurableOptions.images: whether the store was adopted from a memory image of exactly
+   * this snapshot and journal instead of parsed, and if not, why (no image yet, or the image
+   * file was refused: `refused` holds the reason, and the store was parsed as without one).
+   */
+  image?: ImageOutcome;
 }
+
+/** What became of a memory image at open or at the first write into an empty store. */
+export type ImageOutcome =
+  | { code: 'adopted'; key: string; ms: number }
+  | { code: 'none'; key: string }
+  | { code: 'refused'; key: string; reason: string }
+  | { code: 'unusable'; reason: string };
 
 export interface DurableOptions {
   /** Compact once the journal passes this many bytes (default 64 MiB). */
@@ -86,6 +101,47 @@ export interface DurableOptions {
    * aborts irrecoverably near 13.1 M triples (ARCHITECTURE.md); the default leaves headroom.
    */
   maxQuads?: number;
+  /**
+   * Keep memory images of the store in this cache (src/rdf/image-file.ts) and adopt one at open
+   * when it holds exactly the snapshot and journal found, instead of parsing them; likewise for
+   * the first write into an empty store (a first start's catalog graph). Images are saved after
+   * start-up (`saveImage`) and at close. Owner only (ignored when read-only); off by default.
+   */
+  images?: ImageCache | null;
+}
+
+/** Part of every image key: a change to how images or stores are made invalidates them all. */
+const IMAGE_FORMAT = 'assay store image 1';
+
+/** The key of the state a data directory's files hold (MANIFEST + the journal's bytes). */
+function stateKey(manifest: Manifest, journalDigest: string): string {
+  return createHash('sha256').update(`${IMAGE_FORMAT}\noxigraph ${oxigraphVersion()}\nstate\n${JSON.stringify(manifest)}\njournal ${journalDigest}\n`).digest('hex');
+}
+
+/**
+ * The key of the store an empty store becomes by applying one op (a first start's catalog graph):
+ * the SHA-256 of the op's journal record (every field of the op, its data included), which is
+ * encoded for the journal anyway.
+ */
+function firstWriteKey(record: Buffer): string {
+  return createHash('sha256').update(`${IMAGE_FORMAT}\noxigraph ${oxigraphVersion()}\nfirst write\n`).update(record).digest('hex');
+}
+
+/**
+ * A journal's identity for image keys: the SHA-256 of its records' headers (length and CRC-32
+ * of each), with every record's checksum verified. Null when the journal does not end on a
+ * complete, valid record (a torn or damaged tail: open's replay reports and handles it).
+ */
+function journalIdentity(buf: Buffer): Hash | null {
+  const hash = createHash('sha256');
+  let at = 0;
+  while (at < buf.length) {
+    const len = validRecordAt(buf, at);
+    if (len === undefined) return null;
+    hash.update(buf.subarray(at, at + HEADER));
+    at += HEADER + len;
+  }
+  return hash;
 }
 
 export class StoreCorruptError extends Error {
@@ -295,10 +351,21 @@ export class DurableStore implements AssayStore {
   #lastImage: { image: WasmImage; seq: number } | null = null;
   /** The last compaction that failed (the old snapshot and journal stay in use). */
   #compactionError: { error: Error; journalBytes: number } | null = null;
+  readonly #images: ImageCache | null;
+  /** SHA-256 of the journal's bytes so far (with images only: part of the state's key). */
+  #journalHash: Hash | null;
+  /** The key of the state last saved as (or adopted from) an image. */
+  #imageKey: string | null = null;
+  /** An image wanted under a key for the state at a sequence number (the first write's). */
+  #wantImage: { key: string; seq: number } | null = null;
+  #saving: Promise<void> = Promise.resolve();
+  /** Images adopted, refused and saved, oldest first (the last 20): for logs and tests. */
+  readonly imageLog: (ImageOutcome | { code: 'saved'; key: string; ms: number } | { code: 'save-failed'; key: string; reason: string })[] = [];
 
   private constructor(args: {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
     manifest: Manifest | null; recovery: RecoveryReport; opts: DurableOptions; remote?: RemoteWriter; seq?: number;
+    journalHash?: Hash | null; imageKey?: string | null; adopted?: { image: WasmImage; seq: number };
   }) {
     this.#seq = args.seq ?? (args.manifest?.seq ?? 0) + args.recovery.replayed;
     this.rdf = args.rdf;
@@ -313,7 +380,24 @@ export class DurableStore implements AssayStore {
       readOnly: this.#readOnly,
       compactAfterBytes: args.opts.compactAfterBytes ?? 64 * 1024 * 1024,
       maxQuads: args.opts.maxQuads ?? DEFAULT_MAX_QUADS,
+      images: null,
     };
+    this.#images = this.#readOnly || this.#remote || !this.dir ? null : args.opts.images ?? null;
+    this.#journalHash = this.#images ? args.journalHash ?? createHash('sha256') : null;
+    this.#imageKey = args.imageKey ?? null;
+    if (args.recovery.image) this.#logImage(args.recovery.image);
+    // The image adopted serves the replicas seeded next (start-up), instead of a copy of the heap.
+    if (args.adopted) this.#keepImage(args.adopted, 10_000);
+  }
+
+  #logImage(e: DurableStore['imageLog'][number]): void {
+    this.imageLog.push(e);
+    if (this.imageLog.length > 20) this.imageLog.shift();
+  }
+
+  #keepImage(taken: { image: WasmImage; seq: number }, ms: number): void {
+    this.#lastImage = taken;
+    setTimeout(() => { if (this.#lastImage === taken) this.#lastImage = null; }, ms).unref();
   }
 
   /** A store with no data directory (tests, scratch work). Writes are not persisted. */
@@ -367,40 +451,70 @@ export class DurableStore implements AssayStore {
       const manifest = await readManifest(dir);
       const rdf = new RdfStore();
       const recovery: RecoveryReport = { snapshotQuads: 0, replayed: 0 };
+      const images = readOnly ? null : opts.images ?? null;
+      let snapshotData: Buffer | undefined;
       if (manifest.snapshot) {
         const path = join(dir, manifest.snapshot);
-        let data: Buffer;
         try {
-          data = await readFile(path);
+          snapshotData = await readFile(path);
         } catch (e) {
           throw new StoreCorruptError(`${path}: the snapshot named in ${MANIFEST} cannot be read (${(e as Error).message}); restore the data directory from a backup`);
         }
-        // Checked snapshots are parsed leniently (fast); an old one without checksums strictly,
-        // so that at least damage which breaks the syntax is caught.
-        if (manifest.snapshotSums) verifySnapshot(path, data, manifest.snapshotSums);
-        try {
-          rdf.load(data, { format: RDF_FORMATS.nquads, lenient: manifest.snapshotSums !== undefined });
-        } catch (e) {
-          throw new StoreCorruptError(`${path}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
-        }
+        // Checked even when an image is adopted instead: damage is reported the same either way.
+        if (manifest.snapshotSums) verifySnapshot(path, snapshotData, manifest.snapshotSums);
         recovery.snapshot = manifest.snapshot;
-        recovery.snapshotQuads = rdf.size;
         recovery.snapshotChecked = manifest.snapshotSums !== undefined;
       }
       const journalPath = join(dir, manifest.journal);
-      const { replayed, goodBytes, tornTail, unreplayable } = await replayJournal(journalPath, rdf);
-      recovery.replayed = replayed;
-      if (tornTail) recovery.tornTail = tornTail;
-      if (unreplayable) recovery.unreplayable = unreplayable;
+      const journalData = await readJournal(journalPath);
+      // An image saved under the key of exactly these files (MANIFEST, which names the snapshot and
+      // its checksums, and every byte of the journal) holds what loading them would: adopt it.
+      // It was saved by a store whose journal was these bytes, all acknowledged records, so there
+      // is no torn tail to cut and nothing to replay.
+      let adopted: { image: WasmImage; seq: number } | undefined;
+      let imageKey: string | null = null;
+      const journalHash = images ? journalIdentity(journalData) : null;
+      if (images && journalHash && (manifest.snapshot || journalData.length > 0)) {
+        const key = stateKey(manifest, journalHash!.copy().digest('hex'));
+        const t0 = performance.now();
+        const image = await adoptImage(rdf, images, key);
+        recovery.image = image.outcome.code === 'adopted' ? { ...image.outcome, ms: performance.now() - t0 } : image.outcome;
+        if (image.adopted) {
+          imageKey = key;
+          recovery.snapshotQuads = rdf.size;
+          recovery.replayed = countRecords(journalData);
+          adopted = { image: image.adopted, seq: (manifest.seq ?? 0) + recovery.replayed };
+        }
+      }
+      let goodBytes = journalData.length;
+      if (!adopted) {
+        if (snapshotData) {
+          // Checked snapshots are parsed leniently (fast); an old one without checksums strictly,
+          // so that at least damage which breaks the syntax is caught.
+          try {
+            rdf.load(snapshotData, { format: RDF_FORMATS.nquads, lenient: manifest.snapshotSums !== undefined });
+          } catch (e) {
+            throw new StoreCorruptError(`${join(dir, manifest.snapshot!)}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
+          }
+          recovery.snapshotQuads = rdf.size;
+        }
+        const replay = replayJournal(journalPath, journalData, rdf);
+        goodBytes = replay.goodBytes;
+        recovery.replayed = replay.replayed;
+        if (replay.tornTail) recovery.tornTail = replay.tornTail;
+        if (replay.unreplayable) recovery.unreplayable = replay.unreplayable;
+      }
+      snapshotData = undefined;
       if (readOnly) {
         return new DurableStore({ rdf, dir, journal: null, journalBytes: goodBytes, manifest, recovery, opts });
       }
       const journal = await open(journalPath, 'a+');
-      if (tornTail || unreplayable) {
+      if (goodBytes < journalData.length) {
         await journal.truncate(goodBytes);
         await journal.sync();
       }
-      return new DurableStore({ rdf, dir, journal, journalBytes: goodBytes, manifest, recovery, opts });
+      const hash = images ? journalHash ?? journalIdentity(journalData.subarray(0, goodBytes)) : null;
+      return new DurableStore({ rdf, dir, journal, journalBytes: goodBytes, manifest, recovery, opts, journalHash: hash, imageKey, ...(adopted ? { adopted } : {}) });
     } catch (e) {
       if (!readOnly) await releaseLock(dir);
       throw e;
@@ -515,7 +629,20 @@ export class DurableStore implements AssayStore {
       if (seq > this.#seq) await new Promise<void>((resolve) => this.#waiters.push({ seq, resolve }));
       return;
     }
-    const estimate = estimateQuads(op);
+    // The first write into an empty, untouched store (a first start's catalog graph) may be in an
+    // image already: adopt it instead of parsing; it is journaled below all the same.
+    let adopted: WasmImage | undefined;
+    let record: Buffer | undefined;
+    if (this.#images && this.#seq === 0 && this.rdf.untouched && (op.kind === 'replaceGraph' || op.kind === 'load')) {
+      record = encodeRecord(op);
+      const key = firstWriteKey(record);
+      const t0 = performance.now();
+      const r = await adoptImage(this.rdf, this.#images, key, this.#opts.maxQuads);
+      this.#logImage(r.outcome.code === 'adopted' ? { ...r.outcome, ms: performance.now() - t0 } : r.outcome);
+      if (r.adopted) adopted = r.adopted;
+      else if (r.outcome.code !== 'unusable') this.#wantImage = { key, seq: 1 };
+    }
+    const estimate = adopted ? 0 : estimateQuads(op);
     // The bound first (free); a count only when the bound says the write could pass the ceiling.
     if (estimate > 0 && this.rdf.sizeBound + estimate > this.#opts.maxQuads && this.rdf.size + estimate > this.#opts.maxQuads) {
       throw new StoreCapacityError(
@@ -525,18 +652,19 @@ export class DurableStore implements AssayStore {
     // Memory first: an op that fails (or a crash while it runs) leaves no journal record.
     this.#unacked = true;
     try {
-      applyToMemory(this.rdf, op);
+      if (!adopted) applyToMemory(this.rdf, op);
     } catch (e) {
       this.#unacked = false; // all-or-nothing: memory is unchanged
       throw e;
     }
     if (this.#journal) {
       const before = this.#journalBytes;
-      const record = encodeRecord(op);
+      record ??= encodeRecord(op);
       try {
         await this.#journal.write(record, 0, record.length, null);
         await this.#journal.datasync();
         this.#journalBytes += record.length;
+        this.#journalHash?.update(record.subarray(0, HEADER));
       } catch (e) {
         // Memory now holds a write the disk does not: refuse every further write so nothing
         // is acknowledged on top of it; a restart reloads the acknowledged state.
@@ -547,6 +675,7 @@ export class DurableStore implements AssayStore {
     }
     this.#seq++;
     this.#unacked = false;
+    if (adopted) this.#keepImage({ image: adopted, seq: this.#seq }, 10_000);
     for (const l of this.#listeners) l(op, this.#seq);
     if (this.#journal && !this.#compactionQueued && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
       // The write is durable already: it is acknowledged now, and the compaction runs next in the
@@ -600,12 +729,62 @@ export class DurableStore implements AssayStore {
     await this.#journal.close();
     this.#journal = await open(join(this.dir, journal), 'a+');
     this.#journalBytes = 0;
+    if (this.#journalHash) this.#journalHash = createHash('sha256');
     this.#manifest = next;
     for (const f of [old.snapshot, old.journal]) if (f) await rm(join(this.dir, f), { force: true });
   }
 
+  /**
+   * Save a memory image of the store as its files now hold it (MANIFEST + journal), so that the
+   * next open adopts it instead of parsing (DurableOptions.images). Runs in the write queue (after
+   * any compaction waiting there); a no-op without images, or when that state is saved already.
+   * Never fails: a failure is logged in `imageLog`.
+   */
+  saveImage(): Promise<void> {
+    // The copy is taken in the write queue (it must match the files); the file is written after,
+    // while writes go on.
+    const run = this.#queue.then(async (): Promise<{ keys: string[]; image: WasmImage } | undefined> => {
+      if (!this.#images || !this.#manifest || !this.#journalHash || this.#failed || this.#closed) return;
+      if (this.rdf.sizeBound < this.#images.minQuads) return;
+      // The first write into an empty store, when no image of it existed (a first start's catalog
+      // graph, for the next fresh data directory): the same copy serves both keys.
+      const first = this.#wantImage?.seq === this.#seq ? this.#wantImage.key : null;
+      if (this.#wantImage && this.#wantImage.seq !== this.#seq) this.#wantImage = null;
+      const key = stateKey(this.#manifest, this.#journalHash.copy().digest('hex'));
+      const keys = [];
+      if (key !== this.#imageKey && !(await this.#images.has(key))) keys.push(key);
+      this.#imageKey = key;
+      if (first) {
+        this.#wantImage = null;
+        if (!(await this.#images.has(first))) keys.push(first);
+      }
+      if (keys.length === 0) return;
+      const taken = this.memoryImage();
+      return taken ? { keys, image: taken.image } : undefined;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run.then(async (r) => {
+      for (const k of r?.keys ?? []) await this.#writeImage(k, r!.image);
+    }).catch(() => undefined);
+  }
+
+  #writeImage(key: string, image: WasmImage): Promise<void> {
+    const images = this.#images;
+    if (!images || image.quads < images.minQuads) return Promise.resolve();
+    const t0 = performance.now();
+    const run = this.#saving.then(() => images.write(key, image)).then(
+      () => this.#logImage({ code: 'saved', key, ms: performance.now() - t0 }),
+      (e: Error) => this.#logImage({ code: 'save-failed', key, reason: e.message }),
+    );
+    this.#saving = run;
+    return run;
+  }
+
   async close(): Promise<void> {
     await this.#queue;
+    // The next start adopts the state this one leaves (when images are kept), instead of parsing it.
+    if (this.#images && !this.#failed && !this.#closed) await this.saveImage();
+    await this.#saving;
     this.#closed = true;
     if (this.#journal) {
       await this.#journal.close();
@@ -692,16 +871,50 @@ function classifyTail(buf: Buffer, at: number): { torn: boolean; reason: string 
   return { torn: false, reason: 'a record of complete length fails its checksum' };
 }
 
-async function replayJournal(path: string, rdf: RdfStore): Promise<{
-  replayed: number; goodBytes: number; tornTail?: RecoveryReport['tornTail']; unreplayable?: RecoveryReport['unreplayable'];
-}> {
-  let buf: Buffer;
+async function readJournal(path: string): Promise<Buffer> {
   try {
-    buf = await readFile(path);
+    return await readFile(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { replayed: 0, goodBytes: 0 };
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
     throw e;
   }
+}
+
+/** Records in a journal known to hold only complete, valid records (one an image was saved from). */
+function countRecords(buf: Buffer): number {
+  let n = 0;
+  for (let at = 0; at + HEADER <= buf.length; n++) at += HEADER + buf.readUInt32BE(at + 4);
+  return n;
+}
+
+/**
+ * Make the untouched `rdf` the store in the image under `key`, if there is one and this thread
+ * can adopt it. The outcome says what happened; the store is left untouched unless adopted.
+ */
+async function adoptImage(rdf: RdfStore, images: ImageCache, key: string, maxQuads = Infinity): Promise<{ outcome: ImageOutcome; adopted?: WasmImage }> {
+  if (!RdfStore.canAdoptImage() || !rdf.untouched) {
+    return { outcome: { code: 'unusable', reason: 'this thread used oxigraph before the store was loaded, so an image cannot be adopted' } };
+  }
+  let image: WasmImage | null;
+  try {
+    image = await images.read(key);
+  } catch (e) {
+    return { outcome: { code: 'refused', key, reason: (e as Error).message } };
+  }
+  if (!image) return { outcome: { code: 'none', key } };
+  // Past the ceiling: not adopted, so the write is refused as it would be without an image.
+  if (image.quads > maxQuads) return { outcome: { code: 'unusable', reason: `the image holds ${image.quads} quads, more than the store accepts (${maxQuads})` } };
+  try {
+    rdf.adoptImage(image);
+  } catch (e) {
+    return { outcome: { code: 'refused', key, reason: (e as Error).message } };
+  }
+  return { outcome: { code: 'adopted', key, ms: 0 }, adopted: image };
+}
+
+function replayJournal(path: string, buf: Buffer, rdf: RdfStore): {
+  replayed: number; goodBytes: number; tornTail?: RecoveryReport['tornTail']; unreplayable?: RecoveryReport['unreplayable'];
+} {
   const fix = (at: number) => `Restore the data directory from a backup; or, to give up the writes from this record on, cut the journal there (truncate -s ${at} ${path}) and start again.`;
   let at = 0;
   let replayed = 0;

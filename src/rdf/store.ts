@@ -138,17 +138,60 @@ function lineCount(data: string): number {
 }
 
 export class RdfStore {
-  readonly #store: ox.Store;
+  /** The oxigraph store, made on first use (so a store never used leaves this thread's instance pristine). */
+  #inner: ox.Store | null;
   /**
    * At least the number of quads the store holds, or null when unknown. oxigraph's in-memory
    * `size` walks every quad (~55 ms at 600 k quads), and every write checks the store's ceiling:
    * the bound is kept from the last count plus what each write could at most have added.
    */
   #bound: number | null = null;
+  /**
+   * Quads per graph counted since the last change (`graphSize` walks the graph inside the engine:
+   * ~1–2 s for the 600 k-quad catalog graph). Any write clears it; a memory image carries it.
+   */
+  #graphSizes = new Map<string, number>();
 
   constructor(store?: ox.Store) {
-    this.#store = store ?? new oxigraph.Store();
+    this.#inner = store ?? null;
     if (!store) this.#bound = 0;
+  }
+
+  get #store(): ox.Store {
+    return this.#inner ??= new oxigraph.Store();
+  }
+
+  /**
+   * Nothing has used this store yet: it holds no quad and has not touched oxigraph (an empty
+   * store's `size` and `match` answer without making it). Such a store can still adopt a memory
+   * image (`adoptImage`) when its thread's instance is pristine.
+   */
+  get untouched(): boolean {
+    return this.#inner === null;
+  }
+
+  /**
+   * Become the store in `image`, adopted by this thread's oxigraph instance (which must not have
+   * been used yet) instead of parsing. Throws, changing nothing, when it cannot (this store was
+   * used, the instance is not pristine, the versions differ). After the copy the store must
+   * hold the quads the image says; when it does not, the copy is abandoned for a new empty
+   * store (the allocator state copied is consistent, so that store is sound) and this throws.
+   */
+  adoptImage(image: wasmImage.WasmImage): void {
+    if (this.#inner !== null) throw new Error('this store was used already; only an untouched store can adopt a memory image');
+    const ptr = wasmImage.apply(image);
+    const store = Object.create(oxigraph.Store.prototype) as ox.Store;
+    (store as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr;
+    // Not registered for finalization: the adopted store lives as long as its thread.
+    this.#inner = store;
+    this.#graphSizes = new Map(Object.entries(image.graphSizes ?? {}));
+    const n = this.size;
+    if (n !== image.quads) {
+      this.#inner = new oxigraph.Store();
+      this.#bound = 0;
+      this.#graphSizes.clear();
+      throw new Error(`the store adopted from a memory image holds ${n} quads, not ${image.quads}`);
+    }
   }
 
   /**
@@ -165,7 +208,9 @@ export class RdfStore {
    * without parsing (src/rdf/wasm-image.ts). Null when this thread cannot take one.
    */
   memoryImage(): wasmImage.WasmImage | null {
-    return wasmImage.take((this.#store as unknown as { __wbg_ptr: number }).__wbg_ptr, this.#store.size);
+    const image = wasmImage.take((this.#store as unknown as { __wbg_ptr: number }).__wbg_ptr, this.#store.size);
+    if (image && this.#graphSizes.size > 0) image.graphSizes = Object.fromEntries(this.#graphSizes);
+    return image;
   }
 
   /**
@@ -174,12 +219,8 @@ export class RdfStore {
    * not hold the quads the image says.
    */
   static fromMemoryImage(image: wasmImage.WasmImage): RdfStore {
-    const ptr = wasmImage.apply(image);
-    const store = Object.create(oxigraph.Store.prototype) as ox.Store;
-    (store as unknown as { __wbg_ptr: number }).__wbg_ptr = ptr;
-    // Not registered for finalization: the replica lives as long as its thread.
-    const rdf = new RdfStore(store);
-    if (rdf.size !== image.quads) throw new Error(`the store adopted from a memory image holds ${rdf.size} quads, not ${image.quads}`);
+    const rdf = new RdfStore();
+    rdf.adoptImage(image);
     return rdf;
   }
 
@@ -190,6 +231,7 @@ export class RdfStore {
 
   /** Number of quads in all graphs (counted: O(quads) in oxigraph's in-memory store; see sizeBound). */
   get size(): number {
+    if (this.#inner === null) return 0;
     const n = this.#store.size;
     this.#bound = n;
     return n;
@@ -227,6 +269,7 @@ export class RdfStore {
 
   update(update: string, options?: { baseIri?: string }): void {
     this.#bound = null;
+    this.#graphSizes.clear();
     this.#store.update(update, options?.baseIri ? { base_iri: options.baseIri } : undefined);
   }
 
@@ -239,6 +282,7 @@ export class RdfStore {
     const lineBased = typeof data === 'string' && (options.format === RDF_FORMATS.ntriples || options.format === RDF_FORMATS.nquads);
     const bound = this.#bound;
     this.#bound = null;
+    this.#graphSizes.clear();
     this.#store.load(data as string, opts);
     if (bound !== null && lineBased) this.#bound = bound + lineCount(data);
   }
@@ -255,6 +299,7 @@ export class RdfStore {
   }
 
   match(subject?: Term | null, predicate?: Term | null, object?: Term | null, graph?: Term | null): Quad[] {
+    if (this.#inner === null) return [];
     return this.#store.match(subject ?? null, predicate ?? null, object ?? null, graph ?? null);
   }
 
@@ -263,6 +308,7 @@ export class RdfStore {
   }
 
   add(quads: Iterable<Quad>): void {
+    this.#graphSizes.clear();
     for (const q of quads) {
       this.#store.add(q);
       if (this.#bound !== null) this.#bound++;
@@ -270,6 +316,7 @@ export class RdfStore {
   }
 
   delete(quads: Iterable<Quad>): void {
+    this.#graphSizes.clear();
     for (const q of quads) this.#store.delete(q);
   }
 
@@ -294,8 +341,13 @@ export class RdfStore {
    * would create a JavaScript object per quad: seconds of garbage for the catalog graph).
    */
   graphSize(graph: string): number {
+    const known = this.#graphSizes.get(graph);
+    if (known !== undefined) return known;
+    if (this.#inner === null) return 0;
     const r = this.select(graph === '' ? 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' : `SELECT (COUNT(*) AS ?n) WHERE { GRAPH ${iriRef(graph)} { ?s ?p ?o } }`);
-    return Number(r[0]?.get('n')?.value ?? 0);
+    const n = Number(r[0]?.get('n')?.value ?? 0);
+    this.#graphSizes.set(graph, n);
+    return n;
   }
 
   /** Does one graph ('' = default graph) hold no quad? */
@@ -307,6 +359,7 @@ export class RdfStore {
   clearGraph(graph: string): void {
     // One update inside the engine: matching and deleting quad by quad would create a JS object
     // per quad, which for a graph of hundreds of thousands of quads is mostly garbage collection.
+    this.#graphSizes.clear();
     this.#store.update(graph === '' ? 'CLEAR SILENT DEFAULT' : `CLEAR SILENT GRAPH ${iriRef(graph)}`);
   }
 }

@@ -194,6 +194,8 @@ export const ASSAY = ns(ASSAY_NS, [
   'rowsMembers', 'rowsUsable', 'completeness', 'exclusion', 'exclusionCode', 'exclusionDetail', 'rowsExcluded',
   'populationNote', 'populationGraph', 'recordMeasure', 'rowKey', 'valueStatus', 'asPublished', 'resultTable',
   'columnRole', 'columnUnit', 'cell', 'cellColumn', 'cellGrade', 'tableShape', 'derivedValue', 'derivedOp', 'derivedN',
+  // stored population graphs read back by later questions (src/population/materialize.ts)
+  'PopulationGraph', 'StoreRead', 'storedData', 'rowData', 'rowIndex',
   // conversations (src/conversation): a follow-up's fields taken from the previous turn
   'carriedOver',
 ] as const);

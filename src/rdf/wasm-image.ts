@@ -40,6 +40,13 @@ export interface WasmImage {
   quads: number;
   /** oxigraph's version, which must be the same on both sides. */
   version: string;
+  /**
+   * The runs of pages that are not zero, as [first page, page count], when known (an image read
+   * from a file, or taken here): applying then copies exactly those instead of testing every page.
+   */
+  runs?: [number, number][];
+  /** Quads per graph, where the source had counted them at this state (RdfStore.graphSize). */
+  graphSizes?: Record<string, number>;
 }
 
 interface Exports {
@@ -96,6 +103,11 @@ const ZERO = new Uint8Array(PAGE);
 /** Why the last `take` returned null (for logs), or null. */
 export let lastRefusal: string | null = null;
 
+/** The oxigraph version this thread runs ('' when its instance was not caught): part of every image's identity. */
+export function oxigraphVersion(): string {
+  return version;
+}
+
 /** Can this thread take and apply images? */
 export function available(): boolean {
   return exports !== null;
@@ -138,11 +150,17 @@ export function take(storePtr: number, quads: number): WasmImage | null {
   const memory = new SharedArrayBuffer(src.length);
   const dst = new Uint8Array(memory);
   // A SharedArrayBuffer starts zeroed: leaving zero pages unwritten keeps them unmapped.
+  const runs: [number, number][] = [];
   for (let at = 0; at < src.length; at += PAGE) {
     const page = src.subarray(at, at + PAGE);
-    if (Buffer.compare(page, ZERO.subarray(0, page.length)) !== 0) dst.set(page, at);
+    if (Buffer.compare(page, ZERO.subarray(0, page.length)) === 0) continue;
+    dst.set(page, at);
+    const p = at / PAGE;
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === p) last[1]++;
+    else runs.push([p, 1]);
   }
-  return { memory, table, storePtr, quads, version };
+  return { memory, table, storePtr, quads, version, runs };
 }
 
 /**
@@ -161,6 +179,19 @@ export function apply(image: WasmImage): number {
   if (t.length < image.table.length) t.grow(image.table.length - t.length);
   const src = new Uint8Array(image.memory);
   const dst = new Uint8Array(mem.buffer);
+  if (image.runs) {
+    // Fresh pages are zero: the pristine region (which the fresh instance itself wrote) and the
+    // image's non-zero runs are all there is to copy.
+    const low = Math.min(pristine?.bytes ?? 0, src.length);
+    dst.set(src.subarray(0, low), 0);
+    for (const [first, pages] of image.runs) {
+      const from = Math.max(first * PAGE, low);
+      const to = Math.min((first + pages) * PAGE, src.length);
+      if (to > from) dst.set(src.subarray(from, to), from);
+    }
+    for (let i = 0; i < image.table.length; i++) t.set(i, image.table[i]);
+    return image.storePtr;
+  }
   for (let at = 0; at < src.length; at += PAGE) {
     const page = src.subarray(at, at + PAGE);
     // Pages the image left zero are zero here too (fresh memory), except the ones the fresh

@@ -110,11 +110,12 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     storeConfig: deps.config.store,
     ...(deps.askSeedAfter ? { seedAfter: deps.askSeedAfter } : {}),
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
+    eager: deps.eagerAsk === true,
   }));
   app.addHook('onClose', async () => askHost?.close());
   if (deps.eagerAsk && lim.workers > 0) {
     app.askHost();
-    readiness.add('ask-workers', () => askHost!.isReady);
+    readiness.add('ask-workers', () => askHost!.canAnswer);
   }
   app.addHook('onClose', async () => queryPool.close());
   // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with Retry-After.

@@ -30,12 +30,14 @@ describe('NVIDIA total assets at the end of fiscal 2023', () => {
     expect(r.attempts.find((a) => a.disposition === 'accepted')).toMatchObject({ source: 'sec-edgar', measure: 'sec-edgar/us-gaap/Assets' });
   }, 60_000);
 
-  it('offline (no model to settle the label), it ends on the SEC record reached, not after 0 attempts', async () => {
+  it('on the offline default (no model), "at the end of fiscal 2023" is the period, and the SEC Assets concept answers', async () => {
     const r = await ask(offline, { question: NVIDIA });
-    expect(r.status).toBe('refused');
-    expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'residual' });
-    expect(r.attempts.some((a) => a.source === 'sec-edgar' && a.measure === 'sec-edgar/us-gaap/Assets' && a.disposition === 'rejected')).toBe(true);
-    expect(r.figures).toEqual([]);
+    expect(r.intent).toMatchObject({ attribute: 'total assets', period: { basis: 'fiscal', year: 2023 } });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.source, e.measure, e.period, e.period_end, e.value])).toEqual([['sec-edgar', 'sec-edgar/us-gaap/Assets', 'FY2023', '2023-01-29', 41182000000]]);
+    expect(r.figures.map((f) => [f.text, f.grade])).toEqual([['$41,182,000,000', 'verified']]);
+    // the nonprofit measures were passed on entity resolution: no nonprofit request was made
+    expect(r.attempts.every((a) => a.source === 'sec-edgar')).toBe(true);
   }, 60_000);
 });
 

@@ -12,6 +12,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import type { AskResult } from '../../src/ask/types.ts';
+import { queryContext } from '../../src/execute/context.ts';
+import { searchLeaf } from '../../src/execute/leaf.ts';
+import type { Assessment } from '../../src/plan/plan.ts';
 import { testServices } from '../ask/services.ts';
 import { ACS5_2021_COUNTIES, recordedCensus as recorded } from './recorded-census.ts';
 
@@ -76,5 +79,62 @@ describe('an older vintage of one source waits for a newer period another source
     // every ACS vintage tried first ends in 2018 or later (the SVI republication's vintage); none older was needed
     expect(before.every((a) => Number(/(\d{4})$/.exec(a.vintage!)![1]) >= 2018)).toBe(true);
     expect(r.attempts.slice(svi + 1).filter((a) => a.source === 'census-acs')).toEqual([]);
+  }, 180_000);
+});
+
+/**
+ * Within one operation, a "latest" read goes by vintage, not by candidate: acs-state's first candidate for Texas's
+ * median household income (B19013_001E) is recorded only for ACS 1-year 2018 (group(B19013)), while a later
+ * candidate of the same operation, the data profile's DP03_0062E, is read for ACS 5-year 2018–2022 from the subject
+ * table it republishes (S1901_C01_012E; fixtures/publishers/census-acs/acs-all-states.ACSST5Y2022.S1901-Data, a
+ * DERIVED cassette from the data.census.gov download). The newer vintage is read; the older one is never requested.
+ */
+describe('latest within one operation: every candidate\'s vintages newest first', () => {
+  const S1901_2022 = 'acs-all-states.ACSST5Y2022.S1901-Data.cassette.json';
+  const acsState = { key: 'census-acs/acs-state', publisherId: 'census-acs', operationId: 'acs-state', kind: 'keyed_read', accepts: ['fips'], grain: 'one state', complete: true, coverageOf: 'the requested state', title: 'ACS estimates for one state' } as const;
+  const candidate = (candidateKey: string, title: string, discoveryRank: number): Assessment => ({ candidateKey, kind: 'measure', publisherId: 'census-acs', title, discoveryRank, verdict: 'exact', reason: 'test', operation: { ...acsState, accepts: [...acsState.accepts] } });
+  const B19013 = candidate('census-acs/acs5-2009/B19013_001E', 'B19013_001E: Median household income in the past 12 months (in 2009 inflation-adjusted dollars)', 1);
+  const DP03 = candidate('census-acs/acs1-2019-profile/DP03_0062E', 'DP03_0062E: Total households — Median household income (dollars)', 2);
+  const latest = { year: null, basis: 'unspecified', latest: true, text: 'latest' } as const;
+  let n = 0;
+  const leaf = (candidates: Assessment[]) => {
+    const ctx = queryContext({ id: `lv${++n}`, runtime: offline.runtime, registry: offline.registry, timeoutMs: Infinity });
+    let a = 0;
+    return searchLeaf(ctx, { question: 'What is the median household income in Texas?', entity: 'Texas', attribute: 'median household income', period: latest, candidates, units: new Map(), nextAttempt: () => ++a }).finally(() => ctx.dispose());
+  };
+  const endOf = (vintage: string) => Number(/(\d{4})$/.exec(vintage)![1]);
+
+  it('the first candidate alone reads its newest recorded vintage, ACS 1-year 2018 (the control)', async () => {
+    const r = await leaf([B19013]);
+    expect(r.evidence).toMatchObject({ measure: B19013.candidateKey, period: { label: 'ACS 1-year 2018' } });
+  }, 120_000);
+
+  it('with a later candidate of the same operation, its newer ACS 5-year 2018–2022 is read first, and the disclosure is typed', async () => {
+    const r = await leaf([B19013, DP03]);
+    expect(r.evidence).toMatchObject({
+      source: 'census-acs', operation: 'acs-all-states', measure: DP03.candidateKey, value: recorded(S1901_2022, 'S1901_C01_012E', { state: '48' }),
+      period: { label: 'ACS 5-year 2018–2022', end: '2022-12-31' }, entity: { keyType: 'fips', key: '48' },
+    });
+    expect(r.evidence!.raw.url).toBe('https://api.census.gov/data/2022/acs/acs5/subject?get=NAME,group(S1901)&for=state:*');
+    // vintages are attempted newest first across both candidates, and nothing older than the one read is requested
+    const ends = r.attempts.map((a) => endOf(a.bindings.vintage!));
+    expect(ends).toEqual([...ends].sort((x, y) => y - x));
+    expect(Math.min(...ends)).toBe(2022);
+    expect(r.attempts.some((a) => a.bindings.vintage === 'ACS 1-year 2018')).toBe(false);
+    // "latest": an older vintage read in place of newer declared ones, each with why it was not read (typed)
+    expect(r.latest?.code).toBe('older_vintage_read');
+    if (r.latest?.code !== 'older_vintage_read') return;
+    expect(r.latest.read).toEqual({ candidate: 'census-acs/acs-state@ACS 5-year 2018–2022', source: 'census-acs', period: 'ACS 5-year 2018–2022' });
+    expect(r.latest.newer.map((x) => [x.period, x.reason])).toEqual([
+      ['ACS 1-year 2024', 'offline'], ['ACS 5-year 2020–2024', 'offline'], ['ACS 1-year 2023', 'offline'], ['ACS 5-year 2019–2023', 'offline'],
+    ]);
+  }, 120_000);
+
+  it('"What is the median household income in Texas?" reads the newest recorded vintage of acs-state, not the first candidate\'s', async () => {
+    const r = await ask(offline, { question: 'What is the median household income in Texas?' });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => [e.source, e.entity_key, e.period, e.value])).toEqual([['census-acs', 'fips=48', 'ACS 5-year 2018–2022', recorded(S1901_2022, 'S1901_C01_012E', { state: '48' })]]);
+    expect(r.figures.every((f) => f.grade === 'verified' || f.grade === 'derived')).toBe(true);
+    expect(r.attempts.some((a) => a.vintage === 'ACS 1-year 2018')).toBe(false);
   }, 180_000);
 });

@@ -8,7 +8,7 @@ import { ingest, readIngestFile } from '../../src/grants/ingest.ts';
 import { embeddedGrantStore } from '../../src/grants/store.ts';
 import { grantIris } from '../../src/grants/vocab.ts';
 import { testServices } from '../ask/services.ts';
-import { EXTRACT, extractRows, norm, paid, sum } from './helpers.ts';
+import { EXTRACT, extractRows, norm, paid, sum, type Row } from './helpers.ts';
 
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 
@@ -114,4 +114,33 @@ describe('the offline default: an empty grant graph is seeded with the bundled e
     expect(none.status).toBe('refused');
     expect(none.refusal?.code).toBe('empty_graph');
   }, 240_000);
+});
+
+describe('what one funder gave one recipient, a cause or a place (offline default)', () => {
+  const rows = extractRows();
+  let services: AskServices;
+  beforeAll(async () => { services = await testServices(); }, 240_000);
+
+  it('a pair: the funder\'s grants to that recipient, summed from the extract; never the funder\'s total', async () => {
+    // the funder–recipient pair with the most paid grants in the extract, named as filed
+    const by = new Map<string, Row[]>();
+    for (const x of rows.filter(paid)) { const k = `${x.foundation_name}|${x.grantee_name}`; by.set(k, [...(by.get(k) ?? []), x]); }
+    const [key, grants] = [...by].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0]!;
+    const [, recipient] = key.split('|') as [string, string];
+    const funderEin = grants[0]!.foundation_ein;
+    const all = rows.filter((x) => x.foundation_ein === funderEin && paid(x));
+    expect(grants.length).toBeGreaterThan(1);
+    const r = await ask(services, { question: `How much did the ${grants[0]!.foundation_name} give to ${recipient}?` });
+    expect(r.status, r.text).toBe('answered');
+    const pairPaid = sum(rows.filter((x) => x.foundation_ein === funderEin && norm(x.grantee_name) === norm(recipient) && paid(x)));
+    expect(r.figures.map((f) => f.value)).toContain(pairPaid);
+    expect(r.figures.map((f) => f.value)).not.toContain(sum(all));
+    expect(r.figures.filter((f) => f.grade === 'unverified')).toEqual([]);
+  }, 120_000);
+
+  it('a recipient the graph does not hold is refused, not answered with the funder\'s total', async () => {
+    const r = await ask(services, { question: 'How much did the Erb Family Foundation give to the Society for Lunar Gardening?' });
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { aggregate } from '../../src/population/compute/aggregate.ts';
 import { subset } from '../../src/population/compute/subset.ts';
 import { correlate } from '../../src/population/compute/correlation.ts';
 import { ratio } from '../../src/population/compute/ratio.ts';
-import { POPULATION_PROVIDERS } from '../../src/population/sources/index.ts';
+import { POPULATION_PROVIDERS } from '../../src/connectors/population/providers.ts';
 import { CASSETTES, censusRows, csvRows, isSentinel, midranks, pearson, population } from './helpers.ts';
 
 const y2018 = { year: 2018, latest: false, text: '2018' };

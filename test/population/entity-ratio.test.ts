@@ -81,6 +81,35 @@ describe('a ratio of one entity\'s keyed measures', () => {
     for (const x of r.figures) expect(['verified', 'derived']).toContain(x.grade);
   });
 
+  it('each component is cross-checked against the second paths its measure declares, as a keyed point read is, and graded by them', async () => {
+    const r = await ask(services, { question: "What was Apple's net profit margin in 2023?" });
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    const [income, revenue] = r.evidence;
+    // every component has its cross-checks, each against another operation than the one it was admitted from
+    for (const e of [income!, revenue!]) {
+      const mine = (r.cross_checks ?? []).filter((c) => c.evidence === e.iri);
+      expect(mine.length, e.measure).toBeGreaterThan(0);
+      for (const c of mine) expect(c.operation).not.toBe('companyfacts');
+    }
+    // where a second path was read, it holds the value the companyfacts body states (computed here), and the figure names it
+    const agreeing = (r.cross_checks ?? []).filter((c) => c.outcome === 'agrees');
+    expect(agreeing.length).toBeGreaterThan(0);
+    for (const c of agreeing) expect(c.value).toBe(c.evidence === income!.iri ? secAnnual('NetIncomeLoss', 2023) : secAnnual('RevenueFromContractWithCustomerExcludingAssessedTax', 2023));
+    for (const f of r.figures.filter((x) => x.grade === 'verified')) expect(f.corroborated_by?.length, f.text).toBeGreaterThan(0);
+    // the DERIVED second paths are not independent: said, not hidden
+    expect(r.qualification!.disclosures.join(' ')).toMatch(/Cross-check agrees: .*may agree with the primary read by construction/);
+    // the cross-check attempts are in the run graph
+    expect(services.store.rdf.ask(`ASK { GRAPH <http://assay.test/graph/runs/${r.run_id}> { ?c a <https://w3id.org/assay/ns#CrossCheck> } }`)).toBe(true);
+  });
+
+  it('a component whose measure no other operation serves says no cross-check was available', async () => {
+    const r = await ask(services, { question: 'What was the ratio of total liabilities to total assets of the Apache Software Foundation in 2021?' });
+    expect(r.status, JSON.stringify(r.refusal)).toBe('answered');
+    expect((r.cross_checks ?? []).map((c) => c.outcome)).toEqual(['unavailable', 'unavailable']);
+    expect(r.qualification!.disclosures.join(' ')).toMatch(/No cross-check available for any of the 2 figures/);
+    for (const x of r.figures) expect(['verified', 'derived']).toContain(x.grade);
+  });
+
   it('a component with no record for the period refuses naming that component, never dividing what it has', async () => {
     const r = await ask(services, { question: "What was Tesla's net profit margin in 2023?" });
     expect(r.status).toBe('refused');

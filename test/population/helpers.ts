@@ -10,8 +10,8 @@ import { connectorRuntime, type ConnectorRuntime } from '../../src/connectors/ru
 import { systemClock } from '../../src/http/context.ts';
 import type { PopulationContext } from '../../src/population/read.ts';
 import { readFirst } from '../../src/population/read.ts';
-import { POPULATION_PROVIDERS } from '../../src/population/sources/index.ts';
-import type { PopulationAsk } from '../../src/population/sources/types.ts';
+import { POPULATION_PROVIDERS } from '../../src/connectors/population/providers.ts';
+import type { PopulationAsk } from '../../src/connectors/population/provider.ts';
 import type { PopulationRead } from '../../src/population/types.ts';
 
 const FIX = 'fixtures/publishers';

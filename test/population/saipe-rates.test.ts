@@ -8,7 +8,7 @@ import type { AskServices } from '../../src/ask/services.ts';
 import type { AskResult } from '../../src/ask/types.ts';
 import { aggregate } from '../../src/population/compute/aggregate.ts';
 import { readFirst } from '../../src/population/read.ts';
-import { POPULATION_PROVIDERS } from '../../src/population/sources/index.ts';
+import { POPULATION_PROVIDERS } from '../../src/connectors/population/providers.ts';
 import { NATION } from '../../src/population/geo.ts';
 import { computeRefusalText } from '../../src/population/wording.ts';
 import { interpretOffline } from '../../src/understand/offline/interpret.ts';

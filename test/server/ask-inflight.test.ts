@@ -42,7 +42,10 @@ describe('asks in flight', () => {
   afterAll(async () => gw?.close());
 
   it('the ask worker adopted a memory image of the store', () => {
-    expect(gw.app.askHost().seeds.map((s) => s.via)).toEqual(['image']);
+    // Ready once one ask worker is; any others may still be starting.
+    const seeds = gw.app.askHost().seeds.map((s) => s.via);
+    expect(seeds.length).toBeGreaterThan(0);
+    expect(seeds.every((v) => v === 'image')).toBe(true);
   });
 
   it('/health and /sparql answer while questions are in flight; then every question is answered', async () => {

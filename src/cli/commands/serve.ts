@@ -4,7 +4,7 @@
  * catalog and the ask workers are (readiness: /ready answers 200 from the same moment).
  */
 import { loadConfig } from '../../config.ts';
-import { startGateway } from '../../server/listen.ts';
+import { imageNotes, startGateway } from '../../server/listen.ts';
 import { syncCatalogGraph, type SyncResult } from '../../ard/sync.ts';
 import { graphIri } from '../../rdf/vocab.ts';
 import { DurableStore, type RecoveryReport } from '../../rdf/durable.ts';
@@ -78,6 +78,7 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
       ? `  catalog: rebuilt from ${opts.catalog ?? 'ard-okf'}/ (${sync.cached ? 'the graph read from its cache' : `${sync.publishers} sources, ${sync.measures} measures`}, ${quads} quads) in ${(sync.elapsedMs / 1000).toFixed(1)} s`
       : `  catalog: unchanged since it was last loaded (${quads} quads)`);
   }
+  after.push(...imageNotes(running.store));
   after.push(`  SPARQL endpoint: ${config.baseIri}sparql   VoID: ${config.baseIri}.well-known/void   catalog: ${config.baseIri}catalog`);
   after.push('  offline default: no model and no live publisher traffic are configured. Stop with Ctrl-C.');
   after.push('ready');

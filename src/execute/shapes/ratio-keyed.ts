@@ -23,6 +23,7 @@ import { searchLeaf } from '../leaf.ts';
 import type { Note } from '../notes.ts';
 import { latestNotes, pinFor, refusal, refused, wanted } from './common.ts';
 import type { Item, ShapeInput, ShapeOutcome } from './types.ts';
+import type { OperationRef } from '../../discover/index.ts';
 
 type Admitted = Omit<AdmittedEvidence, 'index'>;
 
@@ -43,6 +44,25 @@ export function component(e: Admitted, index: number): RatioComponent {
     period: { label: e.period.label, ...(e.period.end ? { end: e.period.end } : {}) },
     about: { grain: 'entity', key: entityKey(e), label: e.entity.label }, match: e.assurance.match === 'name' ? 'name' : 'key', evidence: [String(index)],
   };
+}
+
+/**
+ * The cross-check sources declared for the components: every catalog operation the planner found
+ * serving each component's measure (the plan's choice and its sibling operations), as a point
+ * read's `serving`; the cross-check itself skips the operation the value was admitted from.
+ */
+function servingOf(i: ShapeInput, attrs: readonly string[]): Map<string, OperationRef[]> {
+  const out = new Map<string, OperationRef[]>();
+  for (const [k, ops] of i.planned.serving ?? []) out.set(k, [...ops]);
+  for (const a of attrs) {
+    for (const c of i.planned.components?.get(a) ?? []) {
+      if (!c.operation) continue;
+      const ops = out.get(c.candidateKey) ?? [];
+      if (!ops.some((o) => o.key === c.operation!.key)) ops.push(c.operation);
+      out.set(c.candidateKey, ops);
+    }
+  }
+  return out;
 }
 
 export async function keyedRatio(i: ShapeInput, entity: string, attrs: readonly string[], scale: number): Promise<ShapeOutcome> {
@@ -76,6 +96,6 @@ export async function keyedRatio(i: ShapeInput, entity: string, attrs: readonly 
   const items: Item[] = admitted;
   return {
     kind: 'evidence', attempts, items, notes, answer: 'population',
-    population: { shape: 'ratio', reads: [], result: { kind: 'ratio', ratio: q.value }, itemOf: {} },
+    population: { shape: 'ratio', reads: [], result: { kind: 'ratio', ratio: q.value }, itemOf: {}, crossCheck: servingOf(i, attrs) },
   };
 }

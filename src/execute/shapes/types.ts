@@ -16,6 +16,7 @@ import type { Intent, Shape } from '../../understand/intent.ts';
 import type { SemanticJudge } from '../../validate/adjudicate.ts';
 import type { Attempt } from '../attempt.ts';
 import type { GrantStore } from '../../grants/store.ts';
+import type { AssayStore } from '../../rdf/backend.ts';
 import type { GrantIris } from '../../grants/vocab.ts';
 import type { QueryContext } from '../context.ts';
 import type { Failure } from '../failure.ts';
@@ -50,6 +51,8 @@ export interface ShapeInput {
   pinned?: ReadonlyArray<{ entity: string; bundle: IdentityBundle }>;
   /** The store holding the grant graph, for the grant_graph executor (a materialized index, not a publisher). */
   grantGraph?: { store: GrantStore; iris: GrantIris };
+  /** The question's store, where population graphs are stored once and read back by later questions (src/population/materialize.ts). */
+  populationStore?: { store: AssayStore; baseIri: string };
 }
 
 /** An admitted item before the run numbers it. */

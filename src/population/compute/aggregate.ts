@@ -36,8 +36,9 @@ export function valueKind(read: Pick<PopulationRead, 'measure'>): 'rate' | 'medi
 export function aggregate(read: PopulationRead, op: AggregateOp): Computed<Aggregate> {
   const refusal = requireComplete(read) ?? (op === 'count' ? null : requireUsable(read));
   if (refusal) return { ok: false, refusal };
+  // a count of members counts every member (grain, scope and class decided), whether or not the measure read with them has a value
+  if (op === 'count') return { ok: true, value: { op, value: read.completeness.members, n: read.completeness.members, unit: 'count' } };
   const n = read.usable.length;
-  if (op === 'count') return { ok: true, value: { op, value: n, n, unit: 'count' } };
   const kind = valueKind(read);
   if (op === 'sum' && kind !== 'amount') return { ok: false, refusal: { code: 'not_additive', measure: read.measure.key, kind } };
   const sum = read.usable.reduce((s, r) => s + r.value!, 0);

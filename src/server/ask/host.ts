@@ -59,6 +59,12 @@ export interface AskHostOptions {
    */
   seedAfter?: Promise<unknown>;
   onReplace?: (reason: string) => void;
+  /**
+   * Start every worker at once (the gateway). Otherwise (apps built in-process, tests) one starts
+   * at once and another only when a question arrives while every worker has one in flight, up to
+   * `workers`: sequential use never pays for a second worker's services and replica.
+   */
+  eager?: boolean;
 }
 
 export class AskHost {
@@ -77,7 +83,7 @@ export class AskHost {
   constructor(store: AssayStore, opts: AskHostOptions) {
     this.#store = store;
     this.#opts = opts;
-    for (let i = 0; i < opts.workers; i++) this.#slots.push(this.#spawn());
+    for (let i = 0; i < (opts.eager === false ? Math.min(1, opts.workers) : opts.workers); i++) this.#slots.push(this.#spawn());
     this.#unsubscribe = store.onWrite((op, seq) => {
       for (const s of this.#slots) if (!s.dead) s.worker.postMessage({ type: 'follow', op, seq } satisfies ToAskWorker);
     });
@@ -86,6 +92,15 @@ export class AskHost {
   /** Every worker has loaded its replica and the ask services. */
   get isReady(): boolean {
     return !this.#closed && this.#slots.every((s) => s.ready);
+  }
+
+  /**
+   * At least one worker has loaded its replica and the ask services: questions are answered (the
+   * gateway's readiness). On a machine with few cores the others, still starting, would otherwise
+   * delay it by their own start-up; they take questions as soon as they are ready.
+   */
+  get canAnswer(): boolean {
+    return !this.#closed && this.#slots.some((s) => s.ready && !s.dead);
   }
 
   /** Questions running or waiting. */
@@ -118,6 +133,8 @@ export class AskHost {
         how.signal.addEventListener('abort', q.onAbort, { once: true });
       }
       this.#queue.push(q);
+      const live = this.#slots.filter((s) => !s.dead);
+      if (this.#slots.length < this.#opts.workers && live.every((s) => s.inFlight.size > 0)) this.#slots.push(this.#spawn());
       this.#pump();
     });
   }
@@ -163,7 +180,8 @@ export class AskHost {
     worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
     const store = this.#store;
     if (store instanceof DurableStore) {
-      worker.postMessage({ type: 'init', baseIri: this.#opts.baseIri, maxQuads: store.maxQuads } satisfies ToAskWorker);
+      // The gateway's workers (eager) warm the pipeline up before they report ready (worker.ts).
+      worker.postMessage({ type: 'init', baseIri: this.#opts.baseIri, maxQuads: store.maxQuads, warmUp: this.#opts.eager !== false } satisfies ToAskWorker);
     } else if (this.#opts.storeConfig) {
       worker.postMessage({ type: 'init', remote: this.#opts.storeConfig, baseIri: this.#opts.baseIri } satisfies ToAskWorker);
     } else {

@@ -36,7 +36,7 @@ import type { Seed } from '../sparql/worker.ts';
 import { rememberingDiscovery } from './discovery-memo.ts';
 
 export type ToAskWorker =
-  | { type: 'init'; baseIri: string; maxQuads: number }
+  | { type: 'init'; baseIri: string; maxQuads: number; warmUp?: boolean }
   | { type: 'init'; remote: StoreConfig; baseIri: string }
   | { type: 'seed'; seed: Seed }
   | { type: 'follow'; op: WriteOp; seq: number }
@@ -54,6 +54,23 @@ export type FromAskWorker =
   | { type: 'result'; id: number; result: unknown }
   | { type: 'error'; id: number; message: string }
   | { type: 'write'; wid: number; op: WriteOp };
+
+/**
+ * The question an ask worker runs once before it reports ready, against a scratch in-memory store
+ * (nothing is written to the gateway's store), so that the first question a user asks does not
+ * pay for compiling the pipeline (a cold pipeline costs seconds of CPU on a busy machine). Only
+ * with replayed publishers (never live traffic at start-up). It is a keyed read of a company the
+ * offline snapshot records, so it runs the whole path (understand, discover, plan, read, check,
+ * render); the publisher response a user's question reads is still fetched and parsed for that
+ * question. ASSAY_ASK_WARMUP=off turns it off; another question replaces it.
+ */
+export const WARM_UP_QUESTION = "What was Tesla's total revenue in 2022?";
+
+function warmUpQuestion(env: NodeJS.ProcessEnv = process.env): string | null {
+  const v = env.ASSAY_ASK_WARMUP?.trim();
+  if (v === 'off' || v === '0' || v === 'false') return null;
+  return v && v !== 'on' ? v : WARM_UP_QUESTION;
+}
 
 /** Plain data only crosses the thread boundary. */
 function plain<T>(v: T): T {
@@ -87,11 +104,11 @@ function main(): void {
     // write the owner made meanwhile (at a first start, the catalog graph).
     // (Loading reads no store: `store` is filled in below, once the replica exists.)
     const loaded = await loadAskServices({ store: undefined as unknown as AssayStore, baseIri: m.baseIri, ...(model ? { model } : {}) });
-    pendingInit = { loaded: { ...loaded, index: rememberingDiscovery(loaded.index) }, maxQuads: m.maxQuads };
+    pendingInit = { loaded: { ...loaded, index: rememberingDiscovery(loaded.index) }, maxQuads: m.maxQuads, warmUp: m.warmUp === true };
     send({ type: 'seed-wanted', pristine: RdfStore.canAdoptImage() });
   };
 
-  let pendingInit: { loaded: AskServices; maxQuads: number } | undefined;
+  let pendingInit: { loaded: AskServices; maxQuads: number; warmUp: boolean } | undefined;
   const seedFrom = async (seed: Seed): Promise<{ rdf: RdfStore; seq: number }> => {
     if (seed.kind === 'image') return { rdf: RdfStore.fromMemoryImage(seed.image), seq: seed.seq };
     if (seed.kind === 'dir') return DurableStore.readReplica(seed.dir);
@@ -113,9 +130,17 @@ function main(): void {
         }),
       });
       for (const w of held.splice(0)) store.follow(w.op, w.seq);
-      services = { ...init.loaded, store };
+      const ready = { ...init.loaded, store };
       pendingInit = undefined;
-      send({ type: 'ready', via: m.seed.kind, ms: performance.now() - t0 });
+      const seedMs = performance.now() - t0;
+      const warm = init.warmUp ? warmUpQuestion() : null;
+      const warmed = warm && ready.runtime.http.mode === 'replay'
+        ? askTurn({ ...ready, store: DurableStore.inMemory({ maxQuads: init.maxQuads }) }, { question: warm }).then(() => undefined, () => undefined)
+        : Promise.resolve();
+      void warmed.then(() => {
+        services = ready;
+        send({ type: 'ready', via: m.seed.kind, ms: seedMs });
+      });
     }, (e: Error) => {
       if (m.seed.kind === 'image') send({ type: 'image-refused', reason: e.message });
       else send({ type: 'failed', message: `the ask worker could not read its replica: ${e.message}` });

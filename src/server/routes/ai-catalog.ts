@@ -10,6 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ensureSlash } from '../../rdf/vocab.ts';
 import { ALL_RDF_OUTPUT, TRIPLE_RDF_OUTPUT } from '../../rdf/serialize.ts';
+import { connectorRegistry } from '../../connectors/registry.ts';
 
 /** SELECT/ASK result formats the endpoint writes (SPARQL 1.1 Protocol §2.1). */
 const RESULT_FORMATS = ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values'];
@@ -60,7 +61,8 @@ export function assayAiCatalog(baseIri: string): Record<string, unknown> {
         type: 'application/json',
         url: `${base}ask`,
         description: 'Ask a question in plain English about US public data (POST {"question": "..."}; or send an intent). Answers come from the publishers\' own responses: every number is graded by code (verified, derived, corroborated, conflict, unverified) and cited to the publisher response it came from; ambiguous questions get a clarification with options and values; unanswerable ones a typed refusal saying why. POST /ask/stream sends NDJSON progress events then the result; GET /runs/{id} returns the run graph.',
-        tags: ['question-answering', 'citations', 'provenance', 'us-public-data', 'sec-edgar', 'census', 'irs'],
+        // the publishers answered from: every source the connector registry declares
+        tags: ['question-answering', 'citations', 'provenance', 'us-public-data', ...connectorRegistry().keys()],
         capabilities: ['CitedAnswers', 'Clarification', 'Refusal', 'ProgressStream'],
         representativeQueries: [
           "What was Apple's total revenue in 2023?",

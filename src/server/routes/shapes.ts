@@ -4,13 +4,16 @@
  *
  * The files are read and parsed once, when the app is built: they are part of the code, so a file
  * that does not parse stops the start-up with its name and the parser's message rather than
- * serving half the shapes.
+ * serving half the shapes. They are parsed into JavaScript terms (N3), not oxigraph's: building the
+ * app must leave the main thread's WebAssembly heap unused, so that the store can still adopt a
+ * memory image when the catalog graph is written (src/rdf/durable.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { parseRdf, RDF_FORMATS, type Quad } from '../../rdf/store.ts';
+import { Parser } from 'n3';
+import type { Quad } from '../../rdf/store.ts';
 import { TRIPLE_RDF_OUTPUT } from '../../rdf/serialize.ts';
 import { ensureSlash } from '../../rdf/vocab.ts';
 import { notFound, sendRdf } from './rdf-reply.ts';
@@ -34,7 +37,7 @@ export function loadShapes(dir: string = DEFAULT_SHAPES_DIR, baseIri?: string): 
   for (const name of names) {
     const path = join(dir, name);
     try {
-      quads.push(...parseRdf(readFileSync(path, 'utf8'), { format: RDF_FORMATS.turtle, ...(baseIri ? { baseIri } : {}) }));
+      quads.push(...(new Parser({ format: 'text/turtle', ...(baseIri ? { baseIRI: baseIri } : {}) }).parse(readFileSync(path, 'utf8')) as unknown as Quad[]));
     } catch (e) {
       throw new Error(`shapes file ${path} is not valid Turtle: ${(e as Error).message}; fix the file (it is served at /shapes and used for validation)`);
     }

@@ -317,6 +317,14 @@ export class QueryPool {
     return { plan: reply.plan, seq };
   }
 
+  /** The store's quads and non-empty graphs, counted by a replica, and the write it held then. */
+  async storeCounts(timeoutMs: number): Promise<{ quads: number; graphs: number; seq: number }> {
+    const { reply, seq } = await this.#run({ kind: 'counts' }, timeoutMs, 'the count limit');
+    if (!reply.ok) throw fromReply(reply);
+    if (reply.kind !== 'counts') throw new Error(`the query worker answered a count with a ${reply.kind} result; this is a bug in Assay`);
+    return { quads: reply.quads, graphs: reply.graphs, seq };
+  }
+
   #run(job: PoolJob, timeoutMs: number, limitName: string, how: { client?: string } = {}): Promise<{ reply: PoolReply; runMs: number; seq: number }> {
     if (this.#closed) return Promise.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
     if (this.#queue.length >= this.#opts.maxQueue) {

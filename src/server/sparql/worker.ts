@@ -31,12 +31,15 @@ export type { SweepPlan };
 export type PoolJob =
   | Job
   | { kind: 'snapshot'; path: string; atSeq: number }
-  | { kind: 'sweep-plan'; baseIri: string; policy: Limits['runs']; now: number };
+  | { kind: 'sweep-plan'; baseIri: string; policy: Limits['runs']; now: number }
+  /** The replica's quads and non-empty graphs (for /health: counting walks the store). */
+  | { kind: 'counts' };
 
 export type PoolReply =
   | Reply
   | { ok: true; kind: 'snapshot'; sums: SnapshotSums }
-  | { ok: true; kind: 'sweep-plan'; plan: SweepPlan };
+  | { ok: true; kind: 'sweep-plan'; plan: SweepPlan }
+  | { ok: true; kind: 'counts'; quads: number; graphs: number };
 
 /**
  * Where a replica comes from: a memory image of the owner's store (copied, not parsed; see
@@ -133,6 +136,10 @@ function main(): void {
         }
         if (m.job.kind === 'sweep-plan') {
           send({ type: 'result', id: m.id, seq: replicaSeq, reply: { ok: true, kind: 'sweep-plan', plan: planSweep(replica, m.job.baseIri, m.job.policy, m.job.now) } });
+          return;
+        }
+        if (m.job.kind === 'counts') {
+          send({ type: 'result', id: m.id, seq: replicaSeq, reply: { ok: true, kind: 'counts', quads: replica.size, graphs: replica.graphs().length } });
           return;
         }
         if (m.job.kind === 'update' && m.job.atSeq !== replicaSeq) {

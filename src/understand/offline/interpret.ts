@@ -76,7 +76,7 @@ export function interpretOffline(question: string): Understanding {
   // "in X" bounds a population; for a yes/no about one named entity it places that entity ("the Red Cross in DC").
   const placed = shape === 'status' && names.length >= 2;
   const populationShape = ['ranking', 'aggregate', 'filtered_subset', 'correlation', 'ratio'].includes(shape);
-  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || (shape === 'grant_graph' && decided?.rule === 'how-much-give-to')) ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
+  let within = (shape === 'ranking' || shape === 'aggregate' || shape === 'filtered_subset' || perCapita !== null || placed || shape === 'grant_graph') ? (mentions.find((m) => /\bin\s+(?:the\s+)?$/.test(q.slice(0, m.start)))?.text ?? null) : null;
   // a place naming its members bounds the population too ("Texas counties", "Rhode Island organizations")
   // (a class code before its members, "501(c)(3) organizations", names the members, not a place)
   const boundBy = populationShape && !within ? mentions.find((m) => !CLASS_CODE.test(m.text) && MEMBERS_AFTER.test(q.slice(m.end))) : undefined;

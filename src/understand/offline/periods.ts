@@ -77,10 +77,10 @@ export function findPeriods(question: string): PeriodMatch {
   const span = m !== null;
   const spanOf = m ? relativeSpan(m) : undefined;
 
-  // Fiscal year: "fiscal 2022", "fiscal year 2022", "FY2023", "FY 2023".
-  m = take(q.match(/\b(?:for\s+|in\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i));
+  // Fiscal year: "fiscal 2022", "fiscal year 2022", "FY2023", "FY 2023", "at the end of fiscal 2023" (the words of the period, not of the measure).
+  m = take(q.match(/\b(?:(?:for|in|at\s+the\s+end\s+of|as\s+of)\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)(\d{4})\b/i));
   const withSpan = spanOf ? { spanOf } : {};
-  if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'fiscal', Number(m[1])), periods: [], consumed, span, ...withSpan };
+  if (m) return { period: period(m[0].replace(/^(for|in|at\s+the\s+end\s+of|as\s+of)\s+/i, ''), 'fiscal', Number(m[1])), periods: [], consumed, span, ...withSpan };
   // Calendar year named as such.
   m = take(q.match(/\b(?:in\s+|for\s+)?calendar\s+(?:year\s+)?(\d{4})\b/i));
   if (m) return { period: period(m[0].replace(/^(for|in)\s+/i, ''), 'calendar', Number(m[1])), periods: [], consumed, span, ...withSpan };

@@ -8,6 +8,7 @@
  * measure can be read, the interpreter says it cannot tell rather than defaulting to a shape.
  */
 import type { Intent, Shape } from '../intent.ts';
+import { grantDecision } from './grant-cues.ts';
 
 export interface ShapeCues {
   q: string;
@@ -32,7 +33,6 @@ export interface ShapeDecision {
   rule: string;
 }
 
-const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\s+(?:money|grants)\\s+to|donates?\\s+to|grants?\\s+to)';
 const SUPERLATIVE = /\b(highest|lowest|most|least|largest|biggest|smallest|fewest|best|worst|top|richest|poorest|greatest|leading)\b/i;
 const ASC = /\b(lowest|least|smallest|fewest|worst|poorest)\b/i;
 export const RECORD_NOUNS = /\b(awards?|grants?|projects?|filings?|contracts?|returns?|studies)\b/i;
@@ -52,22 +52,8 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   if (/^\s*(?:are|is)\s+there\s+(?:any\s+)?(?:(?:federal|open|current)\s+)?(?:grants?|funding(?:\s+opportunit(?:y|ies))?|grant\s+opportunit(?:y|ies)|opportunit(?:y|ies))\s+(?:for|about|on|related\s+to|regarding|in)\b/i.test(q) && !c.threshold) return { shape: 'topical', quantifier: 'existential', rule: 'are-there-grants-for' };
 
   // Grant graph: who funds whom. Direction first, because it decides the traversal.
-  if (new RegExp(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'intersection', quantifier: 'exhaustive', rule: 'both-fund' };
-  if (/\b(largest|biggest|top|leading)\s+(grant\s?makers|funders|donors|philanthrop\w+)\b/i.test(q)) return { shape: 'grant_graph', direction: 'population', quantifier: 'exhaustive', rule: 'largest-funders' };
-  // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
-  if (/\b(largest|biggest|top|leading)\s+(recipients|grantees)\s+of\b/i.test(q)) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
-  if (/\b(largest|biggest|top|leading)\s+(grant\s+)?(recipients|grantees)\b/i.test(q)) return { shape: 'grant_graph', direction: 'population', quantifier: 'exhaustive', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
-  // "How much did X give to organizations in Michigan / to education?": X's grants, by place or cause
-  const giveTo = /\bhow\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:give|gave|grant|granted|pay|paid|award|awarded|donate|donated)\s+(?:in\s+grants\s+)?(?:to|for)\s+(.+?)\s*\??$/i.exec(q);
-  if (giveTo) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', attribute: giveTo[1]!.replace(/^(?:the\s+)?(?:organizations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '').toLowerCase(), rule: 'how-much-give-to' };
-  // "Ford Foundation grants": a name and the word grants, with no verb saying made or received (direction left open)
-  const nameGrants = /^\s*(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:'s)?\s+grants\s*\??\s*$/.exec(q);
-  if (nameGrants) return { shape: 'grant_graph', quantifier: 'exhaustive', subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
-  if (new RegExp(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organizations?))\\s+${FUND}\\b`, 'i').test(q)) return { shape: 'grant_graph', direction: 'reverse', quantifier: 'exhaustive', rule: 'who-funds' };
-  if (/\b(grants?|money)\s+(?:did|does|do)\s+.+\b(make|give|award|pay)\b/i.test(q)
-    || /\b(which|what)\s+\w+\s+(?:does|do|did)\s+.+\b(fund|support)\b/i.test(q)
-    || /\b(got|received|receive|get)\s+grants?\s+from\b/i.test(q)
-    || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given)\s+by\b/i.test(q)) return { shape: 'grant_graph', direction: 'forward', quantifier: 'exhaustive', rule: 'grants-made-by' };
+  const grant = grantDecision(q);
+  if (grant) return grant;
 
   // Correlation: association between two measures across a population.
   if (/\b(correlat\w*|associated\s+with|association\s+between|relationship\s+between|related\s+to)\b/i.test(q)

@@ -15,10 +15,10 @@
  * organizations); SUBSECTION the 501(c) paragraph. Amounts are each organization's latest return
  * (its own tax period); a blank amount is a non-filer, excluded and counted.
  */
-import type { EntityRecord, Observation, OperationResult } from '../../connectors/records.ts';
-import { monthEnd, subsectionLabel } from '../../connectors/irs-eo-bmf.ts';
-import type { PopulationFailure, PopulationRow } from '../types.ts';
-import type { MemberClass, MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { EntityRecord, Observation, OperationResult } from '../records.ts';
+import { monthEnd, subsectionLabel } from '../irs-eo-bmf.ts';
+import type { PopulationFailure, PopulationRow } from '../../population/types.ts';
+import type { MemberClass, MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'irs-eo-bmf';
 
@@ -79,4 +79,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
 
 const membership = (): MembershipCheck => ({ verified: false, expected: 'every organization in the extract' });
 
-export const irsEoBmfPopulation: PopulationProvider = { source: SOURCE, operations: { 'eo-bmf-state': 'organization' }, bind, rows, membership };
+export const irsEoBmfPopulation: PopulationProvider = {
+  source: SOURCE,
+  // the IRS regenerates the per-state extracts monthly, at the same address
+  freshnessDays: 7,
+  operations: { 'eo-bmf-state': 'organization' }, bind, rows, membership };

@@ -9,11 +9,11 @@
  * is the release year; "latest" reads the long table first, then the wide file, and says so when a
  * newer release than the one read exists.
  */
-import type { Observation, OperationResult } from '../../connectors/records.ts';
-import { FIFTY_STATES } from '../geo.ts';
-import type { PopulationFailure, PopulationPeriod } from '../types.ts';
-import { PLACES_LONG_RELEASE, wideRelease } from '../../connectors/population/cdc-places-wide.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { Observation, OperationResult } from '../records.ts';
+import { FIFTY_STATES } from '../../population/geo.ts';
+import type { PopulationFailure, PopulationPeriod } from '../../population/types.ts';
+import { PLACES_LONG_RELEASE, wideRelease } from './cdc-places-wide.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'cdc-places';
 
@@ -54,4 +54,8 @@ function membership(rs: readonly { key: string }[]): MembershipCheck {
   return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
 }
 
-export const cdcPlacesPopulation: PopulationProvider = { source: SOURCE, operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership };
+export const cdcPlacesPopulation: PopulationProvider = {
+  source: SOURCE,
+  // PLACES republishes a release's data under the same dataset id (a corrected release, a new one): a week at most
+  freshnessDays: 7,
+  operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership };

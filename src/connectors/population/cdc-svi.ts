@@ -4,11 +4,11 @@
  * vintage: ACS 2014–2018 5-year estimates republished in SVI 2018, so a year named must be 2018
  * (the survey's end year) or one of the years it spans; -999 is CDC's suppression marker.
  */
-import type { Observation, OperationResult } from '../../connectors/records.ts';
-import { SVI_SURVEY, SVI_VINTAGE } from '../../connectors/cdc-svi.ts';
-import { FIFTY_STATES } from '../geo.ts';
-import type { PopulationFailure } from '../types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { Observation, OperationResult } from '../records.ts';
+import { SVI_SURVEY, SVI_VINTAGE } from '../cdc-svi.ts';
+import { FIFTY_STATES } from '../../population/geo.ts';
+import type { PopulationFailure } from '../../population/types.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'cdc-svi';
 const PERIOD = { label: `${SVI_SURVEY} (CDC/ATSDR ${SVI_VINTAGE})`, start: '2014-01-01', end: '2018-12-31', basis: 'survey' as const };
@@ -38,4 +38,8 @@ function membership(rs: readonly { key: string }[]): MembershipCheck {
   return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
 }
 
-export const cdcSviPopulation: PopulationProvider = { source: SOURCE, operations: { 'county-poverty-all': 'county' }, bind, rows, membership };
+export const cdcSviPopulation: PopulationProvider = {
+  source: SOURCE,
+  // the SVI 2018 file is a fixed release; a corrected file would be republished at the same address
+  freshnessDays: 90,
+  operations: { 'county-poverty-all': 'county' }, bind, rows, membership };

@@ -1,15 +1,16 @@
 /**
  * A population provider: how one publisher's population operations are asked for a measure at a
  * grain, bounded by a scope and a period, and how the records they return become population rows.
- * One file per publisher, registered in index.ts. Providers use the connectors' operations
+ * One file per publisher beside the connector it reads (src/connectors/population/), registered in
+ * providers.ts. Providers use the connectors' operations
  * (src/connectors/) for every request and every parse; they only choose arguments and read records.
  *
  * A provider never widens a question: a year asked is that year's vintage (or a refusal naming it),
  * a scope it cannot bound is a typed failure, and a grain it does not return is a mismatch.
  */
-import type { OperationResult } from '../../connectors/records.ts';
-import type { Scope } from '../geo.ts';
-import type { Grain, PopulationFailure, PopulationNote, PopulationPeriod, PopulationRow } from '../types.ts';
+import type { OperationResult } from '../records.ts';
+import type { Scope } from '../../population/geo.ts';
+import type { Grain, PopulationFailure, PopulationNote, PopulationPeriod, PopulationRow } from '../../population/types.ts';
 
 export interface PeriodAsked {
   /** The year named, or null. */
@@ -89,6 +90,11 @@ export interface MembershipCheck {
 
 export interface PopulationProvider {
   source: string;
+  /**
+   * The freshness policy of this connector's populations: a population graph stored longer ago
+   * than this many days is read again from the publisher, never served (src/population/materialize.ts).
+   */
+  freshnessDays: number;
   /** The source's population operations and the grain each returns. */
   operations: Readonly<Record<string, Grain>>;
   bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure;

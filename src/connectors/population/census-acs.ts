@@ -15,14 +15,14 @@
  * correlations; other county variables alone. Within one state, the state's counties are asked
  * first (a smaller response), then all counties filtered by state FIPS.
  */
-import type { OperationResult, Observation } from '../../connectors/records.ts';
+import type { OperationResult, Observation } from '../records.ts';
 import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from '../../execute/binders/places.ts';
 import { readFileSync } from 'node:fs';
-import { COUNTY_BUNDLE, UNIVERSE_TOTAL } from '../../connectors/census-acs.ts';
-import { saipeMeasure, SAIPE_VARIABLES } from '../../connectors/population/census-saipe.ts';
-import { FIFTY_STATES } from '../geo.ts';
-import type { PopulationFailure, PopulationRow } from '../types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import { COUNTY_BUNDLE, UNIVERSE_TOTAL } from '../census-acs.ts';
+import { saipeMeasure, SAIPE_VARIABLES } from './census-saipe.ts';
+import { FIFTY_STATES } from '../../population/geo.ts';
+import type { PopulationFailure, PopulationRow } from '../../population/types.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'census-acs';
 const VARIABLE = /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/;
@@ -164,6 +164,8 @@ function membership(rs: readonly PopulationRow[], b: PopulationBinding): Members
 
 export const censusAcsPopulation: PopulationProvider = {
   source: SOURCE,
+  // a published ACS vintage (and a SAIPE year) is revised rarely, by a re-release the API serves under the same request
+  freshnessDays: 30,
   operations: { 'acs-all-states': 'state', 'acs-all-counties': 'county', 'acs-county': 'county', 'saipe-states': 'state' },
   bind,
   rows,

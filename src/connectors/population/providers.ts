@@ -4,7 +4,7 @@ import { cdcPlacesPopulation } from './cdc-places.ts';
 import { cdcSviPopulation } from './cdc-svi.ts';
 import { irsEoBmfPopulation } from './irs-eo-bmf.ts';
 import { secFramesPopulation } from './sec-frames.ts';
-import type { PopulationProvider } from './types.ts';
+import type { PopulationProvider } from './provider.ts';
 
 export const POPULATION_PROVIDERS: ReadonlyMap<string, PopulationProvider> = new Map(
   [censusAcsPopulation, cdcSviPopulation, cdcPlacesPopulation, irsEoBmfPopulation, secFramesPopulation].map((p) => [p.source, p]),

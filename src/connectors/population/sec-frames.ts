@@ -9,9 +9,9 @@
  * Periods: a year named is CY<year> (a duration) or CY<year>Q4I (the year-end instant, for
  * balance-sheet concepts), tried in that order; "latest" starts from the last full calendar year.
  */
-import type { Observation, OperationResult } from '../../connectors/records.ts';
-import type { PopulationFailure } from '../types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './types.ts';
+import type { Observation, OperationResult } from '../records.ts';
+import type { PopulationFailure } from '../../population/types.ts';
+import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
 
 const SOURCE = 'sec-edgar';
 
@@ -44,4 +44,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
 /** Which companies report a concept cannot be known apart from the response. */
 const membership = (): MembershipCheck => ({ verified: false, expected: 'every filer that reported the concept' });
 
-export const secFramesPopulation: PopulationProvider = { source: SOURCE, operations: { frames: 'company' }, bind, rows, membership };
+export const secFramesPopulation: PopulationProvider = {
+  source: SOURCE,
+  // a frame grows as filers file (and amend) for its period: a day at most
+  freshnessDays: 1,
+  operations: { frames: 'company' }, bind, rows, membership };

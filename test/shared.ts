@@ -14,10 +14,12 @@ import { loadCatalog, type Catalog } from '../src/ard/index.ts';
 import { DiscoveryIndex } from '../src/discover/index.ts';
 import { embeddingSetupFromEnv, loadDiscoveryIndex } from '../src/discover/load.ts';
 import { openOfflineRegistry, type IdentityRegistry } from '../src/resolve/registry.ts';
+import { loadEvidenceShapes } from '../src/evidence/shacl.ts';
+import type { CompiledShapes } from '../src/ard/shacl.ts';
 
 const catalogs = new Map<string, Promise<Catalog>>();
 let builtIndex: Promise<DiscoveryIndex> | undefined;
-let askParts: Promise<{ index: DiscoveryIndex; registry: IdentityRegistry }> | undefined;
+let askParts: Promise<{ index: DiscoveryIndex; registry: IdentityRegistry; shapes: CompiledShapes }> | undefined;
 
 /** Drops a failed build, so the next file tries again and reports its own error. */
 function memo<T>(p: Promise<T>, forget: () => void): Promise<T> {
@@ -41,11 +43,12 @@ export function sharedBuiltIndex(): Promise<DiscoveryIndex> {
 }
 
 /**
- * The discovery index and offline registry `loadAskServices` loads when given neither, once per
- * worker; `undefined` when an embeddings endpoint is configured in the environment (then each
+ * The discovery index, offline registry and compiled evidence shapes `loadAskServices` loads when
+ * given none, once per worker (a process's asks share one compiled validator, as the CLI's and the
+ * gateway's do); `undefined` when an embeddings endpoint is configured in the environment (then each
  * caller loads its own, as before, since attaching embeddings changes the index).
  */
-export function sharedAskParts(): Promise<{ index: DiscoveryIndex; registry: IdentityRegistry }> | undefined {
+export function sharedAskParts(): Promise<{ index: DiscoveryIndex; registry: IdentityRegistry; shapes: CompiledShapes }> | undefined {
   if (embeddingSetupFromEnv()) return undefined;
-  return (askParts ??= memo(Promise.all([loadDiscoveryIndex('ard-okf', { embeddings: null }), openOfflineRegistry()]).then(([i, registry]) => ({ index: i.index, registry })), () => { askParts = undefined; }));
+  return (askParts ??= memo(Promise.all([loadDiscoveryIndex('ard-okf', { embeddings: null }), openOfflineRegistry(), loadEvidenceShapes()]).then(([i, registry, shapes]) => ({ index: i.index, registry, shapes })), () => { askParts = undefined; }));
 }

@@ -43,12 +43,12 @@ export function bundledGrantFiles(): string[] {
   return readdirSync(BUNDLED_GRANTS_DIR).filter((f) => /\.(csv|xml)$/i.test(f)).sort().map((f) => join(BUNDLED_GRANTS_DIR, f));
 }
 
-export async function loadAskServices(o: { store: AssayStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex; grantSeed?: readonly string[] }): Promise<AskServices> {
+export async function loadAskServices(o: { store: AssayStore; baseIri: string; catalogDir?: string; mode?: HttpMode; model?: ModelClient; runtime?: ConnectorRuntime; registry?: IdentityRegistry; index?: DiscoveryIndex; shapes?: CompiledShapes; grantSeed?: readonly string[] }): Promise<AskServices> {
   const [index, runtime, registry, shapes] = await Promise.all([
     o.index ?? loadDiscoveryIndex(o.catalogDir ?? 'ard-okf').then((r) => r.index),
     o.runtime ?? connectorRuntime({ mode: o.mode ?? 'replay' }),
     o.registry ?? openOfflineRegistry(),
-    loadEvidenceShapes(),
+    o.shapes ?? loadEvidenceShapes(),
   ]);
   const grantSeed = o.grantSeed ?? ((o.mode ?? 'replay') === 'replay' ? bundledGrantFiles() : []);
   return { index, runtime, registry, shapes, store: o.store, baseIri: o.baseIri, grantSeed, ...(o.model ? { model: o.model } : {}) };

@@ -15,3 +15,8 @@ globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) =>
   }
   throw new Error(`test tried to reach the network: ${url}. Inject a fetch or add a cassette instead.`);
 }) as typeof fetch;
+
+// Gateways started by tests (and the processes they spawn) keep no memory images of their stores:
+// every test's data directory is new and deleted after it, so an image saved at close (~300 MB,
+// src/rdf/image-file.ts) would never be read. Tests of images pass their own ImageCache.
+process.env.ASSAY_STORE_IMAGES ??= 'off';

@@ -31,6 +31,7 @@ describe('offline grant readings: direction from what the question makes its sub
     // forward: the funder gives
     ['How much did the Kresge Foundation give away in 2024?', { direction: 'forward', entity: 'Kresge Foundation' }],
     ['Who did the Gund Foundation support?', { direction: 'forward', entity: 'Gund Foundation' }],
+    ['Which organizations has the Kellogg Foundation funded?', { direction: 'forward', entity: 'Kellogg Foundation' }],
     ['Which nonprofits in Ohio did the Nord Family Foundation fund?', { direction: 'forward', entity: 'Nord Family Foundation', geography: { within: 'Ohio' } }],
     ['Grants from the Hudson-Webber Foundation', { direction: 'forward', entity: 'Hudson-Webber Foundation' }],
     ["The McGregor Fund's grantees", { direction: 'forward', entity: 'McGregor Fund', attribute: 'recipients' }],
@@ -58,6 +59,7 @@ describe('offline grant readings: direction from what the question makes its sub
     'Which states received the most federal grants?',
     'Which foundation paid the most officer compensation?',
     'Which hospital received the most money from Medicare?',
+    'Which funding opportunity has the highest award ceiling?',
     'What was Apple\'s total revenue in 2023?',
   ])('not a grant question: %s', async (q) => {
     const u = await understand(q, { interpreter: 'offline' });

@@ -92,7 +92,9 @@ export function findEntities(question: string): EntityMention[] {
     text = text.replace(/('s|’s|')$/, '');
     if (MEASURE_ACRONYMS.has(text)) continue;
     if (/-(funded|backed|sponsored)$/i.test(text)) continue;
-    if (!possessive && QUALIFIED_NOUNS.has(next.toLowerCase())) continue;
+    // "X funded research" qualifies a noun; "has the Joyce Foundation funded?" ends on a verb
+    const verbAtEnd = /^(funded|funding)$/i.test(next) && /^(?:[?.!]|in|by|during|since|)$/i.test(toks[j + 2]?.text ?? '');
+    if (!possessive && QUALIFIED_NOUNS.has(next.toLowerCase()) && !verbAtEnd) continue;
     if (NATIONAL.test(text) || /^(US|U\.S\.)$/.test(text)) continue;
     if (mentions.some((m) => start < m.end && end > m.start)) continue;
     mentions.push({ text, start, end, possessive });

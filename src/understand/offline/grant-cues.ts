@@ -22,12 +22,14 @@ import type { ShapeDecision } from './shape.ts';
 const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\s+(?:money|grants)\\s+to|donates?\\s+to|grants?\\s+to)';
 /** A verb of giving, in any tense a question uses. */
 const GIVE = '(?:give|gives|gave|given|grant|grants|granted|fund|funds|funded|support|supports|supported|donate|donates|donated|award|awards|awarded|pay|pays|paid|contribute|contributes|contributed|distribute|distributes|distributed)';
+/** The same verbs as a past participle ("has X given", "have they funded"): "has the highest award" is a noun. */
+const GIVEN = '(?:given|granted|funded|supported|donated|awarded|paid|contributed|distributed)';
 const RECEIVE = '(?:receive|receives|received|get|gets|got|gotten|obtain|obtains|obtained)';
 /** Nouns that make money grants (not a budget, a contract or a price). */
 const GRANT_NOUN = /\b(grants?|grant\s+money|grantees?|grant\s?makers?|funders?|donors?|donations?|philanthrop\w+|foundations?)\b/i;
 /** Members a population of recipients is named by. */
 const MEMBERS = '(?:organi[sz]ations?|recipients?|grantees?|nonprofits?|non-profits?|charities|groups|causes)';
-const PUBLIC_MONEY = /\b(federal|government|governments|agency|agencies|contracts?|congress\w*|state\s+aid|taxpayers?)\b/i;
+const PUBLIC_MONEY = /\b(federal|government|governments|agency|agencies|contracts?|congress\w*|state\s+aid|taxpayers?|opportunit(?:y|ies))\b/i;
 /** What may follow "gave the most" in a grant question: nothing, money words, a recipient, a year (not "officer compensation"). */
 const GRANT_TAIL = /^\s*(?:money|grants?|grant\s+money|funding|dollars|in\s+grants|in\s+(?:the\s+)?grant\s+graph|overall|in\s+total)?\s*(?:to\s+.+?)?\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/i;
 /** A funder named by what funders are called. */
@@ -95,7 +97,7 @@ export function grantDecision(q: string): ShapeDecision | null {
   if (forCause) return { ...exhaustive, direction: 'forward', attribute: forCause[2]!.replace(/^the\s+/i, ''), rule: 'funded-for-cause' };
   const fromName = /\b(?:grants?|donations?|gifts?)\s+from\s+(?:the\s+)?(\S)/i.exec(q);
   if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay)\b/i.test(q)
-    || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:does|do|did|has|have)\\s+.+?\\s+${GIVE}\\b`).test(q)
+    || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:(?:does|do|did)\\s+.+?\\s+${GIVE}|(?:has|have)\\s+.+?\\s+${GIVEN})\\b`).test(q)
     || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+\\d{4}\\s*)?\\??\\s*$`).test(q)
     || re(`\\b(got|received|receive|get)\\s+grants?\\s+from\\b`).test(q)
     || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given|awarded|paid)\s+by\b/i.test(q)

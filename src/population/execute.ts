@@ -74,25 +74,18 @@ export async function searchPopulation(i: ShapeInput, candidates: readonly Asses
 /** A target as a declared period (validate/latest.ts): one per source and period label, the read's own period end. */
 const declaredOf = (x: PopulationTarget): DeclaredPeriod => ({ candidate: `${x.binding.source}|${x.binding.period.label}`, source: x.binding.source, end: x.binding.period.end ?? '0000', label: x.binding.period.label });
 
-/** Reads of a newer declared period tried ahead of the planner's first, at most (each a request; the attempt cap stays for the rest). */
-export const NEWER_FIRST = 8;
-
 /**
- * "Latest means latest" within the attempt cap: the targets of operations declaring a newer period
- * than the planner's first target's operation (the keyed read's rule, by operation, validate/latest.ts
- * byNewest) are tried first — at most NEWER_FIRST of them, newest first, each operation's own order
- * kept — then every other target in the planner's order. A newer vintage spread over many tables
- * (ACS 5-year: a request per table) can then not exhaust the cap before an older complete population
- * is reached; the newer periods not read are disclosed either way (withLatest).
+ * "Latest means latest": every target by its own period, newest first (the keyed read's rule 4), so a
+ * "latest" read that descends through one operation's vintages (connectors/population/census-acs.ts)
+ * never reads an older vintage before a newer period another operation declares. Unrecorded or
+ * unreleased vintages cost one request per operation (the engine skips the rest of an operation the
+ * snapshot lacks without a request); the newer periods not read are disclosed either way (withLatest).
  */
 function newestFirst(targets: readonly PopulationTarget[]): PopulationTarget[] {
   if (targets.length === 0) return [];
-  const op = (x: PopulationTarget) => `${x.binding.source}/${x.binding.operation}`;
-  const newest = new Map<string, string>();
-  for (const x of targets) { const e = x.binding.period.end ?? '0000'; if (e > (newest.get(op(x)) ?? '')) newest.set(op(x), e); }
-  const first = newest.get(op(targets[0]!))!;
-  const ahead = byNewest(targets.map((x, k) => ({ candidate: op(x), source: x.binding.source, end: newest.get(op(x))!, k }))).filter((d) => d.end > first).slice(0, NEWER_FIRST).map((d) => targets[d.k]!);
-  return [...ahead, ...targets.filter((x) => !ahead.includes(x))];
+  // every target by its own period, newest first (stable: the planner's order within one period end), so
+  // an operation's older vintages (a "latest" read descends through them) never go before another's newer period
+  return targets.map((x, k) => ({ x, k, end: x.binding.period.end ?? '0000' })).sort((a, b) => b.end.localeCompare(a.end) || a.k - b.k).map((t) => t.x);
 }
 
 /** Whether an attempt made the request a target binds (the same operation and arguments). */
@@ -116,7 +109,10 @@ function withLatest(read: AttemptedRead, targets: readonly PopulationTarget[], o
     const d = declaredOf(x);
     if (d.candidate === mine.candidate) continue;
     const a = out.attempts.find((at) => madeFor(at, x));
-    const reason = !a ? 'not_attempted' : a.disposition === 'accepted' ? 'partial_population' : a.failure ?? a.disposition;
+    // no request made: tried newest first, a newer target was skipped, not left behind — offline, because
+    // its operation's requests were found missing from the snapshot (skipped without a request)
+    const skippedOffline = !a && (x.binding.period.end ?? '') > (read.period.end ?? '') && out.reached.some((f) => f.code === 'offline' && f.operation === `${x.binding.source}/${x.binding.operation}`);
+    const reason = !a ? (skippedOffline ? 'offline' : 'not_attempted') : a.disposition === 'accepted' ? 'partial_population' : a.failure ?? a.disposition;
     // one rival per declared period; the best-explained reason (a request made) over a choice never tried
     if (!rivals.has(d.candidate) || (why.get(d.candidate) === 'not_attempted' && reason !== 'not_attempted')) { rivals.set(d.candidate, d); why.set(d.candidate, reason); }
   }

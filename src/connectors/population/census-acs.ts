@@ -121,16 +121,33 @@ function bindSaipe(ask: PopulationAsk, operation: string): PopulationBinding[] |
   }];
 }
 
+/**
+ * Vintages a "latest" read descends through below the newest declared, newest first: a vintage not
+ * released or not recorded is one request (offline, a recorded snapshot answers for the rest), and
+ * an older vintage read is disclosed against the newer ones (population/execute.ts withLatest).
+ */
+export const ACS_LATEST_DESCENT = 5;
+
+/** The periods a read binds: the year asked, or, for "latest", the newest declared vintage and the ones below it. */
+function periodsToBind(ask: PopulationAsk): PopulationAsk['period'][] {
+  if (!ask.period.latest) return [ask.period];
+  const out: PopulationAsk['period'][] = [];
+  for (let y = ACS_NEWEST_VINTAGE; y >= ACS_NEWEST_VINTAGE - ACS_LATEST_DESCENT; y--) out.push(y === ACS_NEWEST_VINTAGE ? ask.period : { ...ask.period, latest: false, year: y });
+  return out;
+}
+
 function bind(ask: PopulationAsk, operation: string): PopulationBinding[] | PopulationFailure {
   if (operation === 'saipe-states') return bindSaipe(ask, operation);
   const asked = acsVariableOf(ask.measureKey);
   if (!asked) return { code: 'not_a_population_measure', measure: ask.measureKey, operation: `${SOURCE}/${operation}` };
   const out: PopulationBinding[] = [];
   let failure: PopulationFailure | undefined;
-  for (const v of equivalentsOf(asked)) {
-    const b = bindVariable(ask, operation, v);
-    if (!Array.isArray(b)) { failure ??= b; continue; }
-    out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v, why: whyEquivalent(asked) }], ...(REPUBLISHED[asked]?.variable === v ? { label: REPUBLISHED[asked]!.label } : {}) })));
+  for (const period of periodsToBind(ask)) {
+    for (const v of equivalentsOf(asked)) {
+      const b = bindVariable({ ...ask, period }, operation, v);
+      if (!Array.isArray(b)) { failure ??= b; continue; }
+      out.push(...b.map((x) => (v === asked ? x : { ...x, notes: [...(x.notes ?? []), { code: 'equivalent_variable' as const, asked, read: v, why: whyEquivalent(asked) }], ...(REPUBLISHED[asked]?.variable === v ? { label: REPUBLISHED[asked]!.label } : {}) })));
+    }
   }
   // (offline a table's variables are recorded together or not at all: one blocked request of a table skips its other variables)
   const table = (v: string) => (v === COUNTY_BUNDLE.join(',') ? 'bundle' : (/^group\((\w+)\)$/.exec(v)?.[1] ?? v.split('_')[0]!));

@@ -210,7 +210,8 @@ type Reads = Map<string, Row[]>;
  * branches one after another. Over `nodes`, or over what a resolution's inner query selects.
  */
 async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { inner: string }, limit?: number): Promise<Reads> {
-  const lim = limit ? { limit } : {};
+  // the largest `limit` come as limit + 1 rows ordered by total alone (cutAt orders them and settles a tie across the cut)
+  const lim = limit ? { top: limit } : {};
   const parts: Array<[string, string]> = 'nodes' in over
     ? [
       ['totals', Q.recipientTotals(ctx.iris, over.nodes)],
@@ -224,6 +225,24 @@ async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string
       ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.ApprovedForFuturePayment, ...lim }))],
     ];
   return new Map(await Promise.all(parts.map(async ([p, text]) => [p, await ctx.store.select(text, ctx.signal)] as const)));
+}
+
+/**
+ * The largest `limit` funders of one status from `limit` + 1 rows ordered by total alone: ordered by
+ * total, then funder IRI (the order every store agrees on). When the row past the cut ties the last
+ * row kept, the funders of exactly that total are read (one more query, only then) and the lowest
+ * IRIs among them fill the cut, so the rows shown never depend on an engine's order among equals.
+ */
+async function cutAt(ctx: TraverseContext, rows: Row[], limit: number | undefined, nodes: readonly string[], status: string): Promise<Row[]> {
+  const order = (a: Row, b: Row) => num(b.total) - num(a.total) || (a.f!.value < b.f!.value ? -1 : a.f!.value > b.f!.value ? 1 : 0);
+  const sorted = [...rows].sort(order);
+  if (!limit || sorted.length <= limit) return sorted;
+  const edge = num(sorted[limit - 1]!.total);
+  if (num(sorted[limit]!.total) !== edge) return sorted.slice(0, limit);
+  const above = sorted.filter((x) => num(x.total) > edge);
+  const tied = (await ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, nodes, { status, total: edge })), ctx.signal))
+    .filter((x) => num(x.total) === edge).sort(order);
+  return [...above, ...tied].slice(0, limit);
 }
 
 /** Reads sent before the resolution ended, and whether they read exactly what it selected. */
@@ -296,7 +315,10 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
         if (got && ri.length > 1) got.set('count', await ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal));
         got ??= await reverseReads(ctx, { nodes: ri }, q.limit);
         const part = (p: string) => got.get(p) ?? [];
-        const [totalRows, countRows, paidRows, futureRows] = [part('totals'), part('count'), part('paid'), part('future')];
+        const [totalRows, countRows] = [part('totals'), part('count')];
+        const [paidRows, futureRows] = await Promise.all([
+          cutAt(ctx, part('paid'), q.limit, ri, G.Paid), cutAt(ctx, part('future'), q.limit, ri, G.ApprovedForFuturePayment),
+        ]);
         const counted = { paid: 0, approved_future: 0 };
         for (const t of totalRows) {
           const st = statusOf(t.status!.value);

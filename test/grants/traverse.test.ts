@@ -5,6 +5,11 @@ import { readCoverage, traverse, type GrantOutcome, type GrantQuestion, type Gra
 import { renderResult } from '../../src/grants/render.ts';
 import { openOfflineRegistry } from '../../src/resolve/registry.ts';
 import { rebuildRollups } from '../../src/grants/rollups.ts';
+import { DurableStore } from '../../src/rdf/durable.ts';
+import { embeddedGrantStore } from '../../src/grants/store.ts';
+import { grantIris } from '../../src/grants/vocab.ts';
+import { ingest } from '../../src/grants/ingest.ts';
+
 import { EXTRACT, extractRows, ingestedStore, norm, paid, sum, type Row } from './helpers.ts';
 
 const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
@@ -166,5 +171,30 @@ describe('grant questions by direction', async () => {
   it('a funder whose filings the graph does not hold is not found, with the coverage, not an empty answer', async () => {
     const r = await traverse(ctx, { direction: 'forward', funder: 'Ford Foundation' });
     expect(r).toMatchObject({ ok: false, failure: { code: 'not_in_graph', role: 'funder', coverage: { funders, complete: false } } });
+  });
+});
+
+// A SYNTHETIC extract written here (no real grant): one recipient whose funders' totals tie across
+// the cut of a limited reverse answer, so the rows shown must not depend on an engine's order among equals.
+describe('a limited reverse answer whose cut falls inside a tie', () => {
+  it('lists the funders above the tie, then the tied ones with the lowest IRIs; totals cover every funder', async () => {
+    const header = 'grantee_name,grantee_city,grantee_state,grantee_zip,grantee_country,grant_amount,grant_purpose_raw,relationship,foundation_status,grant_bucket,region_id,region_name,region_rule_source,region_relevant,foundation_name,foundation_ein,tax_year,grantee_ein,cash_grant_amount,non_cash_amount,irc_section,source_file,foundation_country,source_system,grant_amount_cash,grant_amount_in_kind,currency,fiscal_year,reporting_period';
+    const grant = (funder: string, ein: string, amount: number) => `SYNTHETIC TIE RECIPIENT,Lansing,MI,48933,US,${amount},SYNTHETIC TEST GRANT,NONE,PC,3a,,,,,${funder},${ein},2023,,,,,,US,IRS_990,,,USD,,`;
+    const text = [header, grant('SYNTHETIC FUNDER A', '90-0000001', 300), grant('SYNTHETIC FUNDER B', '90-0000002', 200), grant('SYNTHETIC FUNDER C', '90-0000003', 200), grant('SYNTHETIC FUNDER D', '90-0000004', 200), grant('SYNTHETIC FUNDER E', '90-0000005', 100)].join('\n');
+    const durable = DurableStore.inMemory();
+    const store = embeddedGrantStore(durable);
+    const iris = grantIris('http://assay.test/');
+    await ingest(store, [{ fileName: 'synthetic-tie.csv', text, note: 'SYNTHETIC test extract: no real grant' }], { iris });
+    const c = { store, iris };
+    const all = await traverse(c, { direction: 'reverse', recipient: 'SYNTHETIC TIE RECIPIENT' });
+    for (const limit of [2, 3]) {
+      const r = await traverse(c, { direction: 'reverse', recipient: 'SYNTHETIC TIE RECIPIENT', limit });
+      if (!r.ok || r.result.kind !== 'reverse' || !all.ok || all.result.kind !== 'reverse') throw new Error('expected answers');
+      const tied = all.result.funders.filter((f) => f.amount === 200).map((f) => f.org.iri).sort();
+      expect(r.result.funders.map((f) => f.amount)).toEqual([300, 200, 200].slice(0, limit));
+      expect(r.result.funders.filter((f) => f.amount === 200).map((f) => f.org.iri).sort()).toEqual(tied.slice(0, limit - 1));
+      expect(r.result.totals).toEqual(all.result.totals);
+      expect(r.result.disclosures).toContainEqual({ code: 'largest_shown', role: 'funder', status: 'paid', shown: limit, total: 5 });
+    }
   });
 });

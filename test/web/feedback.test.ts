@@ -1,5 +1,5 @@
 /** POST /feedback and GET /feedback: stored as schema.org Reviews in the run's graph, validated, rate-limited. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeApp, bindings, select, type TestApp } from '../server/sparql/helpers.ts';
 import { MAX_COMMENT } from '../../src/server/routes/feedback.ts';
 
@@ -34,6 +34,22 @@ describe('feedback', () => {
     expect(list.json().feedback.map((f: { rating: string }) => f.rating)).toEqual(['helpful', 'wrong']);
     const graph = await t.app.inject({ url: `/runs/${run}`, headers: { accept: 'text/turtle' } });
     expect(graph.body).toContain('schema:Review');
+  });
+
+  it('lists newest first when the earlier time falls on a whole second (the store writes it without a fraction)', async () => {
+    // the store keeps "…:05.000Z" as "…:05Z", which sorts after "…:05.001Z" as text
+    const whole = Math.ceil(Date.now() / 1000) * 1000 + 60_000;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(whole);
+    try {
+      expect((await post({ run, rating: 'wrong' })).statusCode).toBe(201);
+      clock.mockReturnValue(whole + 1);
+      expect((await post({ run, rating: 'helpful', comment: 'one millisecond later' })).statusCode).toBe(201);
+    } finally {
+      clock.mockRestore();
+    }
+    const list = (await t.app.inject({ url: `/feedback?run=${run}` })).json().feedback as Array<{ rating: string; comment: string | null; created: string }>;
+    const mine = list.filter((f) => Date.parse(f.created) >= whole);
+    expect(mine.map((f) => f.comment)).toEqual(['one millisecond later', null]);
   });
 
   it.each([

@@ -136,6 +136,9 @@ export function feedbackOn(app: FastifyInstance, run: string): FeedbackItem[] {
     if (label !== 'helpful' && label !== 'wrong') continue;
     out.push({ iri: q.subject.value, run, rating: label, comment: one(q.subject, SCHEMA.reviewBody)?.value ?? null, created: one(q.subject, SCHEMA.dateCreated)?.value ?? '' });
   }
-  // equal times (another gateway on the same store, same millisecond): by IRI, so every reader sees one order
-  return out.sort((a, b) => b.created.localeCompare(a.created) || a.iri.localeCompare(b.iri));
+  // by instant, not by text: the store writes an xsd:dateTime in its canonical form, which drops a zero
+  // fraction ("…:05Z" for "…:05.000Z"), and "Z" sorts after "." as text. Equal instants (another
+  // gateway on the same store, same millisecond): by IRI, so every reader sees one order
+  const at = (x: FeedbackItem) => Date.parse(x.created) || 0;
+  return out.sort((a, b) => at(b) - at(a) || a.iri.localeCompare(b.iri));
 }

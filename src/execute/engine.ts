@@ -478,12 +478,19 @@ function stoppedFirst(out: Pick<SearchOutcome<unknown>, 'stopped' | 'final'>): F
   return out.final;
 }
 
-/** The first operationally blocked read, naming every other blocked read (each recording missing) and the choices that could not even be bound. */
+/** Blocked reads and unbound choices a refusal's sentence names after the first; the others are counted. */
+const BLOCKED_NAMED = 12;
+
+/** The first operationally blocked read, naming the next few other blocked reads (each recording missing) and choices that could not even be bound, and counting the rest. */
 function blockedAccount(r: readonly Failure[]): Failure | undefined {
   const blocked = r.filter((f) => f.boundary === 'operationally_blocked');
   if (blocked.length === 0) return undefined;
-  const also = [...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message);
-  return also.length ? { ...blocked[0]!, message: `${blocked[0]!.message}; and ${[...new Set(also)].join('; ')}` } : blocked[0]!;
+  const also = [...new Set([...blocked.slice(1), ...r.filter((f) => f.boundary === 'no_access_path')].map((f) => f.message).filter((m) => m !== blocked[0]!.message))];
+  if (also.length === 0) return blocked[0]!;
+  // a sentence a reader can read: the first few named, the rest counted (each stays a typed boundary of the search)
+  const shown = also.slice(0, BLOCKED_NAMED);
+  const more = also.length - shown.length;
+  return { ...blocked[0]!, message: `${blocked[0]!.message}; and ${shown.join('; ')}${more > 0 ? `; and ${more} more reads blocked or not bound the same way` : ''}` };
 }
 
 const withSubject = (f: Failure, words: SummaryWords): Failure => words.noData ? { ...f, message: `${words.noData}: ${f.message}` } : f;

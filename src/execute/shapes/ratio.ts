@@ -17,12 +17,20 @@ import { aggregateOp } from './aggregate.ts';
 import { keyedRatio } from './ratio-keyed.ts';
 import { refusal } from './common.ts';
 import type { Item, ShapeExecutor } from './types.ts';
+import type { Intent } from '../../understand/intent.ts';
 
 /** "per 100,000 residents" → 100000; a share or percentage → 100; otherwise 1. */
-export function ratioScale(words: string): number {
+/**
+ * The scale a ratio is stated in, from the intent alone (only src/understand reads the question):
+ * "per 1,000 …" in the measure's words; a percent when the quantity asked is one (a share, a margin);
+ * otherwise the words of the measure, else a plain ratio.
+ */
+export function ratioScale(intent: Pick<Intent, 'attribute' | 'attributes' | 'quantity'>): number {
+  const words = [intent.attribute ?? '', ...intent.attributes].join(' ');
   const per = /\bper\s+(\d[\d,]*)\b/i.exec(words);
   if (per) return Number(per[1]!.replace(/,/g, ''));
   if (/\bper\s+(thousand|million)\b/i.test(words)) return /thousand/i.test(words) ? 1000 : 1e6;
+  if (intent.quantity === 'percent') return 100;
   // a margin and a return on assets or equity are stated in percent, as a share is
   return /\b(share|percent|percentage|proportion|margins?|return\s+on)\b/i.test(words) ? 100 : 1;
 }
@@ -35,7 +43,7 @@ export const ratio: ShapeExecutor = {
     if (attrs.length !== 2) return refusal('not_understood', 'components', 'a ratio needs its two component measures (numerator, denominator)', { attribute: i.intent.attribute, missing: 'both components named ("X per Y", "the share of X in Y")' });
     // a named entity that is not a state-level area (a company, an organization): each component a keyed read of it
     const named = i.intent.canonical_entity ?? i.intent.entity;
-    if (named && !scopeFromText(named)) return keyedRatio(i, named, attrs, ratioScale([i.intent.attribute ?? '', ...attrs, i.intent.question ?? ''].join(' ')));
+    if (named && !scopeFromText(named)) return keyedRatio(i, named, attrs, ratioScale(i.intent));
     const t = templateFor(i);
     if (isOutcome(t)) return t;
     const place: Scope | undefined = scopeFromText(i.intent.canonical_entity ?? i.intent.entity ?? i.intent.geography?.within ?? null);
@@ -76,7 +84,7 @@ export const ratio: ShapeExecutor = {
         about: { grain: 'state', key: place.fips, label: place.name }, match: 'key', evidence: ev.map((_, j) => String(items.length - ev.length + j)),
       });
     }
-    const r = divide(comps[0]!, comps[1]!, ratioScale([i.intent.attribute ?? '', ...i.intent.attributes, i.intent.question ?? ''].join(' ')));
+    const r = divide(comps[0]!, comps[1]!, ratioScale(i.intent));
     if (!r.ok) return computeRefused(i, attempts, r.refusal);
     return populationOutcome(attempts, items, { shape: 'ratio', reads, result: { kind: 'ratio', ratio: r.value }, itemOf });
   },

@@ -17,8 +17,9 @@ export const topical: ShapeExecutor = {
     // the intent's phrase names the records and their topic; the search is asked for the topic
     const keyword = topicWords(i.intent.attribute);
     if (!keyword) return refusal('not_understood', 'no_topic', 'the question names no topic to search for', { missing: 'the topic in words ("education", "tribal energy")' });
-    // a search reads only the records it returns: the question must call its records by their name ("grants", "funding opportunities")
-    const asked = `${i.intent.attribute ?? ''} ${i.intent.question ?? ''}`;
+    // a search reads only the records it returns: the question must call its records by their name ("grants", "funding opportunities"),
+    // which the interpreter keeps in a topical attribute (only src/understand reads the question)
+    const asked = i.intent.attribute ?? '';
     const isSearch = (o: { kind: string; publisherId: string; operationId: string } | undefined | null) => {
       const t = o ? TOPICAL_SOURCES.get(o.publisherId) : undefined;
       return !!o && !!t && o.kind === 'search' && t.search === o.operationId && t.records.test(asked);

@@ -57,6 +57,9 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (recipients || intent.order) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
+      // ("How much did X give to Michigan?": the place, as "to organizations in Michigan" reads)
+      const st = attr ? stateCode(attr) : null;
+      if (st) return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
       if (attr && !GENERIC.test(attr)) return { ok: true, question: { direction: 'pair', funder: name, recipient: attr, ...(taxYear ? { taxYear } : {}) } };
       return { ok: true, question: { direction: 'forward', funder: name, ...(taxYear ? { taxYear } : {}) } };
     }

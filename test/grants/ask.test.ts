@@ -138,6 +138,14 @@ describe('what one funder gave one recipient, a cause or a place (offline defaul
     expect(r.figures.filter((f) => f.grade === 'unverified')).toEqual([]);
   }, 120_000);
 
+  it('a place named bare ("give to Michigan") is the funder\'s grants to recipients there, as "to organizations in Michigan" is', async () => {
+    const brookby = rows.filter((x) => /brookby/i.test(x.foundation_name) && paid(x) && x.grantee_state.toUpperCase() === 'MI');
+    expect(brookby.length).toBeGreaterThan(0);
+    const r = await ask(services, { question: 'How much did the Brookby Foundation give to Michigan?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.figures.map((f) => f.value)).toContain(sum(brookby));
+  }, 120_000);
+
   it('a recipient the graph does not hold is refused, not answered with the funder\'s total', async () => {
     const r = await ask(services, { question: 'How much did the Erb Family Foundation give to the Society for Lunar Gardening?' });
     expect(r.status).toBe('refused');

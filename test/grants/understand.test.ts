@@ -60,6 +60,8 @@ describe('offline grant readings: direction from what the question makes its sub
     'Which foundation paid the most officer compensation?',
     'Which hospital received the most money from Medicare?',
     'Which funding opportunity has the highest award ceiling?',
+    'How much did Microsoft pay in 2023?',
+    'What did Apple pay in 2023?',
     'What was Apple\'s total revenue in 2023?',
   ])('not a grant question: %s', async (q) => {
     const u = await understand(q, { interpreter: 'offline' });

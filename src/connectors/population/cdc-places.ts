@@ -10,10 +10,9 @@
  * newer release than the one read exists.
  */
 import type { Observation, OperationResult } from '../records.ts';
-import { FIFTY_STATES } from '../../population/geo.ts';
 import type { PopulationFailure, PopulationPeriod } from '../../population/types.ts';
 import { PLACES_LONG_RELEASE, wideRelease } from './cdc-places-wide.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
+import { countiesInEveryState, type PopulationAsk, type PopulationBinding, type PopulationProvider, type ProviderRows } from './provider.ts';
 
 const SOURCE = 'cdc-places';
 
@@ -49,13 +48,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
   };
 }
 
-function membership(rs: readonly { key: string }[]): MembershipCheck {
-  const states = new Set(rs.map((r) => r.key.slice(0, 2)));
-  return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
-}
-
 export const cdcPlacesPopulation: PopulationProvider = {
   source: SOURCE,
   // PLACES republishes a release's data under the same dataset id (a corrected release, a new one): a week at most
   freshnessDays: 7,
-  operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership };
+  operations: { 'all-counties-measure': 'county', 'all-counties-wide': 'county' }, bind, rows, membership: countiesInEveryState };

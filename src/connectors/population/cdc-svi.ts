@@ -6,9 +6,8 @@
  */
 import type { Observation, OperationResult } from '../records.ts';
 import { SVI_SURVEY, SVI_VINTAGE } from '../cdc-svi.ts';
-import { FIFTY_STATES } from '../../population/geo.ts';
 import type { PopulationFailure } from '../../population/types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
+import { countiesInEveryState, type PopulationAsk, type PopulationBinding, type PopulationProvider, type ProviderRows } from './provider.ts';
 
 const SOURCE = 'cdc-svi';
 const PERIOD = { label: `${SVI_SURVEY} (CDC/ATSDR ${SVI_VINTAGE})`, start: '2014-01-01', end: '2018-12-31', basis: 'survey' as const };
@@ -33,13 +32,8 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
   };
 }
 
-function membership(rs: readonly { key: string }[]): MembershipCheck {
-  const states = new Set(rs.map((r) => r.key.slice(0, 2)));
-  return { verified: [...FIFTY_STATES.map((s) => s.fips), '11'].every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
-}
-
 export const cdcSviPopulation: PopulationProvider = {
   source: SOURCE,
   // the SVI 2018 file is a fixed release; a corrected file would be republished at the same address
   freshnessDays: 90,
-  operations: { 'county-poverty-all': 'county' }, bind, rows, membership };
+  operations: { 'county-poverty-all': 'county' }, bind, rows, membership: countiesInEveryState };

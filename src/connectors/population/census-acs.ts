@@ -20,9 +20,8 @@ import { ACS_NEWEST_VINTAGE, acsSurveyLabel, SAME_ESTIMATE as REPUBLISHED } from
 import { readFileSync } from 'node:fs';
 import { COUNTY_BUNDLE, UNIVERSE_TOTAL } from '../census-acs.ts';
 import { saipeMeasure, SAIPE_VARIABLES } from './census-saipe.ts';
-import { FIFTY_STATES } from '../../population/geo.ts';
 import type { PopulationFailure, PopulationRow } from '../../population/types.ts';
-import type { MembershipCheck, PopulationAsk, PopulationBinding, PopulationProvider, ProviderRows } from './provider.ts';
+import { countiesInEveryState, STATE_AREAS, type MembershipCheck, type PopulationAsk, type PopulationBinding, type PopulationProvider, type ProviderRows } from './provider.ts';
 
 const SOURCE = 'census-acs';
 const VARIABLE = /^[A-Z]+\d+[A-Z]*_(C\d+_)?\d+P?E$/;
@@ -169,14 +168,15 @@ function rows(result: OperationResult, b: PopulationBinding): ProviderRows {
 
 /** Every one of the 50 states and DC present (states), or a county row in each of them (counties). */
 function membership(rs: readonly PopulationRow[], b: PopulationBinding): MembershipCheck {
-  const areas = [...FIFTY_STATES.map((s) => s.fips), '11'];
   if (b.grain === 'state') {
     const have = new Set(rs.map((r) => r.key));
-    return { verified: areas.every((f) => have.has(f)), expected: 'the 50 states and DC' };
+    return { verified: STATE_AREAS.every((f) => have.has(f)), expected: 'the 50 states and DC' };
   }
-  const states = new Set(rs.map((r) => r.key.slice(0, 2)));
-  if (b.args.state) return { verified: states.size === 1 && states.has(b.args.state) && rs.length > 0, expected: `the counties of state ${b.args.state}` };
-  return { verified: areas.every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
+  if (b.args.state) {
+    const states = new Set(rs.map((r) => r.key.slice(0, 2)));
+    return { verified: states.size === 1 && states.has(b.args.state) && rs.length > 0, expected: `the counties of state ${b.args.state}` };
+  }
+  return countiesInEveryState(rs);
 }
 
 export const censusAcsPopulation: PopulationProvider = {

@@ -9,7 +9,7 @@
  * a scope it cannot bound is a typed failure, and a grain it does not return is a mismatch.
  */
 import type { OperationResult } from '../records.ts';
-import type { Scope } from '../../population/geo.ts';
+import { FIFTY_STATES, type Scope } from '../../population/geo.ts';
 import type { Grain, PopulationFailure, PopulationNote, PopulationPeriod, PopulationRow } from '../../population/types.ts';
 
 export interface PeriodAsked {
@@ -101,4 +101,13 @@ export interface PopulationProvider {
   rows(result: OperationResult, binding: PopulationBinding): ProviderRows;
   /** Whether rows of a sample that is not byte-for-byte (TRIMMED, DERIVED) still hold every member. */
   membership(rows: readonly PopulationRow[], binding: PopulationBinding): MembershipCheck;
+}
+
+/** The 50 states and DC by FIPS: the areas a national county or state population must cover. */
+export const STATE_AREAS: readonly string[] = [...FIFTY_STATES.map((s) => s.fips), '11'];
+
+/** A national county population: a county row in every one of the 50 states and DC. */
+export function countiesInEveryState(rs: readonly { key: string }[]): MembershipCheck {
+  const states = new Set(rs.map((r) => r.key.slice(0, 2)));
+  return { verified: STATE_AREAS.every((f) => states.has(f)), expected: 'counties in every one of the 50 states and DC' };
 }

@@ -37,6 +37,12 @@ const FUNDER_NAME = /\bfrom\s+(?:the\s+)?[^?]*\b(foundation|fund|trust|endowment
 
 const exhaustive = { shape: 'grant_graph' as const, quantifier: 'exhaustive' as const };
 
+/**
+ * Whether the question is about giving money away, not paying for something: a grant word, or a
+ * verb that only means giving. "Pay", "award", "support" alone do not ("How much did Microsoft pay?").
+ */
+const giving = (q: string): boolean => GRANT_NOUN.test(q) || /\b(give|gives|gave|given|giving|donat\w*|granted|fund|funds|funded)\b/i.test(q);
+
 export function grantDecision(q: string): ShapeDecision | null {
   if (PUBLIC_MONEY.test(q)) return null;
   const re = (s: string) => new RegExp(s, 'i');
@@ -64,7 +70,7 @@ export function grantDecision(q: string): ShapeDecision | null {
 
   // "How much did X give to organizations in Michigan / to education / to Y?": X's grants, by place, cause or recipient
   const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)\\s*\\??$`).exec(q);
-  if (giveTo) {
+  if (giveTo && giving(q)) {
     const to = giveTo[1]!.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '');
     // as written: a recipient's name keeps its case (a cause or a place reads the same either way)
     return { ...exhaustive, direction: 'forward', attribute: to.replace(/^the\s+/i, ''), rule: 'how-much-give-to' };
@@ -74,7 +80,7 @@ export function grantDecision(q: string): ShapeDecision | null {
     return { ...exhaustive, direction: 'population', rule: 'went-to-place' };
   }
   // "How much did X give (away) (in 2023)?": X's grants in total
-  if (re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
+  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
     return { ...exhaustive, direction: 'forward', rule: 'how-much-give' };
   }
 
@@ -91,7 +97,8 @@ export function grantDecision(q: string): ShapeDecision | null {
     || re(`\\b(?:did|does|has|have)\\s+.+?\\s+${RECEIVE}\\s+(?:any\\s+)?(?:grants?|money|funding|donations?)\\b`).test(q)
     || re(`\\bhow\\s+much\\s+(?:grant\\s+money|money|funding|in\\s+grants)\\s+(?:did|does|has|have)\\s+.+?\\s+${RECEIVE}\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'received-grants' };
 
-  // forward: the funder is the subject
+  // forward: the funder is the subject (of a verb that gives, not one that pays for something)
+  if (!giving(q)) return null;
   // "What did X fund in education?": X's grants for a cause (a place after "in" is read as the place)
   const forCause = /^\s*what\s+(?:did|does|do|has|have)\s+(.+?)\s+(?:fund|support|give\s+(?:grants?\s+|money\s+)?to|grant\s+money\s+to|give\s+money\s+for)\s+(?:in|for|on)\s+(?!\d)(.+?)\s*\??\s*$/i.exec(q);
   if (forCause) return { ...exhaustive, direction: 'forward', attribute: forCause[2]!.replace(/^the\s+/i, ''), rule: 'funded-for-cause' };

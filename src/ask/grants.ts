@@ -57,7 +57,9 @@ async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: Gran
     seeding.set(s.services.store, p);
     p.catch(() => seeding.delete(s.services.store));
   }
-  await p;
+  // a seed that cannot be read or written leaves the graph as it was: the question is answered or
+  // refused over that graph (empty: "run assay grants ingest"), and the reason is in the progress events
+  await p.catch((e: unknown) => s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: `the bundled grant files could not be ingested (${(e as Error).message}); the grant graph is left as it was` }));
 }
 
 export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, notes: readonly Note[]): Promise<AskResult> {

@@ -13,7 +13,7 @@ import type { ModelClient } from '../llm/types.ts';
 import type { CompiledShapes } from '../ard/shacl.ts';
 import { loadEvidenceShapes } from '../evidence/shacl.ts';
 import type { AssayStore } from '../rdf/backend.ts';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLED_GRANTS_DIR } from '../config.ts';
 
@@ -40,6 +40,8 @@ export interface AskServices {
 
 /** The bundled grant files (extracts and e-file returns; provenance sidecars are read with them). */
 export function bundledGrantFiles(): string[] {
+  // a build without the fixtures seeds nothing (its grant questions say the graph is empty and how to fill it)
+  if (!existsSync(BUNDLED_GRANTS_DIR)) return [];
   return readdirSync(BUNDLED_GRANTS_DIR).filter((f) => /\.(csv|xml)$/i.test(f)).sort().map((f) => join(BUNDLED_GRANTS_DIR, f));
 }
 

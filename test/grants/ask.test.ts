@@ -113,6 +113,10 @@ describe('the offline default: an empty grant graph is seeded with the bundled e
     const none = await ask({ ...live, grantSeed: [] }, { question: 'Who funds Freshwater Future?' });
     expect(none.status).toBe('refused');
     expect(none.refusal?.code).toBe('empty_graph');
+    // a seed file that cannot be read: the question is refused over the graph as it is, not an error
+    const broken = await ask({ ...(await testServices()), grantSeed: ['/nonexistent/assay-grants-seed.csv'] }, { question: 'Who funds Freshwater Future?' });
+    expect(broken.status).toBe('refused');
+    expect(broken.refusal?.code).toBe('empty_graph');
   }, 240_000);
 });
 

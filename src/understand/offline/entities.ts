@@ -40,6 +40,8 @@ const COMMON_OPENERS = new Set([
 ]);
 const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
 const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
+/** Words that head an organization's name and take "for the …" after them ("Alliance for the Great Lakes", "Center for the Arts"). */
+const ORG_HEADS = /^(Alliance|Center|Centre|Council|Coalition|Committee|Campaign|Fund|Foundation|Friends|Society|Institute|Association|League|Network|Partnership|Project|Federation|Trust|Museum|Academy|Habitat|Partners|Corps|Conservancy|Initiative|Collaborative)$/;
 const CURRENCY = /\b((?:[A-Z][a-z]+\s+)?(?:euro|yen|peso|pound|franc|won|yuan|rupee|real|rand|krona|dollar))s?\b/;
 
 interface Token { text: string; start: number; end: number }
@@ -78,6 +80,10 @@ export function findEntities(question: string): EntityMention[] {
       const nx = toks[j + 1]!;
       if (isCap(nx.text) && !/'s$|’s$/.test(toks[j]!.text)) { j++; continue; }
       if (CONNECTORS.has(nx.text.toLowerCase()) && nx.text !== 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text)) { j += 2; continue; }
+      // "Friends of the Earth", "Alliance for the Great Lakes": a lowercase "the" inside a name, after
+      // "of" anywhere, after "for" only when the span so far ends in a word that heads an organization's name
+      if (toks[j + 2]?.text === 'the' && j + 3 < toks.length && isCap(toks[j + 3]!.text) && !/['’]s$/.test(toks[j]!.text)
+        && (nx.text === 'of' || (nx.text === 'for' && ORG_HEADS.test(toks[j]!.text)))) { j += 3; continue; }
       if (nx.text.toLowerCase() === 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text) && /^(Foundation|Company|Co|Sons|Services)$/.test(toks[j + 3]?.text ?? '')) { j += 2; continue; }
       break;
     }

@@ -35,6 +35,16 @@ const GRANT_TAIL = /^\s*(?:money|grants?|grant\s+money|funding|dollars|in\s+gran
 /** A funder named by what funders are called. */
 const FUNDER_NAME = /\bfrom\s+(?:the\s+)?[^?]*\b(foundation|fund|trust|endowment|philanthropies)\b/i;
 
+/** Words before "grants" that say which or how many, not what for. */
+const NOT_CAUSE = /^(?:all|any|the|its|their|recent|latest|last|new|paid|total|largest|biggest|top|main|major|small|smaller|smallest|future|approved|cash|what|which|how|many|many\s+\w+|\w+\s+(?:the|all|of))$/i;
+
+/** "organizations in Michigan", "Michigan organizations" → "Michigan"; a recipient's name or a cause as written. */
+function placeOrName(to: string): string {
+  return to.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '')
+    .replace(/^(?:the\s+)?(.+?)\s+(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)$/i, '$1')
+    .replace(/^the\s+/i, '');
+}
+
 const exhaustive = { shape: 'grant_graph' as const, quantifier: 'exhaustive' as const };
 
 /**
@@ -43,7 +53,49 @@ const exhaustive = { shape: 'grant_graph' as const, quantifier: 'exhaustive' as 
  */
 const giving = (q: string): boolean => GRANT_NOUN.test(q) || /\b(give|gives|gave|given|giving|donat\w*|granted|fund|funds|funded)\b/i.test(q);
 
+/**
+ * The grant reading of a question, with the organization's name as typed when no capitalised name
+ * is in it ("the joyce foundation's grantees", "mott foundation grants"): the interpreter uses
+ * `subject` only when the mention finder found no name.
+ */
 export function grantDecision(q: string): ShapeDecision | null {
+  const d = grantReading(q);
+  if (!d || d.subject || d.named || d.direction === 'population' || d.direction === 'intersection') return d;
+  const typed = typedName(q);
+  return typed ? { ...d, subject: typed } : d;
+}
+
+/** Words that head an organization's name: the end of a name typed in lower case. */
+const HEAD = /^(foundation|fund|trust|endowment|philanthropies|university|college|council|alliance|society|institute|center|centre|club|clubs|league|association|federation|museum|coalition|conservancy|way)$/;
+/** Words a name typed in lower case cannot contain: the question's own words. */
+const NOT_NAME = new Set(['what', 'which', 'who', 'whom', 'how', 'much', 'many', 'did', 'does', 'do', 'has', 'have', 'had', 'is', 'are', 'was', 'were', 'the', 'a', 'an',
+  'from', 'by', 'to', 'in', 'give', 'gives', 'gave', 'given', 'grant', 'grants', 'granted', 'fund', 'funds', 'funded', 'support', 'supports', 'supported', 'donate', 'donated',
+  'money', 'made', 'make', 'makes', 'list', 'show', 'me', 'all', 'receive', 'received', 'get', 'got', 'its', 'their', 'largest', 'biggest', 'top', 'funders', 'donors',
+  'grantees', 'recipients', 'did', 'any', 'ever', 'paid', 'pay', 'awarded', 'away', 'total', 'when', 'where', 'why', 'for', 'of', 'and', 'or', 'with', 'at', 'on']);
+
+/**
+ * A name typed without capitals: the words before a head word ("joyce foundation"), and an "of …"
+ * after it ("community foundation of lorain county"), up to a word of the question itself.
+ */
+function typedName(q: string): string | undefined {
+  if (/\p{Lu}/u.test(q.replace(/^\s*\p{Lu}/u, ''))) return undefined;
+  const words = q.toLowerCase().replace(/[?.!,]/g, ' ').split(/\s+/).filter(Boolean).map((w) => w.replace(/['’]s$/, ''));
+  const head = words.findIndex((w, i) => HEAD.test(w) && i > 0 && !NOT_NAME.has(words[i - 1]!));
+  if (head < 0) return undefined;
+  let a = head;
+  while (a > 0 && !NOT_NAME.has(words[a - 1]!)) a--;
+  let b = head;
+  if (words[b + 1] === 'of' || words[b + 1] === 'for') {
+    let c = b + 2;
+    if (words[c] === 'the') c++;
+    const from = c;
+    while (c < words.length && !NOT_NAME.has(words[c]!) && !/^\d{4}$/.test(words[c]!)) c++;
+    if (c > from) b = c - 1;
+  }
+  return words.slice(a, b + 1).join(' ');
+}
+
+function grantReading(q: string): ShapeDecision | null {
   if (PUBLIC_MONEY.test(q)) return null;
   const re = (s: string) => new RegExp(s, 'i');
 
@@ -52,7 +104,13 @@ export function grantDecision(q: string): ShapeDecision | null {
 
   // "the largest funders of X" ranks X's funders (reverse); "the largest funders" ranks the graph's
   const largestFunders = /\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(grant\s?makers|funders|donors|supporters|philanthrop\w+)\b(\s+(?:of|to|for|behind)\s+\S)?/i.exec(q);
+  // "Freshwater Future's biggest donors": the recipient's funders ranked
+  if (largestFunders && /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, largestFunders.index))) return { ...exhaustive, direction: 'reverse', rule: 'possessive-largest-funders' };
   if (largestFunders) return largestFunders[3] ? { ...exhaustive, direction: 'reverse', rule: 'largest-funders-of' } : { ...exhaustive, direction: 'population', rule: 'largest-funders' };
+  // "the biggest foundations by grants paid": funders ranked by what they gave (not by assets or any other measure)
+  if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(?:foundations|grant\s?makers)\b\s*(?:(?:by|in)\s+(?:grants?(?:\s+(?:paid|made|given))?|giving|grant\s+money|total\s+giving))?\s*(?:in\s+(?:the\s+)?grant\s+graph)?\s*[?.!]*\s*$/i.test(q)) return { ...exhaustive, direction: 'population', rule: 'largest-foundations-by-giving' };
+  // "X's largest grants", "the biggest grants made by X": X's grants, largest first
+  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
   if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
   if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.test(q)) return { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
@@ -68,12 +126,34 @@ export function grantDecision(q: string): ShapeDecision | null {
       : { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'received-most' };
   }
 
+  // "How much did Y receive (in grants)?": Y's funders; "… receive from X?": what X gave Y (a pair)
+  const received = re(`^\\s*how\\s+much\\s+(?:money\\s+|funding\\s+|grant\\s+money\\s+)?(?:did|does|has|have)\\s+(.+?)\\s+${RECEIVE}\\b(.*)$`).exec(q);
+  if (received && (GRANT_NOUN.test(q) || /\b(funding|money)\b/i.test(q) || /\bfrom\s+(?:the\s+)?\p{Lu}/u.test(received[2]!))) {
+    const from = /\bfrom\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(received[2]!);
+    if (from) return { ...exhaustive, direction: 'forward', named: from[1]!, attribute: received[1]!.replace(/^the\s+/i, ''), rule: 'received-from' };
+    return { ...exhaustive, direction: 'reverse', rule: 'how-much-received' };
+  }
+  // "Grants to Michigan organizations from the Joyce Foundation", "grants from X to Y": X's grants to a place, a recipient or a cause
+  // (a capital that only opens the sentence is not a name's)
+  const ql = q.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase());
+  const toFrom = /^\s*(?:(?:list|show(?:\s+me)?|what\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?(?:grants?|funding|donations?|gifts?|grant\s+money|money)\s+(?:(?:given|paid|made|awarded|sent)\s+)?(?:to\s+(.+?)\s+from\s+(?:the\s+)?(\p{Lu}.*?)|from\s+(?:the\s+)?(\p{Lu}.*?)\s+to\s+(.+?))\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
+  if (toFrom) {
+    const to = (toFrom[1] ?? toFrom[4])!;
+    return { ...exhaustive, direction: 'forward', named: (toFrom[2] ?? toFrom[3])!, attribute: placeOrName(to), rule: 'grants-to-from' };
+  }
+  // "Did X fund Y?", "Has X ever given money to Y?", "Does X support Y?": X's grants to Y (a pair; a place or a cause as below)
+  const didFund = re(`^\\s*(?:did|does|do|has|have)\\s+(.+?)\\s+(?:ever\\s+)?(?:fund|funded|support|supported|give|gave|given|donate|donated|grant|granted|make\\s+(?:a\\s+)?grants?|made\\s+(?:a\\s+)?grants?)\\s+(?:any\\s+)?(?:money\\s+|grants?\\s+|a\\s+grant\\s+|funding\\s+|anything\\s+)?(?:to\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (didFund && giving(q) && /\p{L}/u.test(didFund[2]!) && !/^(?:any|money|grants?|anything|away|out|in\s+\d{4})$/i.test(didFund[2]!)) {
+    return { ...exhaustive, direction: 'forward', attribute: placeOrName(didFund[2]!), rule: 'did-fund' };
+  }
+  // "How much has X given Y?": no "to", the recipient named straight after the verb
+  const givenName = /^\s*how\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:given|gave|give|granted|paid)\s+((?:the\s+)?\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
+  if (givenName && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(givenName[1]!), rule: 'how-much-given-name' };
   // "How much did X give to organizations in Michigan / to education / to Y?": X's grants, by place, cause or recipient
   const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)\\s*\\??$`).exec(q);
   if (giveTo && giving(q)) {
-    const to = giveTo[1]!.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '');
     // as written: a recipient's name keeps its case (a cause or a place reads the same either way)
-    return { ...exhaustive, direction: 'forward', attribute: to.replace(/^the\s+/i, ''), rule: 'how-much-give-to' };
+    return { ...exhaustive, direction: 'forward', attribute: placeOrName(giveTo[1]!), rule: 'how-much-give-to' };
   }
   // "How much (grant money) went to organizations in Michigan?": the graph's grants to a place
   if (re(`\\b(?:went|go|goes|flowed|flows|was\\s+(?:given|paid|granted)|were\\s+(?:given|paid|made|awarded))\\s+to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(q) && (GRANT_NOUN.test(q) || /\bhow\s+much\b/i.test(q))) {
@@ -87,6 +167,9 @@ export function grantDecision(q: string): ShapeDecision | null {
   // "Ford Foundation grants", "the Kresge Foundation's grants": a name and the word grants, no verb (direction left open)
   const nameGrants = /^\s*(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
   if (nameGrants) return { ...exhaustive, subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
+  // the same typed in lower case ("mott foundation grants"): the name is read by its head word
+  const typedGrants = /^\s*(?:the\s+)?([a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,6}?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
+  if (typedGrants && typedName(typedGrants[1]!) === typedGrants[1]) return { ...exhaustive, subject: typedGrants[1]!, rule: 'name-grants-direction-open' };
 
   // reverse: the recipient is the subject
   if (re(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
@@ -102,10 +185,14 @@ export function grantDecision(q: string): ShapeDecision | null {
   // "What did X fund in education?": X's grants for a cause (a place after "in" is read as the place)
   const forCause = /^\s*what\s+(?:did|does|do|has|have)\s+(.+?)\s+(?:fund|support|give\s+(?:grants?\s+|money\s+)?to|grant\s+money\s+to|give\s+money\s+for)\s+(?:in|for|on)\s+(?!\d)(.+?)\s*\??\s*$/i.exec(q);
   if (forCause) return { ...exhaustive, direction: 'forward', attribute: forCause[2]!.replace(/^the\s+/i, ''), rule: 'funded-for-cause' };
+  // "Environmental grants from the Joyce Foundation", "X's education grants": X's grants for a cause
+  const causeOf = /^\s*(?:(?:list|show(?:\s+me)?|what\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([a-z]+(?:\s+[a-z]+)?)\s+grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:from|by)\s+(?:the\s+)?\p{Lu}/u.exec(ql)
+    ?? /['’]s\s+([a-z]+(?:\s+[a-z]+)?)\s+grants\b/u.exec(q);
+  if (causeOf && !NOT_CAUSE.test(causeOf[1]!)) return { ...exhaustive, direction: 'forward', attribute: causeOf[1]!, rule: 'cause-grants-from' };
   const fromName = /\b(?:grants?|donations?|gifts?)\s+from\s+(?:the\s+)?(\S)/i.exec(q);
-  if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay)\b/i.test(q)
+  if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay|approve)\b/i.test(q)
     || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:(?:does|do|did)\\s+.+?\\s+${GIVE}|(?:has|have)\\s+.+?\\s+${GIVEN})\\b`).test(q)
-    || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+\\d{4}\\s*)?\\??\\s*$`).test(q)
+    || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+(?:\\d{4}|[A-Z][\\w.]*(?:\\s+[A-Z][\\w.]*)*)\\s*)?\\??\\s*$`).test(q)
     || re(`\\b(got|received|receive|get)\\s+grants?\\s+from\\b`).test(q)
     || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given|awarded|paid)\s+by\b/i.test(q)
     || (fromName !== null && /\p{Lu}/u.test(fromName[1]!))

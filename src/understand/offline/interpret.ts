@@ -92,6 +92,7 @@ export function interpretOffline(question: string): Understanding {
     entity = named.find((n) => n !== within) ?? named[0] ?? null;
   }
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
+  if (shape === 'grant_graph' && decided?.named) entity = decided.named;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
 

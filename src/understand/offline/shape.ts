@@ -30,6 +30,11 @@ export interface ShapeDecision {
   attribute?: string;
   /** The name a rule read itself, when the mention finder reads it as a qualifier ("Ford Foundation grants"). */
   subject?: string;
+  /**
+   * Grant questions: the name a rule read as the question's organization when it is not the first
+   * one named ("grants to Michigan organizations from the Joyce Foundation": the funder, not Michigan).
+   */
+  named?: string;
   rule: string;
 }
 

@@ -46,6 +46,8 @@ export function renderShapeFailure(f: ShapeFailure): string {
       return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
     case 'funder_state_ranking':
       return `the grant graph ranks recipient states over all its funders, and gives one funder's grants to one state, but does not rank one funder's grants by state; ask for one state ("How much did ${f.funder} give to organizations in Ohio?")`;
+    case 'state_split':
+      return `the grant graph keeps a recipient's addresses on the recipient, not on each grant, and ${f.recipients.length}${f.more ? ' or more' : ''} recipient${f.recipients.length === 1 && !f.more ? '' : 's'} ${f.funder ? `of ${f.funder} ` : ''}in ${f.state} ${f.recipients.length === 1 && !f.more ? 'was' : 'were'} filed under addresses in several states (${f.recipients.map((x) => `${x.name}: ${x.states.join(', ')}`).join('; ')}), so the total of grants to organizations in ${f.state} cannot be told from grants filed to addresses elsewhere`;
     case 'cause_unclassified':
       return `no grant ${f.funder ? `of ${f.funder}'s ` : ''}in the grant graph is placed under "${f.cause}" by its recipient's NTEE code or by its purpose text; a purpose written as "program support" or "general support" places a grant under no cause, so this is not a finding that nothing went to ${f.cause}`;
   }

@@ -160,12 +160,12 @@ function grantReading(q: string): ShapeDecision | null {
     return { ...exhaustive, direction: 'population', rule: 'went-to-place' };
   }
   // "How much did X give (away) (in 2023)?": X's grants in total
-  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
+  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in\\s+total|in\\s+all|altogether|overall))?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
     return { ...exhaustive, direction: 'forward', rule: 'how-much-give' };
   }
 
   // "Ford Foundation grants", "the Kresge Foundation's grants": a name and the word grants, no verb (direction left open)
-  const nameGrants = /^\s*(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
+  const nameGrants = /^\s*(?:(?:[Ss]how(?:\s+me)?|[Ll]ist|[Ww]hat\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
   if (nameGrants) return { ...exhaustive, subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
   // the same typed in lower case ("mott foundation grants"): the name is read by its head word
   const typedGrants = /^\s*(?:the\s+)?([a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,6}?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);

@@ -103,10 +103,11 @@ function grantReading(q: string): ShapeDecision | null {
   if (re(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'both-fund' };
 
   // "the largest funders of X" ranks X's funders (reverse); "the largest funders" ranks the graph's
-  const largestFunders = /\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(grant\s?makers|funders|donors|supporters|philanthrop\w+)\b(\s+(?:of|to|for|behind)\s+\S)?/i.exec(q);
+  const largestFunders = /\b(largest|biggest|top|leading|main|major|smallest)\s+(?:\d+\s+)?(grant\s?makers|funders|donors|supporters|philanthrop\w+)\b(\s+(?:of|to|for|behind)\s+\S)?/i.exec(q);
+  const asc = largestFunders?.[1]!.toLowerCase() === 'smallest' ? { order: 'asc' as const } : {};
   // "Freshwater Future's biggest donors": the recipient's funders ranked
   if (largestFunders && /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, largestFunders.index))) return { ...exhaustive, direction: 'reverse', rule: 'possessive-largest-funders' };
-  if (largestFunders) return largestFunders[3] ? { ...exhaustive, direction: 'reverse', rule: 'largest-funders-of' } : { ...exhaustive, direction: 'population', rule: 'largest-funders' };
+  if (largestFunders) return largestFunders[3] ? { ...exhaustive, direction: 'reverse', rule: 'largest-funders-of' } : { ...exhaustive, direction: 'population', ...asc, rule: 'largest-funders' };
   // "the biggest foundations by grants paid": funders ranked by what they gave (not by assets or any other measure)
   if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(?:foundations|grant\s?makers)\b\s*(?:(?:by|in)\s+(?:grants?(?:\s+(?:paid|made|given))?|giving|grant\s+money|total\s+giving))?\s*(?:in\s+(?:the\s+)?grant\s+graph)?\s*[?.!]*\s*$/i.test(q)) return { ...exhaustive, direction: 'population', rule: 'largest-foundations-by-giving' };
   // "X's largest grants", "the biggest grants made by X": X's grants, largest first
@@ -141,6 +142,12 @@ function grantReading(q: string): ShapeDecision | null {
     const to = (toFrom[1] ?? toFrom[4])!;
     return { ...exhaustive, direction: 'forward', named: (toFrom[2] ?? toFrom[3])!, attribute: placeOrName(to), rule: 'grants-to-from' };
   }
+  // "Is the Joyce Foundation a funder of the Alliance for the Great Lakes?": X's grants to Y (a pair)
+  const isFunder = /^\s*(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere)\s+(?:the\s+)?(\p{Lu}.*?)\s+(?:a|an|one\s+of\s+the)\s+(?:\w+\s+)?(?:funders?|supporters?|donors?|backers?|grantors?|benefactors?)\s+(?:of|to|for|behind)\s+(.+?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(q);
+  if (isFunder) return { ...exhaustive, direction: 'forward', named: isFunder[1]!, attribute: placeOrName(isFunder[2]!), rule: 'is-funder-of' };
+  // "Is Freshwater Future a grantee of the Erb Family Foundation?": the same pair, named the other way round
+  const isGrantee = /^\s*(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere)\s+(?:the\s+)?(.+?)\s+(?:a|an|one\s+of\s+the)\s+(?:grantees?|recipients?|grant\s+recipients?)\s+(?:of|from)\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(q);
+  if (isGrantee) return { ...exhaustive, direction: 'forward', named: isGrantee[2]!, attribute: placeOrName(isGrantee[1]!), rule: 'is-grantee-of' };
   // "Did X fund Y?", "Has X ever given money to Y?", "Does X support Y?": X's grants to Y (a pair; a place or a cause as below)
   const didFund = re(`^\\s*(?:did|does|do|has|have)\\s+(.+?)\\s+(?:ever\\s+)?(?:fund|funded|support|supported|give|gave|given|donate|donated|grant|granted|make\\s+(?:a\\s+)?grants?|made\\s+(?:a\\s+)?grants?)\\s+(?:any\\s+)?(?:money\\s+|grants?\\s+|a\\s+grant\\s+|funding\\s+|anything\\s+)?(?:to\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
   if (didFund && giving(q) && /\p{L}/u.test(didFund[2]!) && !/^(?:any|money|grants?|anything|away|out|in\s+\d{4})$/i.test(didFund[2]!)) {
@@ -150,6 +157,8 @@ function grantReading(q: string): ShapeDecision | null {
   const givenName = /^\s*how\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:given|gave|give|granted|paid)\s+((?:the\s+)?\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
   if (givenName && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(givenName[1]!), rule: 'how-much-given-name' };
   // "How much did X give to organizations in Michigan / to education / to Y?": X's grants, by place, cause or recipient
+  // "How much did foundations give to organizations in Wisconsin?": no funder named, the graph's grants (to a place, or ranked)
+  if (re(`^\\s*how\\s+much\\s+(?:money\\s+)?(?:did|do|have)\\s+(?:all\\s+)?(?:the\\s+)?(?:foundations|funders|donors|grant\\s?makers|philanthropies)\\s+(?:in\\s+the\\s+graph\\s+)?${GIVE}\\b`).test(q)) return { ...exhaustive, direction: 'population', rule: 'funders-gave-to-place' };
   const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)\\s*\\??$`).exec(q);
   if (giveTo && giving(q)) {
     // as written: a recipient's name keeps its case (a cause or a place reads the same either way)
@@ -172,7 +181,7 @@ function grantReading(q: string): ShapeDecision | null {
   if (typedGrants && typedName(typedGrants[1]!) === typedGrants[1]) return { ...exhaustive, subject: typedGrants[1]!, rule: 'name-grants-direction-open' };
 
   // reverse: the recipient is the subject
-  if (re(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
+  if (re(`^\\s*(who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:(?:has|have|had)\\s+(?:ever\\s+)?)?(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
   if (re(`^\\s*(?:list|show(?:\\s+me)?|what\\s+(?:are|were))?\\s*(?:all\\s+)?(?:the\\s+)?(?:grants?|funding|donations?|gifts?|grant\\s+money)\\s+(?:(?:given|paid|made|awarded|sent)\\s+)?to\\s+(?!(?:the\\s+)?${MEMBERS}\\s+in\\b)`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'grants-to' };
   if (/\b(funders?|donors?|supporters?|grantors?|backers?|benefactors?)\s+(?:of|to|behind)\s+\S/i.test(q) || /['’]s\s+(funders|donors|supporters|backers|benefactors)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-of' };
   if (/\bwhere\s+(?:does|do|did)\s+.+?\s+get\s+(?:its|their|his|her)?\s*(?:funding|money|grants?|support)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'where-get-funding' };
@@ -193,7 +202,7 @@ function grantReading(q: string): ShapeDecision | null {
   if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay|approve)\b/i.test(q)
     || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:(?:does|do|did)\\s+.+?\\s+${GIVE}|(?:has|have)\\s+.+?\\s+${GIVEN})\\b`).test(q)
     || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+(?:\\d{4}|[A-Z][\\w.]*(?:\\s+[A-Z][\\w.]*)*)\\s*)?\\??\\s*$`).test(q)
-    || re(`\\b(got|received|receive|get)\\s+grants?\\s+from\\b`).test(q)
+    || re(`\\b(got|gets|received|receives|receive|get)\\s+(?:grants?|money|funding|donations?|grant\\s+money)\\s+from\\b`).test(q)
     || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given|awarded|paid)\s+by\b/i.test(q)
     || (fromName !== null && /\p{Lu}/u.test(fromName[1]!))
     || /['’]s\s+(grantees|recipients|grant\s+recipients|grantmaking|giving)\b/i.test(q)

@@ -45,6 +45,10 @@ export type ShapeFailure =
   | { code: 'unmappable'; why: string }
   /** A tax year was asked of a reading whose rollups are not kept per year, and the graph holds other years for it. */
   | { code: 'year_not_filterable'; taxYear: number; reading: GrantQuestion['direction']; years: number[] }
+  /** The funders two recipients share: the intersection runs over two funders' recipients only. */
+  | { code: 'common_funders' }
+  /** Funders ranked by their grants to one state: the state rollups give one funder's total there at a time. */
+  | { code: 'funder_ranking_in_state'; state: string }
   /** One funder's grants ranked by recipient state: a state is answerable one at a time. */
   | { code: 'funder_state_ranking'; funder: string }
   /** A state total counts recipients filed under addresses in several states (their grants are counted in one of them). */
@@ -84,9 +88,11 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
       return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...(taxYear ? { taxYear } : {}) } };
     case 'intersection':
+      if (intent.attribute === 'funders') return { ok: false, failure: { code: 'common_funders' } };
       if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two funders; this question names ${intent.entities.length}` } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
+      if (intent.attribute === 'funders' && within) return { ok: false, failure: { code: 'funder_ranking_in_state', state: within } };
       if (within) {
         const st = stateCode(within);
         if (st) return { ok: true, question: { direction: 'geographic', state: st } };

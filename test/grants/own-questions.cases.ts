@@ -205,6 +205,24 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'open direction', q: 'Brookby Foundation grants', expect: { ...f(by(BROOKBY)), disclose: /read as the grants .* made/ } },
     { kind: 'open direction', q: 'Freshwater Future grants', expect: { ...rev('Freshwater Future'), disclose: /read as the grants .* received/ } },
     { kind: 'graph-wide', q: 'What are the 10 largest grants in the graph?', expect: refuse() },
+    // a third set, the same way
+    { kind: 'top recipients', q: "Give me the Erb Family Foundation's top 5 grantees", expect: { answer: [topRecipient(by(ERB))], never: [recipientTop] } },
+    { kind: 'top recipients', q: 'Who were the biggest recipients of Mott Foundation money?', expect: { answer: [topRecipient(by(MOTT))] } },
+    { kind: 'geographic', q: 'Which Michigan nonprofits did the Erb Family Foundation support?', expect: geo(ERB, 'MI') },
+    { kind: 'geographic', q: 'How much did the Mott Foundation give in Ohio?', expect: geo(MOTT, 'OH') },
+    { kind: 'forward', q: 'How many organizations did the Brookby Foundation fund?', expect: f(by(BROOKBY)) },
+    { kind: 'forward', q: 'What is the total amount the Joyce Foundation granted?', expect: f(by(JOYCE)) },
+    { kind: 'forward', q: 'Total grants paid by the Crown Family Foundation', expect: f(by(CROWN)) },
+    { kind: 'reverse', q: "What is Freshwater Future's total grant funding?", expect: rev('Freshwater Future') },
+    { kind: 'reverse', q: 'Who has given money to Mott Community College?', expect: rev('Mott Community College') },
+    { kind: 'reverse', q: 'Funders of the Alliance for the Great Lakes', expect: rev('Alliance for the Great Lakes') },
+    { kind: 'pair', q: 'How much did the Toledo Community Foundation give to the Toledo Museum of Art?', expect: pair(TOLEDO, 'Toledo Museum of Art') },
+    { kind: 'pair', q: 'Has the Brookby Foundation ever funded the Urban Ecology Center?', expect: pair(BROOKBY, 'Urban Ecology Center') },
+    { kind: 'pair', q: 'Did Mott give anything to Freshwater Future?', expect: refuse() },
+    { kind: 'cause', q: 'What grants did the Joyce Foundation make for journalism?', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ['art', 'arts', 'cultur', 'museum', 'music', 'theat', 'humanities', 'histor', 'librar', 'journalis', 'media']))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'Arts grants by the Rochester Area Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(ROCHESTER)), ['art', 'arts', 'cultur', 'museum', 'music', 'theat', 'humanities', 'histor', 'librar', 'journalis', 'media']))], disclose: /purpose text/ } },
+    { kind: 'intersection', q: 'Which foundations fund both Freshwater Future and the Alliance for the Great Lakes?', expect: refuse('common_funders') },
+    { kind: 'graph-wide', q: 'Which foundation gave the most to organizations in Michigan?', expect: refuse('funder_ranking_in_state') },
   ];
 }
 

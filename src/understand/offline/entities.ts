@@ -37,6 +37,7 @@ const COMMON_OPENERS = new Set([
   'median', 'per', 'share', 'housing', 'total', 'average', 'number', 'percent', 'percentage', 'population', 'net',
   'gross', 'annual', 'cash', 'debt', 'national', 'federal', 'adult', 'adults', 'unemployment', 'poverty', 'income',
   'revenue', 'obesity', 'diabetes', 'smoking', 'tuition', 'admission', 'grants', 'awards', 'public',
+  'funders', 'donors', 'supporters', 'grantees', 'recipients',
 ]);
 const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
 const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);

@@ -100,6 +100,8 @@ function grantReading(q: string): ShapeDecision | null {
   const re = (s: string) => new RegExp(s, 'i');
 
   // two funders, one set of recipients
+  // "Which foundations fund both X and Y?": X and Y are recipients, their common funders asked
+  if (re(`\\b${FUND}\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'fund-both' };
   if (re(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'both-fund' };
 
   // "the largest funders of X" ranks X's funders (reverse); "the largest funders" ranks the graph's
@@ -114,10 +116,14 @@ function grantReading(q: string): ShapeDecision | null {
   if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
   if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
-  if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.test(q)) return { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
+  const topRecipients = /\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.exec(q);
+  // "the Erb Family Foundation's top 5 grantees": that funder's recipients ranked
+  if (topRecipients && /['’]s\s+$/.test(q.slice(0, topRecipients.index))) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'possessive-top-recipients' };
+  if (topRecipients) return { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
 
   // "Who gave the most (to X)?": funders ranked — X's (reverse) or the graph's (population)
   const gaveMost = re(`^\\s*(?:who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+${GIVE}\\s+(?:(?:the\\s+)?most|more\\s+than\\s+any)\\b(.*)$`).exec(q);
+  if (gaveMost && re(`^\\s*to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(gaveMost[1]!)) return { ...exhaustive, direction: 'population', attribute: 'funders', rule: 'gave-most-in-place' };
   if (gaveMost && GRANT_TAIL.test(gaveMost[1]!)) return /\bto\s+\S/i.test(gaveMost[1]!) ? { ...exhaustive, direction: 'reverse', rule: 'gave-most-to' } : { ...exhaustive, direction: 'population', rule: 'gave-most' };
   // "Who received the most (from X)?": recipients ranked — X's (forward) or the graph's (population)
   const gotMost = re(`\\b${RECEIVE}\\s+(?:the\\s+)?most\\b(.*)$`).exec(q);
@@ -169,7 +175,7 @@ function grantReading(q: string): ShapeDecision | null {
     return { ...exhaustive, direction: 'population', rule: 'went-to-place' };
   }
   // "How much did X give (away) (in 2023)?": X's grants in total
-  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in\\s+total|in\\s+all|altogether|overall))?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
+  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in\\s+total|in\\s+all|altogether|overall))?(?:\\s+in\\s+(?:the\\s+state\\s+of\\s+)?[A-Z][\\w.]*(?:\\s+[A-Z][\\w.]*)*)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
     return { ...exhaustive, direction: 'forward', rule: 'how-much-give' };
   }
 
@@ -183,7 +189,7 @@ function grantReading(q: string): ShapeDecision | null {
   // reverse: the recipient is the subject
   if (re(`^\\s*(who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:(?:has|have|had)\\s+(?:ever\\s+)?)?(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
   if (re(`^\\s*(?:list|show(?:\\s+me)?|what\\s+(?:are|were))?\\s*(?:all\\s+)?(?:the\\s+)?(?:grants?|funding|donations?|gifts?|grant\\s+money)\\s+(?:(?:given|paid|made|awarded|sent)\\s+)?to\\s+(?!(?:the\\s+)?${MEMBERS}\\s+in\\b)`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'grants-to' };
-  if (/\b(funders?|donors?|supporters?|grantors?|backers?|benefactors?)\s+(?:of|to|behind)\s+\S/i.test(q) || /['’]s\s+(funders|donors|supporters|backers|benefactors)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-of' };
+  if (/\b(funders?|donors?|supporters?|grantors?|backers?|benefactors?)\s+(?:of|to|behind)\s+\S/i.test(q) || /['’]s\s+(funders|donors|supporters|backers|benefactors)\b/i.test(q) || /['’]s\s+(?:total\s+)?(?:grant\s+)?(?:funding|grant\s+income|grants\s+received)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-of' };
   if (/\bwhere\s+(?:does|do|did)\s+.+?\s+get\s+(?:its|their|his|her)?\s*(?:funding|money|grants?|support)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'where-get-funding' };
   if (re(`\\b(?:grants?|money|funding|donations?)\\s+(?:did|does|do|has|have)\\s+.+?\\s+${RECEIVE}\\b`).test(q)
     || re(`\\b(?:did|does|has|have)\\s+.+?\\s+${RECEIVE}\\s+(?:any\\s+)?(?:grants?|money|funding|donations?)\\b`).test(q)
@@ -191,6 +197,15 @@ function grantReading(q: string): ShapeDecision | null {
 
   // forward: the funder is the subject (of a verb that gives, not one that pays for something)
   if (!giving(q)) return null;
+  // "Which Michigan nonprofits did the Erb Family Foundation support?": a place naming the members, then the funder
+  const placeMembers = new RegExp(`^\\s*(?:which|what)\\s+(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE})\\b`, 'u').exec(ql);
+  if (placeMembers) return { ...exhaustive, direction: 'forward', named: placeMembers[2]!, attribute: placeMembers[1]!, rule: 'place-members-funded' };
+  // "How many organizations did X fund?", "the total amount X granted": X's grants
+  if (re(`^\\s*how\\s+many\\s+(?:${MEMBERS}|grants|people)\\s+(?:did|does|do|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}|make\\s+grants\\s+to)\\b`).test(q)
+    || re(`\\btotal\\s+(?:amount|grants?|giving|money)\\b.*\\b(?:granted|gave|given|paid|awarded|donated|distributed|contributed)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).test(q)) return { ...exhaustive, direction: 'forward', rule: 'how-many-funded' };
+  // "What grants did the Joyce Foundation make for journalism?": X's grants for a cause
+  const grantsFor = /\bgrants\s+(?:did|does|has|have)\s+.+?\s+(?:make|made|give|given|award|awarded)\s+(?:for|to\s+support|in\s+the\s+area\s+of)\s+(?!\d)(.+?)\s*[?.!]*\s*$/i.exec(q);
+  if (grantsFor) return { ...exhaustive, direction: 'forward', attribute: grantsFor[1]!.replace(/^the\s+/i, ''), rule: 'grants-made-for' };
   // "What did X fund in education?": X's grants for a cause (a place after "in" is read as the place)
   const forCause = /^\s*what\s+(?:did|does|do|has|have)\s+(.+?)\s+(?:fund|support|give\s+(?:grants?\s+|money\s+)?to|grant\s+money\s+to|give\s+money\s+for)\s+(?:in|for|on)\s+(?!\d)(.+?)\s*\??\s*$/i.exec(q);
   if (forCause) return { ...exhaustive, direction: 'forward', attribute: forCause[2]!.replace(/^the\s+/i, ''), rule: 'funded-for-cause' };

@@ -126,8 +126,9 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   if ('openDirection' in mapped) {
     // relation ambiguity: grants made, or grants received? read both, then ask or say which
     const name = mapped.openDirection;
-    const made = await traverse(deps, { direction: 'forward', funder: name });
-    const got = await traverse(deps, { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 });
+    const year = intent.period?.year ? { taxYear: intent.period.year } : {};
+    const made = await traverse(deps, { direction: 'forward', funder: name, ...year });
+    const got = await traverse(deps, { direction: 'reverse', recipient: name, limit: intent.limit ?? 10, ...year });
     const paidOf = (r: typeof made): Total | null => (r.ok && (r.result.kind === 'forward' || r.result.kind === 'reverse') ? r.result.totals.paid : null);
     const m = paidOf(made);
     const g = paidOf(got);
@@ -139,13 +140,13 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
         ] };
       }
       relation = { asked: name, chosen: 'forward', other: { direction: 'reverse', paid: g.amount, grants: g.grants } };
-      question = { direction: 'forward', funder: name };
+      question = { direction: 'forward', funder: name, ...year };
     } else if (g && g.grants > 0) {
       relation = { asked: name, chosen: 'reverse', other: null };
-      question = { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 };
+      question = { direction: 'reverse', recipient: name, limit: intent.limit ?? 10, ...year };
     } else {
       relation = { asked: name, chosen: 'forward', other: null };
-      question = { direction: 'forward', funder: name };
+      question = { direction: 'forward', funder: name, ...year };
     }
   } else question = mapped.question;
 

@@ -36,7 +36,12 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
   const by = (f: string) => rows.filter((r) => r.foundation_ein === f);
   const paidOf = (rs: readonly Row[]) => rs.filter(paid);
   const futureOf = (rs: readonly Row[]) => rs.filter((r) => r.grant_bucket === '3b');
-  const to = (name: string) => rows.filter((r) => nameKey(r.grantee_name) === nameKey(name));
+  /** A recipient's grants: filed under its name, or under the EIN filed beside its name (one organization, renamed: "BUFFALO FINE ARTS ACADEMY" is the Buffalo AKG Art Museum). */
+  const to = (name: string) => {
+    const named = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name));
+    const eins = new Set(named.map((r) => r.grantee_ein).filter(Boolean));
+    return rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+  };
   const inState = (rs: readonly Row[], st: string) => rs.filter((r) => r.grantee_state.toUpperCase() === st);
   const year = (rs: readonly Row[], y: number) => rs.filter((r) => Number(r.tax_year) === y);
   /** Paid total, paid count, and (never to be published) paid + approved-for-future summed. */
@@ -223,6 +228,27 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'cause', q: 'Arts grants by the Rochester Area Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(ROCHESTER)), ['art', 'arts', 'cultur', 'museum', 'music', 'theat', 'humanities', 'histor', 'librar', 'journalis', 'media']))], disclose: /purpose text/ } },
     { kind: 'intersection', q: 'Which foundations fund both Freshwater Future and the Alliance for the Great Lakes?', expect: refuse('common_funders') },
     { kind: 'graph-wide', q: 'Which foundation gave the most to organizations in Michigan?', expect: refuse('funder_ranking_in_state') },
+    // a fourth set, the same way
+    { kind: 'pair', q: 'How much did the Joyce Foundation give Northwestern University?', expect: pair(JOYCE, 'Northwestern University') },
+    { kind: 'pair', q: 'What did the Sears Swetland Family Foundation give to the Ohio Environmental Council?', expect: pair(SEARS, 'Ohio Environmental Council') },
+    { kind: 'pair', q: 'Did the Community Foundation for Greater Buffalo fund the Buffalo AKG Art Museum?', expect: pair(BUFFALO, 'Buffalo AKG Art Museum') },
+    { kind: 'pair', q: 'How much did the Erb Family Foundation give to the University of Michigan?', expect: pair(ERB, 'University of Michigan') },
+    { kind: 'forward', q: "What's the Mott Foundation's biggest grant?", expect: f(by(MOTT), [largestGrant(by(MOTT))]) },
+    { kind: 'forward', q: 'Who received grants from the Bay Area Community Foundation in 2024?', expect: f(year(by(BAY), 2024)) },
+    { kind: 'forward', q: 'How much in grants did the Astor Street Foundation make in 2024?', expect: f(year(by(ASTOR), 2024)) },
+    { kind: 'top recipients', q: 'Which organizations received the most money from the Toledo Community Foundation?', expect: { answer: [topRecipient(by(TOLEDO))] } },
+    { kind: 'geographic', q: 'Which organizations in New York did the Rochester Area Community Foundation fund?', expect: geo(ROCHESTER, 'NY') },
+    { kind: 'geographic', q: 'How much did the Porter Family Foundation give to organizations in Indiana?', expect: geo(PORTER, 'IN') },
+    { kind: 'reverse', q: 'Show grants to Elevate Energy', expect: rev('Elevate Energy') },
+    { kind: 'reverse', q: 'Who funded Fresh Energy?', expect: rev('Fresh Energy') },
+    { kind: 'reverse', q: 'Who are the donors to the Michigan Environmental Council?', expect: rev('Michigan Environmental Council') },
+    { kind: 'reverse', q: 'How much money has Advance Illinois received?', expect: rev('Advance Illinois') },
+    { kind: 'reverse', q: 'List foundations that gave to Freshwater Future', expect: rev('Freshwater Future') },
+    { kind: 'cause', q: "What are the Joyce Foundation's grants for education?", expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), EDU))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'intersection', q: 'Which groups received grants from both the Toledo Community Foundation and the Community Foundation of Lorain County?', expect: { answer: [common(TOLEDO, LORAIN)], never: [totals(by(TOLEDO)).paid] } },
+    { kind: 'graph-wide', q: 'Largest funders in the graph', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'graph-wide', q: 'Who gave the most money overall?', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'open direction', q: 'Erb Family Foundation grants in 2023', expect: f(year(by(ERB), 2023)) },
   ];
 }
 

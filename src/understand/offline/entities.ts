@@ -74,7 +74,7 @@ export function findEntities(question: string): EntityMention[] {
     if (MONTH.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i++; continue; }
     if (/^(Form|Schedule|Part)$/.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i += 2; continue; }
     if (i === 0 && COMMON_OPENERS.has(t.text.toLowerCase())) { i++; continue; }
-    if (!isCap(t.text) || (atStart && OPENERS.has(t.text.toLowerCase())) || MEASURE_ACRONYMS.has(t.text.replace(/('s|’s)$/, ''))) { i++; continue; }
+    if (!isCap(t.text) || (atStart && OPENERS.has(t.text.toLowerCase().replace(/['’]s$/, ''))) || MEASURE_ACRONYMS.has(t.text.replace(/('s|’s)$/, ''))) { i++; continue; }
     // Grow the span over capitalised words and inner connectors.
     let j = i;
     while (j + 1 < toks.length) {

@@ -31,7 +31,7 @@ const GRANT_NOUN = /\b(grants?|grant\s+money|grantees?|grant\s?makers?|funders?|
 const MEMBERS = '(?:organi[sz]ations?|recipients?|grantees?|nonprofits?|non-profits?|charities|groups|causes)';
 const PUBLIC_MONEY = /\b(federal|government|governments|agency|agencies|contracts?|congress\w*|state\s+aid|taxpayers?|opportunit(?:y|ies))\b/i;
 /** What may follow "gave the most" in a grant question: nothing, money words, a recipient, a year (not "officer compensation"). */
-const GRANT_TAIL = /^\s*(?:money|grants?|grant\s+money|funding|dollars|in\s+grants|in\s+(?:the\s+)?grant\s+graph|overall|in\s+total)?\s*(?:to\s+.+?)?\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/i;
+const GRANT_TAIL = /^\s*(?:(?:money|grants?|grant\s+money|funding|dollars|in\s+grants|in\s+(?:the\s+)?grant\s+graph|overall|in\s+total)\s*){0,2}(?:to\s+.+?)?\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/i;
 /** A funder named by what funders are called. */
 const FUNDER_NAME = /\bfrom\s+(?:the\s+)?[^?]*\b(foundation|fund|trust|endowment|philanthropies)\b/i;
 
@@ -102,6 +102,7 @@ function grantReading(q: string): ShapeDecision | null {
   // two funders, one set of recipients
   // "Which foundations fund both X and Y?": X and Y are recipients, their common funders asked
   if (re(`\\b${FUND}\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'fund-both' };
+  if (re(`\\b${RECEIVE}\\s+(?:grants?|money|funding|support)\\s+from\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'received-from-both' };
   if (re(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'both-fund' };
 
   // "the largest funders of X" ranks X's funders (reverse); "the largest funders" ranks the graph's
@@ -113,7 +114,7 @@ function grantReading(q: string): ShapeDecision | null {
   // "the biggest foundations by grants paid": funders ranked by what they gave (not by assets or any other measure)
   if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(?:foundations|grant\s?makers)\b\s*(?:(?:by|in)\s+(?:grants?(?:\s+(?:paid|made|given))?|giving|grant\s+money|total\s+giving))?\s*(?:in\s+(?:the\s+)?grant\s+graph)?\s*[?.!]*\s*$/i.test(q)) return { ...exhaustive, direction: 'population', rule: 'largest-foundations-by-giving' };
   // "X's largest grants", "the biggest grants made by X": X's grants, largest first
-  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
+  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants?\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
   if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
   const topRecipients = /\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.exec(q);
@@ -159,6 +160,14 @@ function grantReading(q: string): ShapeDecision | null {
   if (didFund && giving(q) && /\p{L}/u.test(didFund[2]!) && !/^(?:any|money|grants?|anything|away|out|in\s+\d{4})$/i.test(didFund[2]!)) {
     return { ...exhaustive, direction: 'forward', attribute: placeOrName(didFund[2]!), rule: 'did-fund' };
   }
+  // "What did X give to Y?": X's grants to Y (a recipient, a place or a cause)
+  const whatGive = re(`^\\s*what\\s+(?:did|does|has|have)\\s+.+?\\s+(?:give|gave|given|donate|donated|grant|granted|contribute|contributed)\\s+to\\s+(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (whatGive && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(whatGive[1]!), rule: 'what-give-to' };
+  // "List foundations that gave to Y": Y's funders
+  if (re(`\\b(?:foundations|funders|donors|grant\\s?makers|organi[sz]ations)\\s+(?:that|who|which)\\s+(?:have\\s+|has\\s+)?(?:${FUND}|${GIVE}\\s+(?:money\\s+|grants?\\s+)?to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-that-gave' };
+  // "the Joyce Foundation's grants for education": X's grants for a cause
+  const possFor = /['’]s\s+grants\s+(?:for|to\s+support|in\s+the\s+area\s+of)\s+(?!\d)(.+?)\s*[?.!]*\s*$/i.exec(q);
+  if (possFor) return { ...exhaustive, direction: 'forward', attribute: possFor[1]!.replace(/^the\s+/i, ''), rule: 'possessive-grants-for' };
   // "How much has X given Y?": no "to", the recipient named straight after the verb
   const givenName = /^\s*how\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:given|gave|give|granted|paid)\s+((?:the\s+)?\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
   if (givenName && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(givenName[1]!), rule: 'how-much-given-name' };
@@ -180,7 +189,7 @@ function grantReading(q: string): ShapeDecision | null {
   }
 
   // "Ford Foundation grants", "the Kresge Foundation's grants": a name and the word grants, no verb (direction left open)
-  const nameGrants = /^\s*(?:(?:[Ss]how(?:\s+me)?|[Ll]ist|[Ww]hat\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
+  const nameGrants = /^\s*(?:(?:[Ss]how(?:\s+me)?|[Ll]ist|[Ww]hat\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants(?:\s+(?:in|for)\s+\d{4})?\s*\??\s*$/.exec(q);
   if (nameGrants) return { ...exhaustive, subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
   // the same typed in lower case ("mott foundation grants"): the name is read by its head word
   const typedGrants = /^\s*(?:the\s+)?([a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,6}?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
@@ -212,7 +221,7 @@ function grantReading(q: string): ShapeDecision | null {
   // "Environmental grants from the Joyce Foundation", "X's education grants": X's grants for a cause
   const causeOf = /^\s*(?:(?:list|show(?:\s+me)?|what\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([a-z]+(?:\s+[a-z]+)?)\s+grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:from|by)\s+(?:the\s+)?\p{Lu}/u.exec(ql)
     ?? /['’]s\s+([a-z]+(?:\s+[a-z]+)?)\s+grants\b/u.exec(q);
-  if (causeOf && !NOT_CAUSE.test(causeOf[1]!)) return { ...exhaustive, direction: 'forward', attribute: causeOf[1]!, rule: 'cause-grants-from' };
+  if (causeOf && !NOT_CAUSE.test(causeOf[1]!) && !causeOf[1]!.split(' ').some((w) => NOT_NAME.has(w))) return { ...exhaustive, direction: 'forward', attribute: causeOf[1]!, rule: 'cause-grants-from' };
   const fromName = /\b(?:grants?|donations?|gifts?)\s+from\s+(?:the\s+)?(\S)/i.exec(q);
   if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay|approve)\b/i.test(q)
     || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:(?:does|do|did)\\s+.+?\\s+${GIVE}|(?:has|have)\\s+.+?\\s+${GIVEN})\\b`).test(q)

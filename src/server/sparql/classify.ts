@@ -107,6 +107,11 @@ export function refuseRemote(parsed: Parsed, policy: RemotePolicy): void {
   refuseReferences(remoteReferences(parsed), policy);
 }
 
+/** refuseRemote over references already listed (a prepared query lists them once). */
+export function refuseRemoteReferences(refs: readonly RemoteReference[], policy: RemotePolicy): void {
+  refuseReferences(refs, policy);
+}
+
 /**
  * The protocol's dataset parameters (default-graph-uri, named-graph-uri, using-graph-uri, …)
  * select graphs exactly as FROM / USING do, so they get the same policy.

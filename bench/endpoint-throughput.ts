@@ -6,8 +6,10 @@
  *
  * Two result paths: a query with its own LIMIT within the row cap (the store serializes it
  * directly) and one without (LIMIT maxRows+1 injected, the result materialised as SPARQL-JSON,
- * counted and re-serialized). There is no result cache: every request is parsed, checked and
- * evaluated by a query worker.
+ * counted and re-serialized). The headline rows run with no result cache (the default): every
+ * request is parsed, checked and evaluated by a query worker. Beside them, a third gateway with
+ * sparql.resultCacheBytes on answers repeats of the same query from its per-write cache
+ * (src/server/sparql/result-cache.ts): the cached figure, never the headline.
  *
  * The gateway runs with its production protections: the per-client rate limit stays on, with a
  * ceiling the benchmark cannot reach (the limiter's bookkeeping is paid, nothing is refused), the
@@ -48,14 +50,14 @@ const data = (): string => {
 const q = (text: string) => `/sparql?query=${encodeURIComponent(text)}`;
 
 /** Start a gateway from a checkout's sources (this one, or a baseline) over an in-memory store. */
-async function gateway(root: string): Promise<{ base: string; close: () => Promise<void> }> {
+async function gateway(root: string, sparql: Record<string, number> = {}): Promise<{ base: string; close: () => Promise<void> }> {
   const from = (p: string) => import(pathToFileURL(resolve(root, p)).href);
   const { build } = await from('src/server/app.ts');
   const { loadConfig } = await from('src/config.ts');
   const { DurableStore } = await from('src/rdf/durable.ts');
   const store = DurableStore.inMemory();
   await store.apply({ kind: 'load', data: data(), format: 'application/n-triples', graph: 'http://ex.org/g' });
-  const config = loadConfig({ dataDir: '/tmp/assay-bench', port: 0, limits: { rateLimit: { sparqlPerMinute: 1_000_000_000 } } }, {});
+  const config = loadConfig({ dataDir: '/tmp/assay-bench', port: 0, sparql, limits: { rateLimit: { sparqlPerMinute: 1_000_000_000 } } }, {});
   const app = await build({ config, store });
   const base: string = await app.listen({ host: '127.0.0.1', port: 0 });
   await app.queryPool.ready?.();
@@ -102,6 +104,7 @@ constant.get('/const', async () => ({ ok: true }));
 const constBase = await constant.listen({ host: '127.0.0.1', port: 0 });
 const here = await gateway(resolve(import.meta.dirname, '..'));
 const before = BASELINE ? await gateway(resolve(BASELINE)) : undefined;
+const cached = await gateway(resolve(import.meta.dirname, '..'), { resultCacheBytes: 16 << 20 });
 
 const targets: [string, string][] = [
   ['/sparql SELECT, LIMIT 6 (fast path)', here.base + q(WITH_LIMIT)],
@@ -110,6 +113,7 @@ const targets: [string, string][] = [
     ['baseline: LIMIT 6 (fast path)', before.base + q(WITH_LIMIT)],
     ['baseline: no LIMIT (capped path)', before.base + q(NO_LIMIT)],
   ] as [string, string][] : []),
+  ['cached (resultCacheBytes on): LIMIT 6', cached.base + q(WITH_LIMIT)],
 ];
 // Warm-up: the JITs, both workers of each pool, the prepared-query memos.
 await load(constBase + '/const', CLIENTS, 1);
@@ -140,4 +144,5 @@ console.log(`HTTP + isolation vs in-process: LIMIT 6 ${(httpFast / fast.perSecon
 console.log('reproduce: npx tsx bench/endpoint-throughput.ts ' + process.argv.slice(2).join(' '));
 await here.close();
 await before?.close();
+await cached.close();
 await constant.close();

@@ -20,7 +20,7 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, refuseRemoteReferences, remoteReferences, withUsingGraphs, type Parsed, type RemoteReference } from './classify.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, isDeterministic, refuseRemoteReferences, remoteReferences, withUsingGraphs, type Parsed, type RemoteReference } from './classify.ts';
 import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered, type Offer } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 import { updateEffect, type UpdateEffect } from './update-delta.ts';
@@ -93,6 +93,8 @@ export interface QueryReply {
   truncated: boolean;
   /** SELECT rows or CONSTRUCT/DESCRIBE triples returned. */
   count?: number;
+  /** The same query over the same data gives this same answer (no NOW(), RAND(), …): it may be remembered until the next write. */
+  cacheable?: boolean;
 }
 
 export interface UpdateCheckReply {
@@ -180,6 +182,8 @@ export interface Prepared {
   text: string;
   /** SERVICE and FROM / FROM NAMED references (from the tree; whether a FROM graph is local is checked per run). */
   remote: RemoteReference[];
+  /** classify.ts isDeterministic. */
+  deterministic: boolean;
 }
 
 export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): Reply {
@@ -246,13 +250,14 @@ export function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepa
   }
   const remote = remoteReferences(parsed);
   const injected = capRows(parsed.ast, job.maxRows);
-  const prepared: Prepared = { parsed, injected, text: generate(parsed.ast), remote };
+  const prepared: Prepared = { parsed, injected, text: generate(parsed.ast), remote, deterministic: isDeterministic(parsed) };
   memo?.set(key, prepared);
   return prepared;
 }
 
 function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
-  const { parsed, injected, text, remote } = prepare(job, memo);
+  const { parsed, injected, text, remote, deterministic } = prepare(job, memo);
+  const cacheable = deterministic;
   const datasetGraphs = job.checkDatasetGraphs === true && (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0);
   if (remote.length > 0 || datasetGraphs) {
     const policy = policyFor(store, job);
@@ -272,7 +277,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   const mediaType = offer.mediaType;
 
   if (ast.queryType === 'ASK' || (ast.queryType === 'SELECT' && !injected)) {
-    return { ok: true, kind: 'query', contentType: mediaType, body: store.querySerialized(text, mediaType, options), truncated: false };
+    return { ok: true, kind: 'query', contentType: mediaType, body: store.querySerialized(text, mediaType, options), truncated: false, cacheable };
   }
   if (ast.queryType === 'SELECT') {
     const r = JSON.parse(store.querySerialized(text, RESULTS_JSON, options)) as JsonResults;
@@ -281,7 +286,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
       r.results.bindings.length = job.maxRows;
       r.truncated = true;
     }
-    return { ok: true, kind: 'query', contentType: mediaType, body: serializeResults(r, mediaType, job.truncationLink), truncated, count: r.results.bindings.length };
+    return { ok: true, kind: 'query', contentType: mediaType, body: serializeResults(r, mediaType, job.truncationLink), truncated, count: r.results.bindings.length, cacheable };
   }
   const quads = store.construct(text, options);
   let truncated = quads.length > job.maxRows;
@@ -289,7 +294,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   else if (injected) truncated = solutionPastCap(store, ast, job.maxRows, options);
   const scratch = new RdfStore();
   scratch.add(quads);
-  return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length };
+  return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length, cacheable };
 }
 
 /**

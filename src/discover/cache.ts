@@ -12,7 +12,7 @@
  * tuple; an edited file changes its tuple and is hashed again. A cache that cannot be read, is
  * from another format version, or cannot be written is ignored: the index is built as before.
  *
- * The file is binary (src/binary-cache.ts), because every `assay ask` reads it (format 6; 5 and
+ * The file is binary (src/binary-cache.ts), because every `assay ask` reads it (format 6 on; 5 and
  * before were one JSON document with the typed arrays in base64, whose decoding and parsed strings
  * were most of the load and of what the collector then copied): the postings' and scoring tables'
  * typed arrays as they are, and the cards as columns (kind, publisher, unit, operations, and spans of
@@ -30,7 +30,7 @@ import type { StoredPostings } from './postings.ts';
 import type { StoredTables } from './tables.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/6';
+export const CACHE_FORMAT = 'assay-discovery-index/7';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 

@@ -156,7 +156,7 @@ export function identifiersQuery(items: readonly string[]): string {
 const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
 /** Bump when the shape of the cached registry index changes. */
-export const REGISTRY_CACHE_FORMAT = 'assay-registry-index/2';
+export const REGISTRY_CACHE_FORMAT = 'assay-registry-index/3';
 const DEFAULT_REGISTRY_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
 /**
@@ -267,7 +267,7 @@ export function registryTables(index: RegistryIndex): RegistryTables {
   return {
     format: REGISTRY_CACHE_FORMAT, sha256: index.sha256, props: index.props, subjectCount: n, subjects, subjectOrder: order,
     statementStart, statementProp: Uint16Array.from(props), statementValue, labelStart, labelValue,
-    words, wordStart, wordItems: Uint32Array.from(items), text: new TextReader(w.text(), w.wide),
+    words, wordStart, wordItems: Uint32Array.from(items), text: new TextReader(w.text(), w.wideText()),
   };
 }
 
@@ -275,9 +275,9 @@ const ARRAYS = ['subjects', 'subjectOrder', 'statementStart', 'statementProp', '
 
 function encodeRegistry(t: RegistryTables): Buffer {
   const w = new TextWriter();
-  // the tables' text is already one string: written as one span, so every span in it stays valid
+  // the tables' two texts are already one string each: written as one span each, so every span into them stays valid
   w.put(new Uint32Array(2), 0, t.text.text);
-  w.wide.push(...t.text.wide);
+  if (t.text.wide) w.put(new Uint32Array(2), 0, t.text.wide);
   return encodeBinaryCache(REGISTRY_MAGIC, { format: t.format, sha256: t.sha256, props: t.props, subjectCount: t.subjectCount }, Object.fromEntries(ARRAYS.map((k) => [k, t[k]])), w);
 }
 

@@ -146,7 +146,7 @@ export class DiscoveryIndex {
   /** An index loaded back from its cache: the same cards, full-text index and derived terms, not recomputed. */
   static fromCache(c: CachedIndex): DiscoveryIndex {
     const t0 = performance.now();
-    const cards = unpackCards(c);
+    const cards = c.unpacked ?? unpackCards(c);
     const postings = Postings.fromStored(c.postings);
     const sourceTerms = new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)]));
     const byId = new Map(cards.map((card) => [card.id, card]));

@@ -31,7 +31,7 @@ const QUALIFIED_NOUNS = new Set([
   'research', 'records', 'returns', 'return',
 ]);
 /** Names of the whole country: scope, not an entity. */
-const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.|usa|america|nation|country)$/i;
+const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.?|usa|america|nation|country)$/i;
 /** Common words that are capitalised only because they open the sentence ("Median income in X"). */
 const COMMON_OPENERS = new Set([
   'median', 'per', 'share', 'housing', 'total', 'average', 'number', 'percent', 'percentage', 'population', 'net',

@@ -3,19 +3,21 @@
  * bundled catalog and replayed publishers.
  *   npx tsx bench/gateway.ts [--questions 20] [--clients 5] [--seconds 20] [--starts 1] [--no-ask] [--ask-workers N] [--baseline DIR]
  * For each checkout measured (this one, and with --baseline DIR another built one, e.g. main exported
- * with `git archive` and built with `npm run build`; run one after the other in the same run):
+ * with `git archive` and built with `npm run build`), interleaved pair by pair (ABBA: this, baseline;
+ * baseline, this; …) so that both see the same machine:
  * - a first start (empty data directory: the catalog graph is built) and a second start (reusing it):
- *   time to `listening`, to `ready` and to a first SPARQL 200, the CPU seconds the gateway process
- *   (all its threads) had used and its RSS when it printed `ready` (the machine is shared: CPU time
- *   says what a start costs, wall time what a user waits). With --starts N, N pairs (each in a fresh
- *   data directory) and their medians.
- * - POST /ask, warm: one cassette-backed keyed read ("What was Apple's total revenue in 2023?") asked
- *   `--questions` times by one client (p50/p95), and a refusal ("What is the GDP of Mars?") apart from
- *   it, since a refusal is cheap and a mixed median hides what an answer costs; then the keyed read
- *   from 1 and from `--clients` concurrent clients for `--seconds` each: requests/s (answered ones
- *   counted apart from anything else), p50/p95.
- * Rate limits are off: this measures capacity. --no-ask skips the /ask part; --ask-workers N starts
- * N ask worker threads (ASSAY_ASK_WORKERS; default 1, which runs every question on one core).
+ *   time to `listening`, to `ready`, to each readiness condition /ready names (catalog, query workers,
+ *   ask workers) and to a first SPARQL 200, the CPU seconds the gateway process (all its threads) had
+ *   used and its RSS when it printed `ready` (the machine is shared: CPU time says what a start costs,
+ *   wall time what a user waits). With --starts N, N pairs (each in a fresh data directory), medians.
+ * - the first question right after each start's `ready` (the keyed read below), apart from the rest.
+ * - POST /ask, warm, on the last pair's second start: one cassette-backed keyed read ("What was Apple's
+ *   total revenue in 2023?") asked `--questions` times by one client (p50/p95), and a refusal ("What is
+ *   the GDP of Mars?") apart from it, since a refusal is cheap and a mixed median hides what an answer
+ *   costs; then the keyed read from 1 and from `--clients` concurrent clients for `--seconds` each:
+ *   requests/s (answered ones counted apart from anything else), p50/p95.
+ * Rate limits are off: this measures capacity. --no-ask skips the questions; --ask-workers N starts
+ * N ask worker threads (ASSAY_ASK_WORKERS; default one per two cores, src/config.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -31,7 +33,7 @@ const CLIENTS = arg('clients', 5);
 const SECONDS = arg('seconds', 20);
 const STARTS = arg('starts', 1);
 const NO_ASK = process.argv.includes('--no-ask');
-/** Ask worker threads (ASSAY_ASK_WORKERS; the gateway's default is 1). */
+/** Ask worker threads (ASSAY_ASK_WORKERS; 0 leaves the gateway's default). */
 const ASK_WORKERS = arg('ask-workers', 0);
 const baselineAt = process.argv.indexOf('--baseline');
 const BASELINE = baselineAt === -1 ? undefined : resolve(process.argv[baselineAt + 1]!);

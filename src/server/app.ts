@@ -17,7 +17,7 @@ import { runsRoutes } from './routes/runs.ts';
 import { nlqRoutes } from './routes/nlq.ts';
 import { startQueryPool, QueryPool } from './sparql/pool.ts';
 import { Readiness } from './readiness.ts';
-import { AskHost, type PrestartedWorker } from './ask/host.ts';
+import { AskHost } from './ask/host.ts';
 import { SPARQL_ERRORS } from './sparql/errors.ts';
 import { RemoteEvaluator } from './sparql/remote.ts';
 import { webRoutes } from './web/routes.ts';
@@ -39,8 +39,6 @@ export interface AppDeps {
    * each copies a memory image that holds it, rather than parsing it or being seeded twice.
    */
   askSeedAfter?: Promise<unknown>;
-  /** Ask workers started before the store opened (listen.ts); the ask host takes them first. */
-  askPrestarted?: PrestartedWorker[];
 }
 
 declare module 'fastify' {
@@ -111,7 +109,6 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     workers: lim.workers, concurrency: lim.concurrency, maxQueue: lim.maxQueue, baseIri: deps.config.baseIri,
     storeConfig: deps.config.store,
     ...(deps.askSeedAfter ? { seedAfter: deps.askSeedAfter } : {}),
-    ...(deps.askPrestarted ? { prestarted: deps.askPrestarted } : {}),
     onReplace: (reason) => app.log.warn({ reason }, 'ask worker replaced'),
     eager: deps.eagerAsk === true,
   }));

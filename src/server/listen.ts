@@ -11,8 +11,9 @@ import type { AssayStore } from '../rdf/backend.ts';
 import { DurableStore } from '../rdf/durable.ts';
 import { ImageCache } from '../rdf/image-file.ts';
 import { openStore } from '../rdf/open.ts';
-import { prestartAskWorker, type PrestartedWorker } from './ask/host.ts';
-import type { SweepPlanner } from './retention.ts';
+import { build } from './app.ts';
+import { startRetention, type SweepPlanner } from './retention.ts';
+import { QueryPool } from './sparql/pool.ts';
 
 /**
  * How long after ready the gateway saves a memory image of its store (see `ready` below): long
@@ -68,25 +69,11 @@ export async function startGateway(config: Config, options: {
   /** Memory images of the embedded store (default: imageCacheFromEnv()); null for none. */
   images?: ImageCache | null;
 } = {}): Promise<Running> {
-  // The first ask worker starts now, before the store opens and before the server's own modules
-  // load: its start-up (modules, discovery index, registry, shapes: seconds of CPU, none of it
-  // touching the store) runs beside the main thread's, instead of after it. It asks for its
-  // replica once the catalog is in step, as a worker started later would.
-  const prestarted: PrestartedWorker[] = !config.store.url && config.limits.ask.workers > 0
-    ? [prestartAskWorker({ baseIri: config.baseIri, maxQuads: config.limits.store.maxQuads, warmUp: true })]
-    : [];
-  let store: AssayStore;
+  const store = await openStore(config, { images: options.images === undefined ? imageCacheFromEnv() : options.images });
   try {
-    store = await openStore(config, { images: options.images === undefined ? imageCacheFromEnv() : options.images });
-  } catch (e) {
-    for (const p of prestarted) { p.detach(); void p.worker.terminate(); }
-    throw e;
-  }
-  try {
-    const [{ build }, { startRetention }, { QueryPool }] = await Promise.all([import('./app.ts'), import('./retention.ts'), import('./sparql/pool.ts')]);
     let prepared!: () => void;
     const catalogSynced = new Promise<void>((resolve) => { prepared = resolve; });
-    const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true, askSeedAfter: catalogSynced, askPrestarted: prestarted });
+    const app = await build({ config, store, logger: options.logger, pending: ['catalog'], eagerAsk: true, askSeedAfter: catalogSynced });
     const address = await app.listen({ port: config.port, host: config.host });
     const stopped = new AbortController();
     // Plan sweeps in a query worker (a scan of the evidence graph) when the store is embedded.
@@ -126,7 +113,6 @@ export async function startGateway(config: Config, options: {
       },
     };
   } catch (e) {
-    for (const p of prestarted) { p.detach(); void p.worker.terminate(); }
     await store.close();
     throw e;
   }

@@ -22,40 +22,6 @@ import type { Seed } from '../sparql/worker.ts';
 // TypeScript sources: through the bootstrap, which registers tsx in the new thread.
 const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', import.meta.url) : new URL('./worker-bootstrap.js', import.meta.url);
 
-/**
- * An ask worker started before the store is open (listen.ts): it loads its modules and the ask
- * services (none touches the store) while the main thread opens the store and syncs the catalog,
- * and asks for its replica once the host adopts it. Messages and failures are held until then.
- */
-export interface PrestartedWorker {
-  worker: Worker;
-  held: FromAskWorker[];
-  failure: string | null;
-  detach(): void;
-}
-
-/** Start an ask worker for the embedded store ahead of its host (see PrestartedWorker). */
-export function prestartAskWorker(init: { baseIri: string; maxQuads: number; warmUp: boolean }): PrestartedWorker {
-  const worker = new Worker(BOOTSTRAP);
-  worker.unref();
-  const pre: PrestartedWorker = {
-    worker, held: [], failure: null,
-    detach: () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    },
-  };
-  const onMessage = (m: FromAskWorker) => { pre.held.push(m); };
-  const onError = (e: Error) => { pre.failure ??= `ask worker error: ${e.message}`; };
-  const onExit = (code: number) => { pre.failure ??= `ask worker exited with code ${code}`; };
-  worker.on('message', onMessage);
-  worker.on('error', onError);
-  worker.on('exit', onExit);
-  worker.postMessage({ type: 'init', ...init } satisfies ToAskWorker);
-  return pre;
-}
-
 export class AskBusyError extends Error {
   constructor(message: string) {
     super(message);
@@ -101,8 +67,6 @@ export interface AskHostOptions {
    * warm-up), and sequential use never pays for them.
    */
   eager?: boolean;
-  /** Workers already started for this host (prestartAskWorker): taken before any new one is spawned. */
-  prestarted?: PrestartedWorker[];
 }
 
 export class AskHost {
@@ -180,7 +144,6 @@ export class AskHost {
   async close(): Promise<void> {
     this.#closed = true;
     this.#unsubscribe();
-    for (const pre of this.#opts.prestarted?.splice(0) ?? []) { pre.detach(); void pre.worker.terminate(); }
     for (const q of this.#queue.splice(0)) q.reject(new AskBusyError('the gateway is shutting down'));
     await Promise.all(this.#slots.map((s) => {
       s.dead = true;
@@ -211,11 +174,12 @@ export class AskHost {
   }
 
   #spawn(): Slot {
-    const pre = this.#store instanceof DurableStore ? this.#opts.prestarted?.shift() : undefined;
-    if (pre) return this.#adopt(pre);
     const worker = new Worker(BOOTSTRAP);
     worker.unref();
-    const slot = this.#attach(worker);
+    const slot: Slot = { worker, ready: false, dead: false, inFlight: new Map() };
+    worker.on('message', (m: FromAskWorker) => this.#onMessage(slot, m));
+    worker.on('error', (e) => this.#replace(slot, `ask worker error: ${e.message}`));
+    worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
     const store = this.#store;
     if (store instanceof DurableStore) {
       // The gateway's workers (eager) warm the pipeline up before they report ready (worker.ts).
@@ -225,27 +189,6 @@ export class AskHost {
     } else {
       throw new Error('an ask worker needs the embedded store or the remote store configuration');
     }
-    return slot;
-  }
-
-  #attach(worker: Worker): Slot {
-    const slot: Slot = { worker, ready: false, dead: false, inFlight: new Map() };
-    worker.on('message', (m: FromAskWorker) => this.#onMessage(slot, m));
-    worker.on('error', (e) => this.#replace(slot, `ask worker error: ${e.message}`));
-    worker.on('exit', (code) => this.#replace(slot, `ask worker exited with code ${code}`));
-    return slot;
-  }
-
-  /** Take over a prestarted worker: what it said meanwhile is handled now, in order. */
-  #adopt(pre: PrestartedWorker): Slot {
-    pre.detach();
-    const slot = this.#attach(pre.worker);
-    const held = pre.held.splice(0);
-    // After the constructor has listed the slot (a message may pump the queue or replace it).
-    queueMicrotask(() => {
-      if (pre.failure) { this.#replace(slot, pre.failure); return; }
-      for (const m of held) this.#onMessage(slot, m);
-    });
     return slot;
   }
 

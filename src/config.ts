@@ -170,15 +170,17 @@ export const LimitsSchema = z.object({
 export type Limits = z.infer<typeof LimitsSchema>;
 
 /**
- * Ask worker threads by default: one per core, at most 4, and no more than one per 4 GiB of memory
- * (each holds a replica of the store, ~0.5 GB with the bundled catalog, plus the discovery index
- * and registry, ~0.3 GB), at least 1. A question costs ~0.1 s of CPU, nearly all of it on its ask
- * worker, so one worker caps /ask near 10 questions/s on any machine; on 2 cores two workers let
- * concurrent questions use both (the main thread's share per question is ~10-20 ms).
- * ASSAY_ASK_WORKERS overrides it.
+ * Ask worker threads by default: one per two cores, at most 4, and no more than one per 4 GiB of
+ * memory (each holds a replica of the store, ~0.5 GB with the bundled catalog, plus the discovery
+ * index and registry, ~0.3 GB), at least 1. A warm answered keyed read costs ~90 ms of CPU over
+ * the process's threads, ~40 ms of it on its ask worker; the rest is the main thread's journal
+ * write, every replica applying the question's writes, and V8's GC threads. So one worker keeps
+ * two cores busy, and a second on 2 cores only adds a replica to feed (and, started under a
+ * burst, seconds of start-up CPU): measured with 5 clients, 87 ms of CPU per question with one
+ * worker, 164 ms with two (bench notes in the README). ASSAY_ASK_WORKERS overrides it.
  */
 export function defaultAskWorkers(cores = availableParallelism(), memoryBytes = totalmem()): number {
-  return Math.max(1, Math.min(cores, 4, Math.floor(memoryBytes / (4 * 1024 ** 3))));
+  return Math.max(1, Math.min(Math.floor(cores / 2), 4, Math.floor(memoryBytes / (4 * 1024 ** 3))));
 }
 
 export const LIMIT_DEFAULTS: Limits = {

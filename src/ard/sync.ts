@@ -43,12 +43,14 @@ export const DEFAULT_GRAPH_CACHE_DIR = fileURLToPath(new URL('../../node_modules
 const PLACEHOLDER_BASE = 'http://base.assay-catalog-cache.invalid/';
 const KEEP = 2;
 
-async function digestOf(dir: string, baseIri: string): Promise<string> {
+/** The descriptor files of `dir` (relative name and bytes), read once per sync. */
+async function descriptorFiles(dir: string): Promise<{ name: string; body: Buffer }[]> {
+  return Promise.all((await catalogFiles(dir)).map(async (file) => ({ name: file.slice(dir.length), body: await readFile(file) })));
+}
+
+function digestOf(files: readonly { name: string; body: Buffer }[], baseIri: string): string {
   const hash = createHash('sha256').update(`base ${baseIri}\n`);
-  for (const file of await catalogFiles(dir)) {
-    const body = await readFile(file);
-    hash.update(`${file.slice(dir.length)} ${body.length}\n`).update(body);
-  }
+  for (const f of files) hash.update(`${f.name} ${f.body.length}\n`).update(f.body);
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -58,12 +60,14 @@ export async function syncCatalogGraph(store: AssayStore, options: { dir?: strin
   const graph = graphIri(options.baseIri, 'catalog');
   const catalogNode = factory.namedNode(catalogIris(options.baseIri).catalog);
   const digestPredicate = factory.namedNode(ASSAY.descriptorDigest);
-  const digest = await digestOf(dir, options.baseIri);
+  // Read once: a changed catalog also needs the files' digest under the placeholder (the graph cache's key).
+  const files = await descriptorFiles(dir);
+  const digest = digestOf(files, options.baseIri);
   const stored = store.rdf.match(catalogNode, digestPredicate, null, factory.namedNode(graph))[0]?.object.value;
   if (stored === digest) {
     return { changed: false, digest, quads: store.rdf.graphSize(graph), elapsedMs: performance.now() - started };
   }
-  const built = await catalogNTriples(dir, options.baseIri, digest, options.cacheDir === undefined ? DEFAULT_GRAPH_CACHE_DIR : options.cacheDir);
+  const built = await catalogNTriples(dir, options.baseIri, digest, options.cacheDir === undefined ? DEFAULT_GRAPH_CACHE_DIR : options.cacheDir, files);
   await store.apply({ kind: 'replaceGraph', graph, format: 'application/n-triples', data: built.data });
   return {
     changed: true, digest, quads: built.quads, ...(built.publishers !== undefined ? { publishers: built.publishers, measures: built.measures } : {}),
@@ -77,9 +81,9 @@ interface Built { data: string; quads: number; publishers?: number; measures?: n
  * The catalog graph as N-Triples for `baseIri`. It is always built under the placeholder base and
  * the real base put in afterwards, so the cached text and a fresh build are the same bytes.
  */
-async function catalogNTriples(dir: string, baseIri: string, digest: string, cacheDir: string | null): Promise<Built> {
+async function catalogNTriples(dir: string, baseIri: string, digest: string, cacheDir: string | null, files?: readonly { name: string; body: Buffer }[]): Promise<Built> {
   // The cache key leaves the base out (it is substituted); the graph's own digest triple keeps it.
-  const key = createHash('sha256').update(await digestOf(dir, PLACEHOLDER_BASE)).digest('hex').slice(0, 24);
+  const key = createHash('sha256').update(digestOf(files ?? await descriptorFiles(dir), PLACEHOLDER_BASE)).digest('hex').slice(0, 24);
   const file = cacheDir === null ? null : join(cacheDir, `catalog-${key}.nt`);
   const digestLine = `<${catalogIris(baseIri).catalog}> <${ASSAY.descriptorDigest}> "${digest}" .\n`;
   const rebased = (text: string) => text.replaceAll(PLACEHOLDER_BASE, baseIri) + digestLine;

@@ -332,6 +332,14 @@ export class DurableStore implements AssayStore {
   readonly #opts: Required<DurableOptions>;
   #journal: FileHandle | null;
   #journalBytes: number;
+  /**
+   * Bytes at the head of the journal that a compaction would not shrink: the first record of a
+   * journal with no snapshot under it (a fresh data directory's first write, e.g. a first start's
+   * catalog graph, is the whole state: a snapshot of it holds the same triples and replays at the
+   * same cost). Compaction counts the journal's growth beyond it, so that this write does not
+   * trigger a whole-store dump at once, ahead of the first questions' writes.
+   */
+  #journalBase: number;
   #manifest: Manifest | null;
   #queue: Promise<unknown> = Promise.resolve();
   #listeners = new Set<Listener>();
@@ -366,12 +374,15 @@ export class DurableStore implements AssayStore {
     rdf: RdfStore; dir: string | null; journal: FileHandle | null; journalBytes: number;
     manifest: Manifest | null; recovery: RecoveryReport; opts: DurableOptions; remote?: RemoteWriter; seq?: number;
     journalHash?: Hash | null; imageKey?: string | null; adopted?: { image: WasmImage; seq: number };
+    /** The journal's first bytes as read at open (for #journalBase). */
+    journalHead?: Buffer | null;
   }) {
     this.#seq = args.seq ?? (args.manifest?.seq ?? 0) + args.recovery.replayed;
     this.rdf = args.rdf;
     this.dir = args.dir;
     this.#journal = args.journal;
     this.#journalBytes = args.journalBytes;
+    this.#journalBase = args.manifest && !args.manifest.snapshot ? firstRecordBytes(args.journalHead ?? null, args.journalBytes) : 0;
     this.#manifest = args.manifest;
     this.recovery = args.recovery;
     this.#readOnly = args.opts.readOnly === true;
@@ -514,7 +525,7 @@ export class DurableStore implements AssayStore {
         await journal.sync();
       }
       const hash = images ? journalHash ?? journalIdentity(journalData.subarray(0, goodBytes)) : null;
-      return new DurableStore({ rdf, dir, journal, journalBytes: goodBytes, manifest, recovery, opts, journalHash: hash, imageKey, ...(adopted ? { adopted } : {}) });
+      return new DurableStore({ rdf, dir, journal, journalBytes: goodBytes, manifest, recovery, opts, journalHash: hash, imageKey, journalHead: journalData.subarray(0, Math.min(goodBytes, HEADER)), ...(adopted ? { adopted } : {}) });
     } catch (e) {
       if (!readOnly) await releaseLock(dir);
       throw e;
@@ -663,6 +674,7 @@ export class DurableStore implements AssayStore {
       try {
         await this.#journal.write(record, 0, record.length, null);
         await this.#journal.datasync();
+        if (before === 0 && !this.#manifest?.snapshot) this.#journalBase = record.length;
         this.#journalBytes += record.length;
         this.#journalHash?.update(record.subarray(0, HEADER));
       } catch (e) {
@@ -677,7 +689,7 @@ export class DurableStore implements AssayStore {
     this.#unacked = false;
     if (adopted) this.#keepImage({ image: adopted, seq: this.#seq }, 10_000);
     for (const l of this.#listeners) l(op, this.#seq);
-    if (this.#journal && !this.#compactionQueued && this.#journalBytes > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
+    if (this.#journal && !this.#compactionQueued && this.#journalBytes - this.#journalBase > this.#opts.compactAfterBytes && this.#shouldRetryCompaction()) {
       // The write is durable already: it is acknowledged now, and the compaction runs next in the
       // write queue (later writes wait for it; this one, e.g. a first start's catalog graph, does
       // not). A compaction that fails fails no write. The error is kept (compactionError);
@@ -685,7 +697,7 @@ export class DurableStore implements AssayStore {
       this.#compactionQueued = true;
       const run = this.#queue.then(async () => {
         this.#compactionQueued = false;
-        if (this.#journalBytes > this.#opts.compactAfterBytes) await this.#compactNow();
+        if (this.#journalBytes - this.#journalBase > this.#opts.compactAfterBytes) await this.#compactNow();
       });
       this.#queue = run.catch(() => undefined);
     }
@@ -729,6 +741,7 @@ export class DurableStore implements AssayStore {
     await this.#journal.close();
     this.#journal = await open(join(this.dir, journal), 'a+');
     this.#journalBytes = 0;
+    this.#journalBase = 0;
     if (this.#journalHash) this.#journalHash = createHash('sha256');
     this.#manifest = next;
     for (const f of [old.snapshot, old.journal]) if (f) await rm(join(this.dir, f), { force: true });
@@ -881,6 +894,12 @@ async function readJournal(path: string): Promise<Buffer> {
 }
 
 /** Records in a journal known to hold only complete, valid records (one an image was saved from). */
+/** The length of a journal's first record (header included) from its first HEADER bytes; 0 when it has none. */
+function firstRecordBytes(head: Buffer | null, journalBytes: number): number {
+  if (!head || head.length < HEADER) return 0;
+  return Math.min(journalBytes, HEADER + head.readUInt32BE(4));
+}
+
 function countRecords(buf: Buffer): number {
   let n = 0;
   for (let at = 0; at + HEADER <= buf.length; n++) at += HEADER + buf.readUInt32BE(at + 4);

@@ -247,4 +247,23 @@ describe('DurableStore', () => {
     await store.apply({ kind: 'clearGraph', graph: G });
     expect(seen).toEqual(['load', 'clearGraph']);
   });
+
+  it("compacts on the journal's growth past a fresh directory's first write, not on that write itself", async () => {
+    const files = async (dir: string) => (await readdir(dir)).filter((f) => f.startsWith('snapshot-'));
+    const dir = await tempDir();
+    const a = await DurableStore.open(dir, { compactAfterBytes: 2_000 });
+    // The first write into a fresh directory is its whole state: a snapshot of it would hold the same.
+    await a.apply({ kind: 'replaceGraph', format: 'application/n-triples', graph: G, data: Array.from({ length: 100 }, (_, i) => nt(i)).join('') });
+    await a.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(100) });
+    await a.close();
+    expect(await files(dir)).toEqual([]);
+    // Reopened, the journal's first record still counts as its base; growth past it compacts.
+    const b = await DurableStore.open(dir, { compactAfterBytes: 2_000 });
+    for (let i = 101; i < 160; i++) await b.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(i) });
+    await b.close();
+    expect(await files(dir)).toHaveLength(1);
+    const c = await DurableStore.open(dir);
+    expect(c.rdf.size).toBe(160);
+    await c.close();
+  });
 });

@@ -60,7 +60,9 @@ describe('readiness (real process)', () => {
     const store = await DurableStore.open(join(dir, 'data'));
     const app = await build({ config: loadConfig({ dataDir: join(dir, 'data'), baseIri: 'http://assay.test/' }, {}), store, pending: ['catalog'] });
     try {
-      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+      const health = await app.inject({ url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toMatchObject({ ready: false, starting: expect.arrayContaining(['catalog']) });
       const before = await app.inject({ url: '/ready' });
       expect(before.statusCode).toBe(503);
       expect(before.headers['retry-after']).toBeTruthy();
@@ -69,6 +71,7 @@ describe('readiness (real process)', () => {
       await app.readiness.whenReady();
       const after = await app.inject({ url: '/ready' });
       expect(after.statusCode, after.body).toBe(200);
+      expect((await app.inject({ url: '/health' })).json()).not.toHaveProperty('starting');
     } finally {
       await app.close(); await store.close(); rmSync(dir, { recursive: true, force: true });
     }

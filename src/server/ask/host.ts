@@ -160,7 +160,7 @@ export class AskHost {
       if (!slot) return;
       const q = this.#queue.shift()!;
       slot.inFlight.set(q.id, q);
-      slot.worker.postMessage({ type: 'ask', id: q.id, req: q.req } satisfies ToAskWorker);
+      slot.worker.postMessage({ type: 'ask', id: q.id, req: q.req, progress: q.onProgress !== undefined } satisfies ToAskWorker);
     }
   }
 

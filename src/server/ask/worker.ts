@@ -19,7 +19,7 @@
  * Messages in:  init {baseIri, maxQuads} | init {remote, baseIri} → (seed-wanted →) ready | failed;
  *               seed {seed} (after seed-wanted; answered image-refused when an image cannot be
  *               adopted, then a second seed follows);  follow {op, seq};
- *               ask {id, req};  abort {id};  write-ack {wid, seq};  write-failed {wid, name, message}
+ *               ask {id, req, progress};  abort {id};  write-ack {wid, seq};  write-failed {wid, name, message}
  * Messages out: seed-wanted {pristine}, image-refused {reason}, ready {via, ms}, failed,
  *               progress {id, event}, result {id, result}, error {id, message}, write {wid, op}
  */
@@ -40,7 +40,7 @@ export type ToAskWorker =
   | { type: 'init'; remote: StoreConfig; baseIri: string }
   | { type: 'seed'; seed: Seed }
   | { type: 'follow'; op: WriteOp; seq: number }
-  | { type: 'ask'; id: number; req: AskRequest }
+  | { type: 'ask'; id: number; req: AskRequest; progress?: boolean }
   | { type: 'abort'; id: number }
   | { type: 'write-ack'; wid: number; seq: number }
   | { type: 'write-failed'; wid: number; name: string; message: string };
@@ -188,7 +188,8 @@ function main(): void {
         }
         const c = new AbortController();
         running.set(m.id, c);
-        askTurn(s, m.req, { signal: c.signal, onProgress: (event) => send({ type: 'progress', id: m.id, event: plain(event) }) })
+        // Progress events cross the thread only when the caller streams them (POST /ask/stream).
+        askTurn(s, m.req, { signal: c.signal, ...(m.progress !== false ? { onProgress: (event) => send({ type: 'progress', id: m.id, event: plain(event) }) } : {}) })
           .then((result) => send({ type: 'result', id: m.id, result: plain(result) }), (e: Error) => send({ type: 'error', id: m.id, message: e.message ?? String(e) }))
           .finally(() => running.delete(m.id));
         return;

@@ -8,7 +8,7 @@
  *   With a remote store the counts are the store's own (queries to it, at most every few seconds).
  * - `GET /ready` (readiness): 200 once the query workers hold their replicas, the catalog graph
  *   is in step and an ask worker has loaded its services (others may still be starting); until then 503 with `Retry-After`
- *   and the list of what is still starting. `assay serve` prints "ready" at the same moment.
+ *   and the list of what is still starting (/health lists it too, as `starting`). `assay serve` prints "ready" at the same moment.
  */
 import type { FastifyInstance } from 'fastify';
 import { QueryPool } from '../sparql/pool.ts';
@@ -41,17 +41,20 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
   if (pool instanceof QueryPool) void pool.ready().then(recount);
   app.get('/health', async () => {
     const { store } = app.assay;
-    const ready = app.readiness.waiting().length === 0;
+    const waiting = app.readiness.waiting();
+    const ready = waiting.length === 0;
+    // While starting: what is still being prepared (as /ready lists it); questions sent meanwhile wait for an ask worker.
+    const starting = ready ? {} : { starting: waiting };
     if (pool instanceof QueryPool) {
       recount();
-      return { status: 'ok', ready, quads: cached?.quads ?? null, graphs: cached?.graphs ?? null, countedAt: cached?.seq ?? null, lastWrite: store.seq };
+      return { status: 'ok', ready, ...starting, quads: cached?.quads ?? null, graphs: cached?.graphs ?? null, countedAt: cached?.seq ?? null, lastWrite: store.seq };
     }
     // A remote store counts itself (the facade's reads are queries to it, not walks here).
     const now = Date.now();
     if (!cached || (cached.seq !== store.seq && now - cached.at > COUNT_EVERY_MS)) {
       cached = { seq: store.seq, quads: store.rdf.size, graphs: store.rdf.graphs().length, at: now };
     }
-    return { status: 'ok', ready, quads: cached.quads, graphs: cached.graphs, countedAt: cached.seq, lastWrite: store.seq };
+    return { status: 'ok', ready, ...starting, quads: cached.quads, graphs: cached.graphs, countedAt: cached.seq, lastWrite: store.seq };
   });
 
   app.get('/ready', async (_req, reply) => {

@@ -219,9 +219,10 @@ type Reads = Map<string, Row[]>;
  * A reverse answer's rollup reads: the recipients' totals, the distinct-funder count (several listed
  * nodes only) and the largest funders of each payment status with their names. Independent, so sent
  * at once (on a remote store each is a round trip), and not as one UNION: an engine runs a UNION's
- * branches one after another. Over `nodes`, or over what a resolution's inner query selects.
+ * branches one after another (Virtuoso: a folded query cost the sum of its parts). Over `nodes`, or
+ * over the recipients of one name key (what the exact-name resolution step selects).
  */
-async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { inner: string }, limit?: number): Promise<Reads> {
+async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { key: string }, limit?: number): Promise<Reads> {
   // the largest `limit` come as limit + 1 rows ordered by total alone (cutAt orders them and settles a tie across the cut)
   const lim = limit ? { top: limit } : {};
   const parts: Array<[string, string]> = 'nodes' in over
@@ -232,9 +233,9 @@ async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string
       ...(over.nodes.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, over.nodes)] as [string, string]] : []),
     ]
     : [
-      ['totals', Q.recipientTotalsOf(ctx.iris, over.inner)],
-      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.Paid, ...lim }))],
-      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.ApprovedForFuturePayment, ...lim }))],
+      ['totals', Q.recipientTotalsOf(ctx.iris, over.key)],
+      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.Paid, ...lim }))],
+      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.ApprovedForFuturePayment, ...lim }))],
     ];
   return new Map(await Promise.all(parts.map(async ([p, text]) => [p, await ctx.store.select(text, ctx.signal)] as const)));
 }
@@ -271,7 +272,7 @@ function readAhead(ctx: TraverseContext, q: GrantQuestion): ReadAhead | undefine
   if (ctx.readAhead === false || q.direction !== 'reverse' || q.taxYear !== undefined) return undefined;
   const sel = nameSelection(ctx.iris, q.recipient, 'recipient');
   const node = sel.einNode;
-  const reads = reverseReads(ctx, node ? { nodes: [node] } : { inner: sel.inner }, q.limit);
+  const reads = reverseReads(ctx, node ? { nodes: [node] } : { key: sel.key }, q.limit);
   reads.catch(() => {});
   const fits = async (r: Found): Promise<boolean> => {
     if (node) return r.orgs.length === 1 && r.orgs[0]!.iri === node;

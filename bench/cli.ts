@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -40,7 +40,8 @@ const cases: Array<{ label: string; argv: string[]; data?: boolean }> = [
   { label: 'assay ask "…" (offline)', argv: [process.execPath, 'bin/assay.js', 'ask', "What was Apple's total revenue in 2023?"], data: true },
 ];
 
-console.log(`CLI benchmark (Node ${process.version}; assay runs ${distFresh ? 'compiled dist/' : 'TypeScript through tsx (dist/ missing or stale: run npm run build)'}; ${runs} runs each, medians${baseline ? `; baseline ${baseline}` : ''})`);
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`CLI benchmark (Node ${process.version}; load average ${load()} at the start; assay runs ${distFresh ? 'compiled dist/' : 'TypeScript through tsx (dist/ missing or stale: run npm run build)'}; ${runs} runs each, medians${baseline ? `; baseline ${baseline}` : ''})`);
 console.log(`command                        wall s   ×node   cpu s   peak RSS MB   exit${baseline ? '   | baseline wall s  cpu s  RSS MB   after/before wall  cpu  RSS' : ''}`);
 let floor = 0;
 const runOf = (argv: string[], data: boolean): Sample => {
@@ -64,4 +65,5 @@ for (const c of cases) {
   if (bs.length) line += `   | ${med(bs, 'wall').toFixed(2).padStart(14)} ${med(bs, 'cpu').toFixed(2).padStart(6)} ${med(bs, 'rssMb').toFixed(0).padStart(7)}   ${(wall / med(bs, 'wall')).toFixed(2).padStart(17)} ${(med(xs, 'cpu') / med(bs, 'cpu')).toFixed(2).padStart(4)} ${(med(xs, 'rssMb') / med(bs, 'rssMb')).toFixed(2).padStart(4)}`;
   console.log(line);
 }
+console.log(`load average at the end: ${load()} (on a loaded machine read the CPU times and the after/before ratios, not the wall times)`);
 console.log(`reproduce: npx tsx bench/cli.ts ${runs}${baseline ? ` --baseline ${baseline}` : ''}`);

@@ -1,17 +1,24 @@
 /**
  * Introspection build time and peak memory on a generated graph of mixed classes.
- *   npx tsx bench/introspect.ts [triples=1800000]
+ *   npx tsx bench/introspect.ts [triples=1800000] [--reads]
  * Loads the graph into one oxigraph named graph, then in the same run times:
  *   - COUNT:   SELECT (COUNT(*) AS ?n) { GRAPH <g> { ?s ?p ?o } }  (one full scan inside WASM)
  *   - mine:    fromOxigraph(store, g) → mine(): dump as N-Triples, intern its terms in place, then
  *              linear passes over integer columns (see introspect/mine.ts)
  *   - mine without distinct-object counting (skips one counting sort by predicate)
  * and prints the ratio of each to COUNT, with the heap and RSS high-water marks sampled around them.
+ * `--reads` also times the other ways of reading every triple out of oxigraph, each against the
+ * same COUNT: `match()` (a JS object per quad, each term's value read), one `SELECT ?s ?o` per
+ * predicate serialized as TSV (two terms per triple instead of three), and a Turtle dump (a subject
+ * and predicate written once per group). They show what bounds the miner: turning the store's term
+ * ids back into text, which every read pays per term; see introspect/README.md.
  */
 import * as ox from 'oxigraph';
 import { fromOxigraph, mine } from '../introspect/index.ts';
 
-const target = Number(process.argv[2] ?? 1_800_000);
+const args = process.argv.slice(2);
+const READS = args.includes('--reads');
+const target = Number(args.filter((a) => !a.startsWith('--'))[0] ?? 1_800_000);
 const G = 'http://example.org/graph';
 const E = 'http://example.org/';
 const T = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
@@ -95,6 +102,22 @@ const time = <R>(f: () => R): [R, number] => {
 
 const [count, countS] = time(() => (store.query(`SELECT (COUNT(*) AS ?n) { GRAPH <${G}> { ?s ?p ?o } }`) as Map<string, ox.Term>[])[0]!.get('n')!.value);
 const [dumped, dumpS] = time(() => store.dump({ format: 'application/n-triples', from_graph_name: ox.namedNode(G) }).length);
+const reads: [string, number][] = [];
+if (READS) {
+  const g = ox.namedNode(G);
+  reads.push(['match(), every term value read', time(() => {
+    let chars = 0;
+    for (const q of store.match(null, null, null, g)) chars += q.subject.value.length + q.predicate.value.length + q.object.value.length;
+    return chars;
+  })[1]]);
+  const preds = (store.query(`SELECT DISTINCT ?p { GRAPH <${G}> { ?s ?p ?o } }`) as Map<string, ox.Term>[]).map((m) => m.get('p')!.value);
+  reads.push([`SELECT ?s ?o per predicate (${preds.length}), TSV`, time(() => {
+    let chars = 0;
+    for (const p of preds) chars += (store.query(`SELECT ?s ?o { GRAPH <${G}> { ?s <${p}> ?o } }`, { results_format: 'text/tab-separated-values' }) as string).length;
+    return chars;
+  })[1]]);
+  reads.push(['Turtle dump', time(() => store.dump({ format: 'text/turtle', from_graph_name: g }).length)[1]]);
+}
 const baseRss = process.memoryUsage().rss;
 peakRss = 0;
 const [ix, mineS] = time(() => mine(fromOxigraph(store, G)));
@@ -104,7 +127,8 @@ clearInterval(sampler);
 
 console.log(`COUNT(*) = ${count}: ${countS.toFixed(2)} s`);
 console.log(`dump as N-Triples alone (${mb(dumped * 2)} of UTF-16): ${dumpS.toFixed(2)} s = ${(dumpS / countS).toFixed(1)}x COUNT`);
+for (const [name, secs] of reads) console.log(`read: ${name.padEnd(44)} ${secs.toFixed(2)} s = ${(secs / countS).toFixed(1)}x COUNT`);
 console.log(`mine (full):                 ${mineS.toFixed(2)} s = ${(mineS / countS).toFixed(1)}x COUNT; ${ix.classes.length} classes, ${ix.predicates.length} predicates, ${ix.characteristicSets.total} characteristic sets, ${ix.joinHints.hints.length} join hints`);
 console.log(`mine (distinctObjects off):  ${lightS.toFixed(2)} s = ${(lightS / countS).toFixed(1)}x COUNT`);
 console.log(`memory: RSS before mining ${mb(baseRss)}, sampled RSS high-water during mining ${mb(mineRss)}, heap high-water ${mb(peakHeap)}`);
-console.log(`reproduce: npx tsx bench/introspect.ts ${target}`);
+console.log(`reproduce: npx tsx bench/introspect.ts ${target}${READS ? ' --reads' : ''} (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);

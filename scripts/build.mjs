@@ -59,7 +59,7 @@ try {
 try {
   const { loadRegistryIndex } = await import(join(dist, 'src', 'resolve', 'registry.js'));
   const r = await loadRegistryIndex();
-  console.error(`assay build: identity registry index over ${r.index.subjects.length} subjects ${r.fromCache ? 'already cached' : 'built and cached'}`);
+  console.error(`assay build: identity registry index over ${r.index.subjectCount} subjects ${r.fromCache ? 'already cached' : 'built and cached'}`);
 } catch (e) {
   console.error(`assay build: the identity registry index was not cached (${e.message}); it will be built on first use`);
 }

@@ -6,7 +6,7 @@
  * Environment variables, by section:
  *   server   PORT, ASSAY_HOST, ASSAY_BASE_IRI, ASSAY_DATA_DIR
  *   sparql   ASSAY_SPARQL_TIMEOUT_MS, ASSAY_SPARQL_MAX_ROWS, ASSAY_UPDATE_TOKEN, ASSAY_SPARQL_WORKERS,
- *            ASSAY_SPARQL_REMOTE_HOSTS (comma-separated), ASSAY_VOID_TIMEOUT_MS
+ *            ASSAY_SPARQL_REMOTE_HOSTS (comma-separated), ASSAY_VOID_TIMEOUT_MS, ASSAY_SPARQL_RESULT_CACHE_BYTES
  *   catalog  ASSAY_CATALOG_DIR (default: the bundled ard-okf/), ASSAY_CASSETTE_DIR (default: the
  *            bundled fixtures/publishers/)
  *   publishers
@@ -239,6 +239,8 @@ export const ConfigSchema = z.object({
     maxQueue: z.number().int().min(0),
     /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
     voidTimeoutMs: z.number().int().positive(),
+    /** Bytes of query answers kept until the next write (embedded store only; 0 = off) (ASSAY_SPARQL_RESULT_CACHE_BYTES). */
+    resultCacheBytes: z.number().int().min(0),
   }),
   /** Directory of the OKF descriptors (one JSON per publisher, plus generated/). */
   catalogDir: z.string().min(1),
@@ -291,6 +293,7 @@ export const DEFAULTS = {
     workers: 2,
     maxQueue: 64,
     voidTimeoutMs: 60_000,
+    resultCacheBytes: 0,
   },
 } as const;
 
@@ -372,6 +375,7 @@ export function loadConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = pro
       ...(env.ASSAY_UPDATE_TOKEN ? { updateToken: env.ASSAY_UPDATE_TOKEN } : {}),
       ...(env.ASSAY_SPARQL_WORKERS ? { workers: Number(env.ASSAY_SPARQL_WORKERS) } : {}),
       ...(env.ASSAY_VOID_TIMEOUT_MS ? { voidTimeoutMs: Number(env.ASSAY_VOID_TIMEOUT_MS) } : {}),
+      ...(env.ASSAY_SPARQL_RESULT_CACHE_BYTES ? { resultCacheBytes: Number(env.ASSAY_SPARQL_RESULT_CACHE_BYTES) } : {}),
       ...input.sparql,
     },
     catalogDir: resolve(input.catalogDir ?? (env.ASSAY_CATALOG_DIR?.trim() || BUNDLED_CATALOG_DIR)),

@@ -35,6 +35,8 @@ function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
   const add = (text: string | null | undefined, what: string) => {
     if (!text) return;
     for (const m of String(text).matchAll(/\d{4}-\d{2}-\d{2}|\d+/g)) if (!out.some((n) => n.text === m[0])) out.push({ text: m[0], what });
+    // an amount written inside a record's text ("AS FOLLOWS: $4,000 - FOOD PANTRY"), as written: the filer's words, not a figure of the answer
+    for (const m of String(text).matchAll(/\$\d{1,3}(?:,\d{3})+(?:\.\d+)?|\$\d+(?:\.\d+)?/g)) if (!out.some((n) => n.text === m[0])) out.push({ text: m[0], what });
   };
   for (const e of items) {
     for (const [k, v] of Object.entries(e.entity.keys)) if (k !== 'name') add(v, `${k} of ${e.entity.label}`);
@@ -66,7 +68,8 @@ export function recordSheet(evidence: readonly AnyEvidence[], total = evidence.l
     derived.unshift({ id: 'D1', value: total, unit: 'records', arithmetic: `count of records matching the question in the publisher response(s)${total > items.length ? `; ${items.length} listed (${span(items.length)})` : ` (${span(items.length)})`}`, operands: items.map((x) => x.id), label: 'number of records' });
   }
   // the count is graded (derived), so it is never exempted as an identifier's digits
-  const exempt = nonMeasures(evidence).filter((n) => layout !== 'list' || !derived.some((d) => String(d.value) === n.text));
+  // nor is a number that equals an admitted value (a grant count of 45 beside a record key holding "45")
+  const exempt = nonMeasures(evidence).filter((n) => (layout !== 'list' || !derived.some((d) => String(d.value) === n.text)) && !facts.some((f) => String(f.evidence.value) === n.text));
   return { facts, derived, nonMeasures: exempt, layout, items, total };
 }
 

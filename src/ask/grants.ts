@@ -8,11 +8,10 @@ import { answerRecords } from '../answer/assemble.ts';
 import { formatValue } from '../answer/factsheet.ts';
 import type { Note } from '../execute/notes.ts';
 import { text } from '../execute/notes.ts';
-import { executeGrantGraph } from '../grants/execute.ts';
-import { embeddedGrantStore, type GrantStore } from '../grants/store.ts';
-import { grantIris, type GrantIris } from '../grants/vocab.ts';
-import { ingest, readIngestFile } from '../grants/ingest.ts';
-import { readCoverage } from '../grants/traverse.ts';
+// the grant graph's modules (and their CSV and XML parsers) are loaded by the first grant question only:
+// every other question's process never pays for them
+import type { GrantStore } from '../grants/store.ts';
+import type { GrantIris } from '../grants/vocab.ts';
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import { basename } from 'node:path';
 import type { Plan } from '../plan/plan.ts';
@@ -48,6 +47,7 @@ async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: Gran
   let p = seeding.get(s.services.store);
   if (!p) {
     p = (async () => {
+      const [{ readCoverage }, { ingest, readIngestFile }] = await Promise.all([import('../grants/traverse.ts'), import('../grants/ingest.ts')]);
       if ((await readCoverage(deps)).filings > 0) return;
       s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: `the grant graph is empty: ingesting the ${files.length} bundled grant file(s) of the offline default` });
       // the documents are named by their path in the repository, not on this machine
@@ -63,6 +63,7 @@ async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: Gran
 }
 
 export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, notes: readonly Note[]): Promise<AskResult> {
+  const [{ executeGrantGraph }, { embeddedGrantStore }, { grantIris }] = await Promise.all([import('../grants/execute.ts'), import('../grants/store.ts'), import('../grants/vocab.ts')]);
   const deps = { store: embeddedGrantStore(s.services.store), iris: grantIris(s.services.baseIri), registry: s.services.registry, signal: s.ctx.signal };
   await seedGrantGraph(s, deps);
   const verdict = plan.verdict === 'exact' ? 'exact' : 'composed';
@@ -80,7 +81,8 @@ export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, 
   if (x.attempt) s.attempts.push(x.attempt);
   if (x.kind === 'refused') {
     const f = x.failure;
-    const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood' : 'no_data';
+    const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood'
+      : f.code === 'year_not_filterable' || f.code === 'funder_state_ranking' || f.code === 'state_split' || f.code === 'common_funders' || f.code === 'funder_ranking_in_state' ? 'no_access_path' : 'no_data';
     return s.refuse({ boundary, code: f.code, detail: x.reason, context: { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity } });
   }
   const items = s.number(x.items);

@@ -12,6 +12,7 @@ import type { Planned } from '../execute/shapes/index.ts';
 import type { Intent } from '../understand/index.ts';
 import { furtherPopulationCandidates } from '../population/further.ts';
 import { grainOf } from '../population/choices.ts';
+import { providerFor } from '../connectors/population/providers.ts';
 import { discoveryIntent } from '../population/discovery.ts';
 import { grantDiscoveryIntent } from './grants.ts';
 import type { RunState } from './state.ts';
@@ -25,11 +26,16 @@ const derivedOf = new WeakMap<readonly Candidate[], { units: ReadonlyMap<string,
 function derived(found: readonly Candidate[]) {
   let d = derivedOf.get(found);
   if (!d) {
-    d = {
-      units: new Map(found.filter((c) => c.card.unit).map((c) => [c.card.key, c.card.unit!])),
-      serving: new Map(found.map((c) => [c.card.key, c.card.operations])),
-      cards: new Map(found.map((c) => [c.card.key, c.card])),
-    };
+    // one pass, without a [key, value] pair per card per map (~17,600 cards: the pairs were most of a CLI ask's allocation here)
+    const units = new Map<string, string>();
+    const serving = new Map<string, OperationRef[]>();
+    const cards = new Map<string, Candidate['card']>();
+    for (const { card } of found) {
+      if (card.unit) units.set(card.key, card.unit);
+      serving.set(card.key, card.operations);
+      cards.set(card.key, card);
+    }
+    d = { units, serving, cards };
     derivedOf.set(found, d);
   }
   return d;
@@ -47,7 +53,7 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   }
   // Adds embedding similarity when an embeddings model is configured; lexical only otherwise.
   // a population aggregate's combining word ("average") is the computation, not part of the measure discovered
-  const found: Candidate[] = await s.services.index.discoverAsync(intent.shape === 'grant_graph' ? grantDiscoveryIntent(intent) : discoveryIntent(intent), s.ctx.signal);
+  const found: Candidate[] = withMemberPopulations(s, intent, await s.services.index.discoverAsync(intent.shape === 'grant_graph' ? grantDiscoveryIntent(intent) : discoveryIntent(intent), s.ctx.signal));
   s.ctx.discovery.push({ attribute: intent.attribute ?? '', candidates: found.length, ...(found[0] ? { top: found[0].card.key } : {}) });
   s.ctx.emit({ stage: 'discovery', by: s.services.index.hasEmbeddings ? 'discovery (BM25 + embeddings)' : 'discovery (BM25)', message: `${found.length} candidates${found[0] ? ` · top: ${found[0].card.title} (${found[0].card.publisherId})` : ''} · search all sources (the index decides)` });
   const componentFound = await discoverComponents(s, intent);
@@ -66,6 +72,23 @@ export async function planFor(s: RunState, intent: Intent, bound?: Bound): Promi
   const ordered = [...plan.assessments, ...(plan.verdict === 'infeasible' ? [] : plan.fallback ?? [])];
   // `serving` is only read downstream (shared); `units` is added to by components (copied above).
   return { plan, candidates: withSiblingOperations(ordered, found), units, serving: derived(found).serving, found, ...(components.size ? { components } : {}) };
+}
+
+/**
+ * A count of members ("How many private foundations are there in the District of Columbia?") is
+ * served by every population operation whose rows are those members, whether or not a word of the
+ * question matches its card: before this, the IRS extract was found only when the place's own
+ * words ("DC", "Rhode Island") happened to occur in its card, so "the District of Columbia" was
+ * refused where "DC" was answered. The operations found this way follow discovery's own, unscored.
+ */
+function withMemberPopulations(s: RunState, intent: Intent, found: Candidate[]): Candidate[] {
+  const a = intent.attribute ?? '';
+  if (!/^(number|count) of\b/i.test(a) || intent.attributes.length > 0) return found;
+  const members = grainOf({ geography: null, type: a });
+  if (!members) return found;
+  const have = new Set(found.map((c) => c.card.key));
+  const more = s.services.index.operationCandidates((card) => !have.has(card.key) && card.operations.some((o) => providerFor(o.publisherId, o.operationId)?.operations[o.operationId] === members), found.length);
+  return more.length ? [...found, ...more] : found;
 }
 
 /** The measure of one component of a ratio or correlation, asked on its own. */

@@ -8,7 +8,7 @@
  * released only in alternate years), never zero. County FIPS stays a 5-character string. `Year` is
  * the BRFSS survey year the model used, not the release year.
  */
-import { parse } from 'csv-parse/sync';
+import { parseCsv as parse } from './parsers.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';

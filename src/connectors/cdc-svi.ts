@@ -12,7 +12,7 @@
  * The one-county operation downloads the same file and keeps one row: the publisher offers no
  * per-county request, so both operations send the same request (and replay the same cassette).
  */
-import { parse } from 'csv-parse/sync';
+import { parseCsv as parse } from './parsers.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';

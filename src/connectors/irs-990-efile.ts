@@ -7,8 +7,7 @@
  * EINs are read as text (leading zeros kept). Element names changed across schema versions; the
  * names handled here are the 2013+ ones (BusinessNameLine1Txt, GrantOrContributionPdDurYrGrp…).
  */
-import { parse as parseCsv } from 'csv-parse/sync';
-import { XMLParser } from 'fast-xml-parser';
+import { parseCsv, xmlParser } from './parsers.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import { pointer, type EntityKeys, type EntityRecord, type Observation, type OperationResult } from './records.ts';
@@ -19,7 +18,7 @@ import type { OperationDecl } from './declarations.ts';
 const SOURCE = 'irs-990-efile';
 
 type X = Record<string, unknown>;
-const parser = () => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, parseTagValue: false, trimValues: true, isArray: (name) => ['RecipientTable', 'GrantOrContributionPdDurYrGrp', 'GrantOrContriApprvForFutGrp', 'GrantsOtherAsstToIndivInUSGrp'].includes(name) });
+const parser = () => xmlParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, parseTagValue: false, trimValues: true, isArray: (name) => ['RecipientTable', 'GrantOrContributionPdDurYrGrp', 'GrantOrContriApprvForFutGrp', 'GrantsOtherAsstToIndivInUSGrp'].includes(name) });
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 const at = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as X)[k] : undefined), o);

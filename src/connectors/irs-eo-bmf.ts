@@ -7,7 +7,7 @@
  * where the IRS documents a short meaning. Blank = missing (non-filers have no amounts or period).
  * Amounts are whole US dollars for the tax period TAX_PERIOD (YYYYMM, the month the year ended).
  */
-import { parse } from 'csv-parse/sync';
+import { parseCsv as parse } from './parsers.ts';
 import { PublisherError } from '../http/errors.ts';
 import type { RawResponse } from '../http/client.ts';
 import type { OperationDecl } from './declarations.ts';

@@ -146,7 +146,7 @@ export class DiscoveryIndex {
   /** An index loaded back from its cache: the same cards, full-text index and derived terms, not recomputed. */
   static fromCache(c: CachedIndex): DiscoveryIndex {
     const t0 = performance.now();
-    const cards = unpackCards(c);
+    const cards = c.unpacked ?? unpackCards(c);
     const postings = Postings.fromStored(c.postings);
     const sourceTerms = new Map(Object.entries(c.sourceTerms).map(([k, v]) => [k, new Set(v)]));
     const byId = new Map(cards.map((card) => [card.id, card]));
@@ -203,6 +203,18 @@ export class DiscoveryIndex {
     if (!this.semantic) return undefined;
     const { lead } = DiscoveryIndex.retrievalText(intent);
     return (await embedTexts(this.semantic.client, this.semantic.cache, [lead], signal)).vectors[0];
+  }
+
+  /**
+   * Every operation card the test accepts, unscored (score and coverage 0, ranked after `after`
+   * candidates), in catalog order: choice points a rule makes rather than the query's words — the
+   * population operations whose rows are the members a count asks for ("number of private
+   * foundations" → every organization population), which no word of the question need name.
+   */
+  operationCandidates(test: (card: Card) => boolean, after = 0): Candidate[] {
+    const out: Candidate[] = [];
+    for (const card of this.cards.values()) if (card.kind === 'operation' && test(card)) out.push({ rank: after + out.length + 1, card, score: 0, coverage: 0, matched: [] });
+    return out;
   }
 
   /** `discover` plus embedding similarity when embeddings are attached; lexical only otherwise. */

@@ -21,8 +21,8 @@ export interface StoredPostings {
   ids: string[];
   terms: string[];
   averageFieldLength: number[];
-  /** Base64 of little-endian typed arrays (see fromStored). */
-  fieldStart: string; docs: string; tfs: string; fieldLength: string;
+  /** Little-endian typed arrays, as base64 (JSON) or as the arrays themselves (the binary cache file, src/discover/cache.ts). */
+  fieldStart: string | Uint32Array; docs: string | Uint32Array; tfs: string | Uint16Array; fieldLength: string | Uint16Array;
 }
 
 interface MiniSearchJson {
@@ -113,7 +113,8 @@ export class Postings {
   }
 
   static fromStored(s: StoredPostings): Postings {
-    const view = <T>(text: string, Kind: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }): T => {
+    const view = <T>(text: string | T, Kind: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }): T => {
+      if (typeof text !== 'string') return text;
       const buf = Buffer.from(text, 'base64');
       // copy into an aligned buffer of its own (a pooled Buffer's offset may not be aligned)
       const own = new ArrayBuffer(buf.byteLength);

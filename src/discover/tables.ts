@@ -49,12 +49,12 @@ export interface CardTables {
 const PERCENT = /^(percent|%|ratio|proportion)$/;
 const COUNT = /^(count|people|persons|households|students|number)$/i;
 
-/** The tables as the discovery cache stores them (typed arrays as base64); the per-card columns are recomputed from the cards. */
+/** The tables as the discovery cache stores them (typed arrays as base64 in JSON, or the arrays themselves from the binary cache file); the per-card columns are recomputed from the cards. */
 export interface StoredTables {
   /** Term numbers from `postings.termCount` on: the title and head terms the postings do not hold. */
   extraTerms: string[];
-  titleStart: string; titleTerms: string; headStart: string; headTerms: string;
-  idRank: string;
+  titleStart: string | Uint32Array; titleTerms: string | Int32Array; headStart: string | Uint32Array; headTerms: string | Int32Array;
+  idRank: string | Uint32Array;
   /** The ICU version the id order was computed with (another version may collate differently: recomputed). */
   icu: string;
   strictOrder: boolean;
@@ -102,7 +102,8 @@ export function storeTables(T: CardTables): StoredTables {
 export function loadTables(postings: Postings, cards: ReadonlyMap<string, Card>, s: StoredTables): CardTables {
   const byDoc = cardsByDoc(postings, cards);
   const n = byDoc.length;
-  const view = <T>(text: string, Kind: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }): T => {
+  const view = <T>(text: string | T, Kind: { new (b: ArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number }): T => {
+    if (typeof text !== 'string') return text;
     const buf = Buffer.from(text, 'base64');
     const own = new ArrayBuffer(buf.byteLength);
     new Uint8Array(own).set(buf);

@@ -18,7 +18,8 @@ import type { RawPointer } from '../http/client.ts';
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
-import { renderDisclosure, renderFailure, usd } from './render.ts';
+import { renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
+import { splitStateRecipients } from './split-states.ts';
 import { stateCode } from './states.ts';
 import type { GrantStore } from './store.ts';
 import { traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
@@ -36,7 +37,26 @@ const GENERIC_WORDS = new Set(['grant', 'grants', 'money', 'funding', 'fund', 'f
   'organization', 'organizations', 'nonprofit', 'nonprofits', 'charity', 'charities', 'total', 'totals', 'amount', 'amounts', 'paid', 'made', 'given', 'awarded', 'the', 'of', 'in', 'all']);
 const GENERIC = { test: (attr: string): boolean => attr.toLowerCase().split(/[^a-z]+/).filter(Boolean).every((w) => GENERIC_WORDS.has(w)) };
 
-export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDirection: string } | { ok: false; failure: { code: 'unmappable'; why: string } };
+/**
+ * Why a grant question is refused before or after the traversal, for reasons of the question's
+ * reading rather than of the graph's contents (those are the traversal's GrantFailure codes).
+ */
+export type ShapeFailure =
+  | { code: 'unmappable'; why: string }
+  /** A tax year was asked of a reading whose rollups are not kept per year, and the graph holds other years for it. */
+  | { code: 'year_not_filterable'; taxYear: number; reading: GrantQuestion['direction']; years: number[] }
+  /** The funders two recipients share: the intersection runs over two funders' recipients only. */
+  | { code: 'common_funders' }
+  /** Funders ranked by their grants to one state: the state rollups give one funder's total there at a time. */
+  | { code: 'funder_ranking_in_state'; state: string }
+  /** One funder's grants ranked by recipient state: a state is answerable one at a time. */
+  | { code: 'funder_state_ranking'; funder: string }
+  /** A state total counts recipients filed under addresses in several states (their grants are counted in one of them). */
+  | { code: 'state_split'; state: string; funder: string | null; recipients: Array<{ name: string; states: string[] }>; more: boolean }
+  /** No grant is placed under the cause by an NTEE code or a purpose text: not a finding that none went to it. */
+  | { code: 'cause_unclassified'; cause: string; funder: string | null };
+
+export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDirection: string } | { ok: false; failure: ShapeFailure };
 
 /** The typed grant question an intent asks, from its direction and what it names. */
 export function questionFromIntent(intent: Intent): Mapped {
@@ -54,6 +74,7 @@ export function questionFromIntent(intent: Intent): Mapped {
         if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
         return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
       }
+      if ((recipients || intent.order) && intent.geography?.level === 'state') return { ok: false, failure: { code: 'funder_state_ranking', funder: name } };
       if (recipients || intent.order) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
@@ -67,9 +88,11 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
       return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...(taxYear ? { taxYear } : {}) } };
     case 'intersection':
+      if (intent.attribute === 'funders') return { ok: false, failure: { code: 'common_funders' } };
       if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two funders; this question names ${intent.entities.length}` } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
+      if (intent.attribute === 'funders' && within) return { ok: false, failure: { code: 'funder_ranking_in_state', state: within } };
       if (within) {
         const st = stateCode(within);
         if (st) return { ok: true, question: { direction: 'geographic', state: st } };
@@ -88,7 +111,7 @@ export interface GrantDeps { store: GrantStore; iris: GrantIris; registry?: Iden
 
 export type GrantExecution =
   | { kind: 'evidence'; result: GrantResult; attempt: Attempt; items: Array<Omit<AnyEvidence, 'index'>>; text: string; disclosures: string[]; codes: Disclosure[]; relation?: RelationChoice }
-  | { kind: 'refused'; attempt?: Attempt; failure: GrantFailure | { code: 'unmappable'; why: string }; reason: string }
+  | { kind: 'refused'; attempt?: Attempt; failure: GrantFailure | ShapeFailure; reason: string }
   | { kind: 'clarify'; question: string; options: RelationOption[] };
 
 export interface RelationOption { n: number; direction: 'forward' | 'reverse'; label: string; paid: number; grants: number }
@@ -97,14 +120,15 @@ export interface RelationChoice { asked: string; chosen: 'forward' | 'reverse'; 
 /** Runs a grant question for an intent; `nextAttempt` numbers the attempt within the run. */
 export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options: { onAmbiguity: 'answer' | 'all' | 'ask'; nextAttempt: () => number; planVerdict: 'exact' | 'composed'; direction?: 'forward' | 'reverse' }): Promise<GrantExecution> {
   const mapped = questionFromIntent(options.direction ? { ...intent, direction: options.direction } : intent);
-  if (!mapped.ok) return { kind: 'refused', failure: mapped.failure, reason: mapped.failure.why };
+  if (!mapped.ok) return { kind: 'refused', failure: mapped.failure, reason: renderShapeFailure(mapped.failure) };
   let question: GrantQuestion;
   let relation: RelationChoice | undefined;
   if ('openDirection' in mapped) {
     // relation ambiguity: grants made, or grants received? read both, then ask or say which
     const name = mapped.openDirection;
-    const made = await traverse(deps, { direction: 'forward', funder: name });
-    const got = await traverse(deps, { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 });
+    const year = intent.period?.year ? { taxYear: intent.period.year } : {};
+    const made = await traverse(deps, { direction: 'forward', funder: name, ...year });
+    const got = await traverse(deps, { direction: 'reverse', recipient: name, limit: intent.limit ?? 10, ...year });
     const paidOf = (r: typeof made): Total | null => (r.ok && (r.result.kind === 'forward' || r.result.kind === 'reverse') ? r.result.totals.paid : null);
     const m = paidOf(made);
     const g = paidOf(got);
@@ -116,13 +140,13 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
         ] };
       }
       relation = { asked: name, chosen: 'forward', other: { direction: 'reverse', paid: g.amount, grants: g.grants } };
-      question = { direction: 'forward', funder: name };
+      question = { direction: 'forward', funder: name, ...year };
     } else if (g && g.grants > 0) {
       relation = { asked: name, chosen: 'reverse', other: null };
-      question = { direction: 'reverse', recipient: name, limit: intent.limit ?? 10 };
+      question = { direction: 'reverse', recipient: name, limit: intent.limit ?? 10, ...year };
     } else {
       relation = { asked: name, chosen: 'forward', other: null };
-      question = { direction: 'forward', funder: name };
+      question = { direction: 'forward', funder: name, ...year };
     }
   } else question = mapped.question;
 
@@ -147,11 +171,58 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   };
   if (!outcome.ok) return { kind: 'refused', attempt, failure: outcome.failure, reason: renderFailure(outcome.failure) };
   const r = outcome.result;
+  // a reading the year cannot select within is answered only when the graph holds no other year for it
+  const year = intent.period?.year ?? undefined;
+  if (year !== undefined && !YEAR_FILTERED.has(question.direction)) {
+    const years = await yearsOf(deps, question, r);
+    if (years.some((y) => y !== year)) return refusedAfter(attempt, { code: 'year_not_filterable', taxYear: year, reading: question.direction, years });
+  }
+  // a state total is the grants filed to addresses there only when no recipient it counts has addresses in two states
+  // (a ranking of states: each state listed)
+  const statesOf = r.kind === 'geographic' ? [r.state] : r.kind === 'ranking' && r.subject === 'state' ? (r.stateRows ?? []).map((x) => x.state) : [];
+  for (const state of statesOf) {
+    const funder = r.kind === 'geographic' && r.funder ? r.funder : null;
+    const split = await splitStateRecipients(deps.store, deps.iris, state, (funder ?? []).map((o) => o.iri), deps.signal, SPLIT_SHOWN + 1);
+    if (split.length > 0) {
+      return refusedAfter(attempt, { code: 'state_split', state, funder: funder ? funder[0]!.name : null, recipients: split.slice(0, SPLIT_SHOWN).map((x) => ({ name: x.name, states: x.states })), more: split.length > SPLIT_SHOWN });
+    }
+  }
+  // nothing placed under the cause: the purpose texts may simply not say ("PROGRAM SUPPORT"), so $0 is not a finding
+  if (r.kind === 'cause' && r.totals.paid.grants + r.totals.approvedFuture.grants === 0) {
+    return refusedAfter(attempt, { code: 'cause_unclassified', cause: r.cause.cause, funder: r.funder ? r.funder[0]!.name : null });
+  }
   const built = buildEvidence(r, n, options.planVerdict, responses);
   const codes = [...r.disclosures];
   const disclosures = codes.map(renderDisclosure);
   if (relation) disclosures.unshift(relationNote(relation));
   return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, ...(relation ? { relation } : {}) };
+}
+
+/** Recipients named in a state_split refusal. */
+const SPLIT_SHOWN = 5;
+
+/** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
+const YEAR_FILTERED = new Set<GrantQuestion['direction']>(['forward', 'reverse', 'pair']);
+
+function refusedAfter(attempt: Attempt, failure: ShapeFailure): GrantExecution {
+  const reason = renderShapeFailure(failure);
+  return { kind: 'refused', attempt: { ...attempt, disposition: 'rejected', reason, failure: failure.code }, failure, reason };
+}
+
+/**
+ * The tax years a result's figures are drawn from: its funders' own filings where it names funders
+ * (read from their edges), else every year the graph holds.
+ */
+async function yearsOf(deps: GrantDeps, q: GrantQuestion, r: GrantResult): Promise<number[]> {
+  const funders = q.direction === 'intersection' ? q.funders : 'funder' in q && q.funder ? [q.funder] : [];
+  if (funders.length === 0) return r.coverage.taxYears;
+  const years = new Set<number>();
+  for (const f of funders) {
+    const made = await traverse(deps, { direction: 'forward', funder: f });
+    if (!made.ok || made.result.kind !== 'forward') return r.coverage.taxYears;
+    for (const e of made.result.edges) years.add(e.taxYear);
+  }
+  return [...years].sort();
 }
 
 function relationNote(r: RelationChoice): string {

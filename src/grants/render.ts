@@ -3,7 +3,8 @@
  * the typed result (an amount, a count from a rollup or a list), so a grader can tie each figure
  * back to a row; nothing here computes a new total across payment statuses.
  */
-import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantResult, OrgRef, Total, TotalRow } from './traverse.ts';
+import type { ShapeFailure } from './execute.ts';
+import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantQuestion, GrantResult, OrgRef, Total, TotalRow } from './traverse.ts';
 
 export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -33,6 +34,29 @@ export function renderDisclosure(d: Disclosure): string {
   }
 }
 
+const READING: Record<GrantQuestion['direction'], string> = {
+  forward: 'a funder\'s grants', reverse: 'a recipient\'s funders', pair: 'one funder\'s grants to one recipient', intersection: 'the recipients two funders share',
+  top_recipients_of: 'a funder\'s largest recipients', ranking: 'a ranking', geographic: 'grants to one state', cause: 'grants for a cause',
+};
+
+export function renderShapeFailure(f: ShapeFailure): string {
+  switch (f.code) {
+    case 'unmappable': return f.why;
+    case 'year_not_filterable':
+      return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
+    case 'common_funders':
+      return 'the grant graph finds the recipients two funders share, not the funders two recipients share; ask who funds each of them ("Who funds …?")';
+    case 'funder_ranking_in_state':
+      return `the grant graph totals grants to organizations in ${f.state} over all its funders, and one funder's grants there, but does not rank its funders by what they gave to ${f.state}; ask for the total ("How much grant money went to organizations in ${f.state}?") or for one funder`;
+    case 'funder_state_ranking':
+      return `the grant graph ranks recipient states over all its funders, and gives one funder's grants to one state, but does not rank one funder's grants by state; ask for one state ("How much did ${f.funder} give to organizations in Ohio?")`;
+    case 'state_split':
+      return `the grant graph keeps a recipient's addresses on the recipient, not on each grant, and ${f.recipients.length}${f.more ? ' or more' : ''} recipient${f.recipients.length === 1 && !f.more ? '' : 's'} ${f.funder ? `of ${f.funder} ` : ''}in ${f.state} ${f.recipients.length === 1 && !f.more ? 'was' : 'were'} filed under addresses in several states (${f.recipients.map((x) => `${x.name}: ${x.states.join(', ')}`).join('; ')}), so the total of grants to organizations in ${f.state} cannot be told from grants filed to addresses elsewhere`;
+    case 'cause_unclassified':
+      return `no grant ${f.funder ? `of ${f.funder}'s ` : ''}in the grant graph is placed under "${f.cause}" by its recipient's NTEE code or by its purpose text; a purpose written as "program support" or "general support" places a grant under no cause, so this is not a finding that nothing went to ${f.cause}`;
+  }
+}
+
 export function renderFailure(f: GrantFailure): string {
   switch (f.code) {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
@@ -42,7 +66,7 @@ export function renderFailure(f: GrantFailure): string {
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
       return f.role === 'funder'
-        ? `no funder named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${held})`
+        ? `no funder named "${f.asked}" is among the ${plural(f.coverage.funders, 'funder')} whose filings the grant graph holds (${held}); its own Form 990 or 990-PF would answer it: the IRS e-file index gives the return of its EIN, whose Schedule I or 990-PF grants list \`assay grants ingest <return.xml>\` adds to the graph`
         : `no recipient named "${f.asked}" appears in the filings of the ${plural(f.coverage.funders, 'funder')} the grant graph holds (${held})`;
     }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;

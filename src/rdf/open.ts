@@ -6,10 +6,10 @@
 import type { Config } from '../config.ts';
 import type { AssayStore } from './backend.ts';
 import { DurableStore, type DurableOptions } from './durable.ts';
-import { RemoteStore } from './remote.ts';
 
 export async function openStore(config: Config, options: DurableOptions & { fetch?: typeof fetch } = {}): Promise<AssayStore> {
-  if (config.store.url) return RemoteStore.open(config.store, { baseIri: config.baseIri, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  // the remote backend (and its SPARQL parser and serializers) is loaded only when one is configured
+  if (config.store.url) return (await import('./remote.ts')).RemoteStore.open(config.store, { baseIri: config.baseIri, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const { fetch: _unused, ...durable } = options;
   return DurableStore.open(config.dataDir, { maxQuads: config.limits.store.maxQuads, ...durable });
 }

@@ -21,7 +21,7 @@ import { PROPERTY_ID, canonical } from './identifiers.ts';
 import { LOCATED_IN, describePlaces, placesQuery } from './places.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
 import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
-import { asciiJson, jsonText } from '../json-cache.ts';
+import { encodeBinaryCache, readBinaryCache, TextReader, TextWriter } from '../binary-cache.ts';
 
 export const DEFAULT_SNAPSHOT = fileURLToPath(new URL('../../fixtures/registry/identity-snapshot.ttl', import.meta.url));
 
@@ -156,7 +156,7 @@ export function identifiersQuery(items: readonly string[]): string {
 const words = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
 /** Bump when the shape of the cached registry index changes. */
-export const REGISTRY_CACHE_FORMAT = 'assay-registry-index/1';
+export const REGISTRY_CACHE_FORMAT = 'assay-registry-index/3';
 const DEFAULT_REGISTRY_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 
 /**
@@ -211,31 +211,119 @@ export function registryIndexOf(turtle: string, sha256: string): RegistryIndex {
 }
 
 /**
- * The offline registry's index for a snapshot file: from the on-disk cache when one was written for
- * these bytes, else built by loading the snapshot into oxigraph (and then cached; a cache that
- * cannot be read or written is ignored). `cacheDir: null` never reads or writes a cache.
+ * The registry index as a process keeps it: the same content as RegistryIndex in typed arrays over
+ * one text (src/binary-cache.ts), so that loading it is a read rather than a parse of ~30,000
+ * subjects' statements into heap arrays (the JSON form cost ~60 MB of RSS and a quarter of a second
+ * of an `assay ask` on the loaded machine). Strings are made only for the subjects a lookup reads.
+ * `s…` arrays hold [start, end) spans into `text`.
  */
-export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cacheDir?: string | null } = {}): Promise<{ index: RegistryIndex; fromCache: boolean }> {
+export interface RegistryTables {
+  format: typeof REGISTRY_CACHE_FORMAT;
+  sha256: string;
+  props: string[];
+  subjectCount: number;
+  subjects: Uint32Array;
+  /** Subject numbers in code-unit order of their IRIs (a binary search finds a subject). */
+  subjectOrder: Uint32Array;
+  /** Statements of subject i: statementStart[i] … statementStart[i + 1] (property number, value span). */
+  statementStart: Uint32Array; statementProp: Uint16Array; statementValue: Uint32Array;
+  /** Lower-cased labels of subject i: labelStart[i] … labelStart[i + 1]. */
+  labelStart: Uint32Array; labelValue: Uint32Array;
+  /** Words (spans) and the subjects whose labels hold each: wordStart[w] … wordStart[w + 1] in wordItems. */
+  words: Uint32Array; wordStart: Uint32Array; wordItems: Uint32Array;
+  text: TextReader;
+}
+
+const REGISTRY_MAGIC = 'AREG';
+
+/** The compact tables of a registry index (in its orders: statements, labels and words as built). */
+export function registryTables(index: RegistryIndex): RegistryTables {
+  const w = new TextWriter();
+  const n = index.subjects.length;
+  const subjects = w.spans(index.subjects);
+  const statementStart = new Uint32Array(n + 1);
+  const props: number[] = [];
+  const values: string[] = [];
+  const labelStart = new Uint32Array(n + 1);
+  const labels: string[] = [];
+  for (let i = 0; i < n; i++) {
+    statementStart[i] = props.length;
+    const st = index.statements[i] ?? [];
+    for (let k = 0; k < st.length; k += 2) { props.push(st[k] as number); values.push(st[k + 1] as string); }
+    labelStart[i] = labels.length;
+    labels.push(...(index.labels[i] ?? []));
+  }
+  statementStart[n] = props.length;
+  labelStart[n] = labels.length;
+  const wordList = Object.keys(index.words);
+  const wordStart = new Uint32Array(wordList.length + 1);
+  const items: number[] = [];
+  wordList.forEach((word, k) => { wordStart[k] = items.length; items.push(...index.words[word]!); });
+  wordStart[wordList.length] = items.length;
+  const order = Uint32Array.from(index.subjects.map((_, i) => i).sort((a, b) => (index.subjects[a]! < index.subjects[b]! ? -1 : index.subjects[a]! > index.subjects[b]! ? 1 : 0)));
+  const statementValue = w.spans(values);
+  const labelValue = w.spans(labels);
+  const words = w.spans(wordList);
+  return {
+    format: REGISTRY_CACHE_FORMAT, sha256: index.sha256, props: index.props, subjectCount: n, subjects, subjectOrder: order,
+    statementStart, statementProp: Uint16Array.from(props), statementValue, labelStart, labelValue,
+    words, wordStart, wordItems: Uint32Array.from(items), text: new TextReader(w.text(), w.wideText()),
+  };
+}
+
+const ARRAYS = ['subjects', 'subjectOrder', 'statementStart', 'statementProp', 'statementValue', 'labelStart', 'labelValue', 'words', 'wordStart', 'wordItems'] as const;
+
+function encodeRegistry(t: RegistryTables): Buffer {
+  const w = new TextWriter();
+  // the tables' two texts are already one string each: written as one span each, so every span into them stays valid
+  w.put(new Uint32Array(2), 0, t.text.text);
+  if (t.text.wide) w.put(new Uint32Array(2), 0, t.text.wide);
+  return encodeBinaryCache(REGISTRY_MAGIC, { format: t.format, sha256: t.sha256, props: t.props, subjectCount: t.subjectCount }, Object.fromEntries(ARRAYS.map((k) => [k, t[k]])), w);
+}
+
+async function readRegistry(file: string, sha256: string): Promise<RegistryTables | undefined> {
+  const f = await readBinaryCache<Pick<RegistryTables, 'format' | 'sha256' | 'props' | 'subjectCount'>>(file, REGISTRY_MAGIC, (h) => h.format === REGISTRY_CACHE_FORMAT && h.sha256 === sha256);
+  if (!f) return undefined;
+  try {
+    const a = Object.fromEntries(ARRAYS.map((k) => [k, f.array(k)])) as Pick<RegistryTables, (typeof ARRAYS)[number]>;
+    if (a.subjects.length !== f.header.subjectCount * 2 || a.statementStart.length !== f.header.subjectCount + 1 || a.labelStart.length !== f.header.subjectCount + 1) return undefined;
+    return { format: REGISTRY_CACHE_FORMAT, sha256, props: f.header.props, subjectCount: f.header.subjectCount, ...a, text: f.text };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lower-cased labels of subject i. */
+export function registryLabels(t: RegistryTables, i: number): string[] {
+  const out: string[] = [];
+  for (let k = t.labelStart[i]!; k < t.labelStart[i + 1]!; k++) out.push(t.text.get(t.labelValue, k * 2));
+  return out;
+}
+
+/**
+ * The offline registry's index for a snapshot file: from the on-disk cache when one was written for
+ * these bytes, else built by parsing the snapshot (and then cached; a cache that cannot be read or
+ * written is ignored). `cacheDir: null` never reads or writes a cache.
+ */
+export async function loadRegistryIndex(file = DEFAULT_SNAPSHOT, options: { cacheDir?: string | null } = {}): Promise<{ index: RegistryTables; fromCache: boolean }> {
   const bytes = await readFile(file);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const cacheDir = options.cacheDir === undefined ? DEFAULT_REGISTRY_CACHE_DIR : options.cacheDir;
-  const cached = cacheDir === null ? undefined : join(cacheDir, `registry-${sha256.slice(0, 24)}.json`);
+  const cached = cacheDir === null ? undefined : join(cacheDir, `registry-${sha256.slice(0, 24)}.bin`);
   if (cached) {
-    try {
-      const c = JSON.parse(jsonText(await readFile(cached))) as RegistryIndex;
-      if (c.format === REGISTRY_CACHE_FORMAT && c.sha256 === sha256) return { index: c, fromCache: true };
-    } catch { /* absent or unreadable: build it */ }
+    const c = await readRegistry(cached, sha256);
+    if (c) return { index: c, fromCache: true };
   }
-  const index = registryIndexOf(bytes.toString('utf8'), sha256);
+  const index = registryTables(registryIndexOf(bytes.toString('utf8'), sha256));
   if (cached) {
     try {
       await mkdir(cacheDir!, { recursive: true });
       const tmp = `${cached}.${process.pid}.tmp`;
-      await writeFile(tmp, asciiJson(index)); // pure ASCII: loads as a one-byte string (src/json-cache.ts)
+      await writeFile(tmp, encodeRegistry(index));
       await rename(tmp, cached);
       // older snapshots' indexes, and files a writer killed mid-write left (a concurrent writer whose
       // file goes only loses its rename, which is caught)
-      const old = (await readdir(cacheDir!)).filter((f) => /^registry-[0-9a-f]+\.json(\.\d+\.tmp)?$/.test(f) && join(cacheDir!, f) !== cached);
+      const old = (await readdir(cacheDir!)).filter((f) => /^registry-[0-9a-f]+\.(json|bin)(\.\d+\.tmp)?$/.test(f) && join(cacheDir!, f) !== cached);
       for (const f of old) await rm(join(cacheDir!, f), { force: true });
     } catch { /* a read-only cache directory only costs the next process the build */ }
   }
@@ -256,12 +344,28 @@ export async function openOfflineRegistry(file = DEFAULT_SNAPSHOT, options: { ca
   return registryFromIndex(index);
 }
 
-export function registryFromIndex(index: RegistryIndex): IdentityRegistry {
-  const at = new Map<string, number>();
-  index.subjects.forEach((s, i) => at.set(s, i));
-  const label = index.props.indexOf(RDFS.label);
-  const fipsProp = index.props.indexOf(WDT.P5087);
-  const empty: number[] = [];
+export function registryFromIndex(index: RegistryTables): IdentityRegistry {
+  const t = index;
+  const subject = (i: number) => t.text.get(t.subjects, i * 2);
+  const label = t.props.indexOf(RDFS.label);
+  const fipsProp = t.props.indexOf(WDT.P5087);
+  // word → its number, made on the first lookup (a process that resolves nothing never builds it)
+  let wordAt: Map<string, number> | undefined;
+  const itemsOf = (w: string): number[] => {
+    wordAt ??= new Map(Array.from({ length: t.wordStart.length - 1 }, (_, k) => [t.text.get(t.words, k * 2), k]));
+    const k = wordAt.get(w);
+    return k === undefined ? [] : Array.from(t.wordItems.subarray(t.wordStart[k]!, t.wordStart[k + 1]!));
+  };
+  const at = (iri: string): number | undefined => {
+    let lo = 0; let hi = t.subjectCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const s = subject(t.subjectOrder[mid]!);
+      if (s === iri) return t.subjectOrder[mid]!;
+      if (s < iri) lo = mid + 1; else hi = mid - 1;
+    }
+    return undefined;
+  };
   return {
     kind: 'offline-snapshot',
     async lookup(name, options, signal) {
@@ -270,25 +374,28 @@ export function registryFromIndex(index: RegistryIndex): IdentityRegistry {
       if (name.trim().length < 2 || ws.length === 0) return [];
       let candidates: Set<number> | undefined;
       for (const w of ws) {
-        const list = Object.hasOwn(index.words, w) ? index.words[w]! : empty;
+        const list = itemsOf(w);
         if (!candidates) { candidates = new Set(list); continue; }
         const set = new Set(list);
         // in the first word's order (the label scan's), as the store-backed lookup keeps it
         candidates = new Set([...candidates].filter((x) => set.has(x)));
       }
       const pattern = new RegExp(wordsPattern(ws));
-      const matched = [...(candidates ?? [])].filter((item) => (index.labels[item] ?? []).some((l) => pattern.test(l)));
+      const matched = [...(candidates ?? [])].filter((item) => registryLabels(t, item).some((l) => pattern.test(l)));
       if (matched.length === 0) return [];
       const rows: Array<{ item: string; p: string; v: string }> = [];
       for (const i of matched.slice(0, 5000)) {
-        const st = index.statements[i]!;
-        for (let k = 0; k < st.length; k += 2) rows.push({ item: index.subjects[i]!, p: index.props[st[k] as number]!, v: st[k + 1] as string });
+        const item = subject(i);
+        for (let k = t.statementStart[i]!; k < t.statementStart[i + 1]!; k++) rows.push({ item, p: t.props[t.statementProp[k]!]!, v: t.text.get(t.statementValue, k * 2) });
       }
       const bundles = bundlesFromRows(rows, name, 'offline-snapshot', options.type);
       await describePlaces(bundles, (places) => places.flatMap((place) => {
-        const i = at.get(place);
-        const st = i === undefined ? [] : index.statements[i]!;
-        const values = (p: number) => { const out: string[] = []; for (let k = 0; k < st.length; k += 2) if (st[k] === p) out.push(st[k + 1] as string); return out; };
+        const i = at(place);
+        const values = (p: number) => {
+          const out: string[] = [];
+          if (i !== undefined) for (let k = t.statementStart[i]!; k < t.statementStart[i + 1]!; k++) if (t.statementProp[k] === p) out.push(t.text.get(t.statementValue, k * 2));
+          return out;
+        };
         const ls = values(label);
         const fs = values(fipsProp);
         // the rows of placesQuery: each label × each FIPS code, either absent when there is none

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAscii } from 'node:buffer';
 import { loadDiscoveryIndex } from '../../src/discover/load.ts';
+import { encodeCachedIndex, readCachedIndex, unpackCards } from '../../src/discover/cache.ts';
 import { asciiJson, jsonText } from '../../src/json-cache.ts';
 import type { DiscoveryIndex } from '../../src/discover/index.ts';
 import { parseIntent, type Intent } from '../../src/understand/intent.ts';
@@ -51,11 +52,35 @@ describe('the discovery index cache', () => {
     expect({ ...loaded.stats, buildMs: 0, fromCache: undefined }).toEqual({ ...built.stats, buildMs: 0 });
     expect(ranked(loaded)).toEqual(ranked(built));
     expect(ranked(built).every((r) => r.length > 0)).toBe(true);
-    // the file is pure ASCII (read back without UTF-8 decoding), and the cards come back as built
+    // the binary file: its header is ASCII JSON, and the cards come back as built, in unpackCards' field order
     const bytes = readFileSync(join(cacheDir, cacheFiles()[0]!));
-    expect(isAscii(bytes)).toBe(true);
+    expect(bytes.toString('latin1', 0, 4)).toBe('ADIX');
+    expect(isAscii(bytes.subarray(8, 8 + bytes.readUInt32LE(4)))).toBe(true);
     const all = (index: DiscoveryIndex) => index.discover(intent({ question: 'debt', shape: 'topical' })).map((c) => c.card).sort((a, b) => a.id.localeCompare(b.id));
     expect(all(loaded)).toEqual(all(built));
+    const previous = new Map(unpackCards(built.toCache('x')).map((c) => [c.id, Object.keys(c).join()]));
+    expect(all(loaded).map((c) => Object.keys(c).join())).toEqual(all(loaded).map((c) => previous.get(c.id)));
+    expect(all(loaded).length).toBeGreaterThan(0);
+  });
+
+  it('round-trips card strings with characters above U+00FF and operations shared between cards', async () => {
+    const built = (await loadDiscoveryIndex(catalogDir, { cacheDir: null, embeddings: null })).index;
+    const stored = built.toCache('test');
+    const cards = unpackCards(stored);
+    // a synthetic edit of two built cards (not publisher data): one title outside Latin-1, one description with an emoji
+    cards[0] = { ...cards[0]!, title: `${cards[0]!.title} — “wide” ✓` };
+    cards[1] = { ...cards[1]!, description: `${cards[1]!.description} \ud83d\ude00 é`, questions: '' };
+    const file = join(root, 'wide.bin');
+    writeFileSync(file, encodeCachedIndex({ ...stored, unpacked: cards, cards: [] }));
+    const back = await readCachedIndex(file, 'test');
+    expect(back?.unpacked).toEqual(cards);
+    // an operation serving many cards is one object, as a build makes it
+    const byKey = new Map<string, unknown>();
+    for (const c of back!.unpacked!) for (const o of c.operations) { const seen = byKey.get(o.key); if (seen) expect(o).toBe(seen); else byKey.set(o.key, o); }
+    expect(await readCachedIndex(file, 'another catalog')).toBeUndefined();
+    // a file cut short is not an index
+    writeFileSync(file, readFileSync(file).subarray(0, 2000));
+    expect(await readCachedIndex(file, 'test')).toBeUndefined();
   });
 
   it('writes JSON as ASCII that reads back to the same value, whatever the characters', () => {

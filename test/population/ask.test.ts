@@ -85,6 +85,21 @@ describe('population questions (offline default)', () => {
     expect(f.arithmetic).toMatch(/count of members/);
   });
 
+  it('a count of members finds the population of those members whatever the place is called: "the District of Columbia" as "DC"', async () => {
+    // The IRS extract's card carries none of the question's words but the place's; a count of
+    // organizations is served by it because its rows are organizations, not because "DC" matched.
+    const rows = csvRows('irs-eo-bmf', CASSETTES.bmf('dc'));
+    for (const [question, codes] of [
+      ['How many private foundations are there in the District of Columbia?', ['02', '03', '04']],
+      ['How many churches are there in the District of Columbia?', ['10']],
+    ] as const) {
+      const r = await q(question);
+      answeredAndGraded(r);
+      const n = rows.filter((x) => (codes as readonly string[]).includes(x.FOUNDATION!)).length;
+      expect(r.figures.find((x) => x.value === n)?.grade, question).toBe('derived');
+    }
+  });
+
   it('Rhode Island organizations with revenue over $100 million: every match, the count derived', async () => {
     const r = await q('Which Rhode Island organizations have revenue over $100 million?');
     answeredAndGraded(r);

@@ -2,12 +2,12 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRegistryIndex, openOfflineRegistryFromStore, registryFromIndex, resolveContext, resolveName, type IdentityRegistry, type RegistryIndex } from '../../src/resolve/registry.ts';
+import { loadRegistryIndex, openOfflineRegistryFromStore, registryFromIndex, registryLabels, resolveContext, resolveName, type IdentityRegistry, type RegistryTables } from '../../src/resolve/registry.ts';
 import type { EntityType, IdentityBundle } from '../../src/resolve/bundle.ts';
 
 // The cached registry index must answer exactly as SPARQL over the snapshot in oxigraph does.
 const dir = mkdtempSync(join(tmpdir(), 'assay-registry-cache-'));
-let index: RegistryIndex;
+let index: RegistryTables;
 let fromStore: IdentityRegistry;
 beforeAll(async () => {
   index = (await loadRegistryIndex(undefined, { cacheDir: dir })).index;
@@ -21,6 +21,7 @@ describe('offline registry index (cached by content)', () => {
     const again = await loadRegistryIndex(undefined, { cacheDir: dir });
     expect(again.fromCache).toBe(true);
     expect(again.index).toEqual(index);
+    expect(readdirSync(dir).filter((f) => f.startsWith('registry-'))[0]).toMatch(/\.bin$/);
   });
 
   it('gives the same bundles, in the same order, as identifiersQuery and placesQuery over the store', async () => {
@@ -29,7 +30,7 @@ describe('offline registry index (cached by content)', () => {
     const cached = registryFromIndex(index);
     // a spread of real labels (every kind of entity in the snapshot) plus partial and odd names
     const names = new Set<string>(['Apple', 'Cook County', 'Illinois', 'Alphabet', 'Red Cross', 'Hazen Scholarship Fund', 'District of Columbia', 'university', 'Bank', 'Zzyzx Quasar', 'a', 'The Company']);
-    const labelled = Object.values(index.labels);
+    const labelled = Array.from({ length: index.subjectCount }, (_, i) => registryLabels(index, i)).filter((l) => l.length > 0);
     for (let i = 0; i < labelled.length; i += 211) names.add(labelled[i]![0]!);
     const types: Array<EntityType | undefined> = [undefined, 'company', 'organization', 'state', 'county'];
     let compared = 0;

@@ -118,6 +118,27 @@ describe('offline interpreter: status and list readings', () => {
   });
 });
 
+describe('offline interpreter: words that say how or where, not what', () => {
+  it.each([
+    // a verb of movement over time, or "every year", is not part of the measure
+    ["Did Alphabet's revenue grow between 2021 and 2023?", 'timeseries', 'Alphabet', 'revenue'],
+    ["Show Apple's revenue every year from 2019 to 2023.", 'timeseries', 'Apple', 'revenue'],
+    // the nation named as a place bounds the question; "states" inside "United States" names no members
+    ['What is the total national debt of the United States today?', 'point', null, 'total national debt'],
+    ['What is the US unemployment rate?', 'point', null, 'unemployment rate'],
+    ['What is the national debt?', 'point', null, 'national debt'],
+    ['What was the U.S. poverty rate in 2018?', 'point', null, 'poverty rate'],
+  ])('%s → %s %s %s', (q, shape, entity, attribute) => {
+    const i = understood(q);
+    expect([i.shape, i.entity, i.attribute]).toEqual([shape, entity, attribute]);
+  });
+
+  it('a count of the people of a place is its total population', () => {
+    const i = understood('How many people live in Rhode Island?');
+    expect(i).toMatchObject({ shape: 'aggregate', attribute: 'total population', geography: { within: 'Rhode Island' } });
+  });
+});
+
 describe('offline interpreter over the corpus', () => {
   it('reaches at least 90% shape accuracy, every shape represented, and never a schema-invalid intent', async () => {
     const corpus = await loadCorpus();

@@ -10,7 +10,7 @@
  * The store read is one recorded attempt; it is not a connector call, so it does not go through
  * the engine's FetchChoice (the engine has no store-read choice kind yet).
  */
-import { executeGrantGraph } from '../../grants/execute.ts';
+import type * as GrantExecute from '../../grants/execute.ts';
 import { text } from '../notes.ts';
 import type { ShapeExecutor, ShapeOutcome } from './types.ts';
 
@@ -21,6 +21,8 @@ export const grantGraph: ShapeExecutor = {
     const g = input.grantGraph;
     if (!g) return { kind: 'declined', attempts: [] };
     const verdict = input.planned.plan.verdict === 'exact' ? 'exact' : 'composed';
+    // loaded by the first grant question only (see src/ask/grants.ts)
+    const { executeGrantGraph }: typeof GrantExecute = await import('../../grants/execute.ts');
     const x = await executeGrantGraph({ ...g, registry: input.ctx.registry, signal: input.ctx.signal }, input.intent, { onAmbiguity: input.onAmbiguity, nextAttempt: input.nextAttempt, planVerdict: verdict });
     if (x.kind === 'clarify') {
       for (const o of x.options) input.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `${o.label}: $${o.paid.toLocaleString('en-US')} paid in ${o.grants} grants` });

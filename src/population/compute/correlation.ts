@@ -7,7 +7,8 @@
  * (ecological fallacy), and neighbouring areas are not independent observations (spatial
  * autocorrelation), so no significance is claimed.
  */
-import { sampleCorrelation, sampleRankCorrelation } from 'simple-statistics';
+import { createRequire } from 'node:module';
+import type * as SimpleStatistics from 'simple-statistics';
 import type { PopulationRead, PopulationRow } from '../types.ts';
 import { requireComplete, type ComputeRefusal, type Computed } from './common.ts';
 
@@ -65,5 +66,7 @@ export function correlate(x: PopulationRead, y: PopulationRead): Computed<Correl
   const caveats: CorrelationCaveat[] = ['correlation_not_causation', 'ecological_fallacy'];
   if (['state', 'county', 'place'].includes(x.grain)) caveats.push('spatial_autocorrelation');
   if (x.period.label !== y.period.label) caveats.push('periods_differ');
+  // loaded by the first correlation only (one large file every other process would compile for nothing)
+  const { sampleCorrelation, sampleRankCorrelation } = createRequire(import.meta.url)('simple-statistics') as typeof SimpleStatistics;
   return { ok: true, value: { pearson: sampleCorrelation(xv, yv), spearman: sampleRankCorrelation(xv, yv), n: pairs.length, pairs, onlyX, onlyY, excludedInY, excludedInX, caveats } };
 }

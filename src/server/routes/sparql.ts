@@ -11,6 +11,10 @@
  *
  * Truncation: a result cut at sparql.maxRows carries `Assay-Truncated: true` (and a marker
  * in JSON/XML results, see results.ts).
+ *
+ * With sparql.resultCacheBytes > 0 (embedded store), answers are remembered until the next write
+ * (result-cache.ts); a hit is served without a worker and says `Assay-Cache: hit`. The request is
+ * still rate-limited, decoded and prechecked as any other.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +24,8 @@ import type { Job, QueryReply } from '../sparql/evaluate.ts';
 import { RDF_OFFERS, negotiate, offered } from '../sparql/negotiate.ts';
 import { precheck } from '../sparql/precheck.ts';
 import { decodeRequest, type Operation } from '../sparql/protocol.ts';
+import { QueryPool } from '../sparql/pool.ts';
+import { ResultCache } from '../sparql/result-cache.ts';
 import { serializeDescription } from '../sparql/service-description.ts';
 
 const PATHS = ['/sparql', '/sparql/'];
@@ -34,6 +40,12 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
 
   // The query sandbox is shared with the VoID cache; build() starts it and closes it.
   const pool = app.queryPool;
+  // Only the embedded store's writes all pass through this process (a remote one is shared).
+  const cache = limits.resultCacheBytes > 0 && pool instanceof QueryPool ? new ResultCache(limits.resultCacheBytes) : undefined;
+  if (cache) {
+    const unsubscribe = store.onWrite(() => cache.clear());
+    app.addHook('onClose', async () => unsubscribe());
+  }
 
   // Bodies are read raw and decoded by protocol.ts, which knows the protocol's media types.
   app.removeAllContentTypeParsers();
@@ -101,20 +113,28 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     }
     precheck(op.text, checks);
-    const result = await runInSandbox(req.ip, {
+    reply.header('Vary', 'Accept');
+    const key = cache ? `${accept ?? ''}\u0000${op.defaultGraphs.join(' ')}\u0000${op.namedGraphs.join(' ')}\u0000${op.text}` : '';
+    const hit = cache?.get(key, store.seq);
+    if (hit) {
+      if (hit.truncated) reply.header('Assay-Truncated', 'true');
+      return reply.header('Assay-Cache', 'hit').type(contentType(hit.contentType)).send(hit.body);
+    }
+    const { reply: result, seq } = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
       accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, checkDatasetGraphs: true, ...policy,
     });
-    reply.header('Vary', 'Accept');
+    // Kept under the write the replica held: served only while the store is still at it.
+    if (cache && result.cacheable === true) cache.set(key, { seq, contentType: result.contentType, body: result.body, truncated: result.truncated });
     if (result.truncated) reply.header('Assay-Truncated', 'true');
     return reply.type(contentType(result.contentType)).send(result.body);
   }
 
-  async function runInSandbox(client: string, job: Job): Promise<QueryReply> {
-    const { reply } = await pool.run(job, limits.timeoutMs, 'sparql.timeoutMs', { client });
+  async function runInSandbox(client: string, job: Job): Promise<{ reply: QueryReply; seq: number }> {
+    const { reply, seq } = await pool.run(job, limits.timeoutMs, 'sparql.timeoutMs', { client });
     if (!reply.ok) throw fromReply(reply);
     if (reply.kind !== 'query') throw new Error(`sandbox answered a SPARQL query with a ${reply.kind} result; this is a bug in Assay`);
-    return reply;
+    return { reply, seq };
   }
 
   /** Near the store's ceiling writes are refused; reads keep working. */

@@ -89,6 +89,23 @@ function walk(root: unknown, visit: (node: Record<string, unknown>) => void): vo
   }
 }
 
+/** Functions whose value differs between two evaluations of the same query over the same data. */
+const FRESH_EACH_TIME = new Set(['now', 'rand', 'uuid', 'struuid', 'bnode']);
+
+/**
+ * Whether evaluating the query twice over the same data gives the same answer: false when it
+ * calls NOW(), RAND(), UUID(), STRUUID(), BNODE() or any extension function (whose behaviour is
+ * unknown here). Decided from the syntax tree.
+ */
+export function isDeterministic(parsed: Parsed): boolean {
+  let deterministic = true;
+  walk(parsed.ast, (node) => {
+    if (node.type === 'functionCall') deterministic = false;
+    else if (node.type === 'operation' && typeof node.operator === 'string' && FRESH_EACH_TIME.has(node.operator.toLowerCase())) deterministic = false;
+  });
+  return deterministic;
+}
+
 export interface RemotePolicy {
   allowedHosts: readonly string[];
   /** True when the IRI names a graph this store holds or would mint. */
@@ -105,6 +122,11 @@ function hostOf(iri: string): string | undefined {
 
 export function refuseRemote(parsed: Parsed, policy: RemotePolicy): void {
   refuseReferences(remoteReferences(parsed), policy);
+}
+
+/** refuseRemote over references already listed (a prepared query lists them once). */
+export function refuseRemoteReferences(refs: readonly RemoteReference[], policy: RemotePolicy): void {
+  refuseReferences(refs, policy);
 }
 
 /**

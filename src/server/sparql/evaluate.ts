@@ -20,8 +20,8 @@ import type { Query, Update, Pattern } from 'sparqljs';
 import sparqljs from 'sparqljs';
 import { RdfStore, type QueryOptions } from '../../rdf/store.ts';
 import { SparqlError, toReply, type ErrorReply } from './errors.ts';
-import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, withUsingGraphs, type Parsed } from './classify.ts';
-import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered } from './negotiate.ts';
+import { capRows, clearIsSilent, generate, parseOperation, refuseRemote, refuseRemoteGraphs, isDeterministic, refuseRemoteReferences, remoteReferences, withUsingGraphs, type Parsed, type RemoteReference } from './classify.ts';
+import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered, type Offer } from './negotiate.ts';
 import { serializeResults, type JsonResults } from './results.ts';
 import { updateEffect, type UpdateEffect } from './update-delta.ts';
 import { voidFigures, type StoreFigures } from '../../void/compute.ts';
@@ -93,6 +93,8 @@ export interface QueryReply {
   truncated: boolean;
   /** SELECT rows or CONSTRUCT/DESCRIBE triples returned. */
   count?: number;
+  /** The same query over the same data gives this same answer (no NOW(), RAND(), …): it may be remembered until the next write. */
+  cacheable?: boolean;
 }
 
 export interface UpdateCheckReply {
@@ -154,7 +156,23 @@ export class PreparedQueries {
   get size(): number {
     return this.#entries.size;
   }
+
+  readonly #offers = new Map<string, Offer | null>();
+
+  /** negotiate() for a query form, remembered per Accept header (clients send few distinct ones). */
+  offer(accept: string | undefined, queryType: string, offers: readonly Offer[]): Offer | undefined {
+    const key = `${queryType}\u0000${accept ?? ''}`;
+    const hit = this.#offers.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const chosen = negotiate(accept, offers);
+    if (this.#offers.size >= OFFER_MEMO) this.#offers.delete(this.#offers.keys().next().value!);
+    this.#offers.set(key, chosen ?? null);
+    return chosen;
+  }
 }
+
+/** Distinct (query form, Accept) pairs remembered by PreparedQueries.offer. */
+const OFFER_MEMO = 64;
 
 export interface Prepared {
   parsed: Extract<Parsed, { kind: 'query' }>;
@@ -162,6 +180,10 @@ export interface Prepared {
   injected: boolean;
   /** The capped query as text, what the store runs. */
   text: string;
+  /** SERVICE and FROM / FROM NAMED references (from the tree; whether a FROM graph is local is checked per run). */
+  remote: RemoteReference[];
+  /** classify.ts isDeterministic. */
+  deterministic: boolean;
 }
 
 export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): Reply {
@@ -226,23 +248,28 @@ export function prepare(job: QueryJob, memo: PreparedQueries | undefined): Prepa
   if (parsed.kind !== 'query') {
     throw new SparqlError('syntax-error', 'the `query` parameter holds a SPARQL Update; send it as `update` with POST');
   }
+  const remote = remoteReferences(parsed);
   const injected = capRows(parsed.ast, job.maxRows);
-  const prepared: Prepared = { parsed, injected, text: generate(parsed.ast) };
+  const prepared: Prepared = { parsed, injected, text: generate(parsed.ast), remote, deterministic: isDeterministic(parsed) };
   memo?.set(key, prepared);
   return prepared;
 }
 
 function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): QueryReply {
-  const { parsed, injected, text } = prepare(job, memo);
-  const policy = policyFor(store, job);
-  refuseRemote(parsed, policy);
-  if (job.checkDatasetGraphs) {
-    refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
-    refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
+  const { parsed, injected, text, remote, deterministic } = prepare(job, memo);
+  const cacheable = deterministic;
+  const datasetGraphs = job.checkDatasetGraphs === true && (job.defaultGraphs.length > 0 || job.namedGraphs.length > 0);
+  if (remote.length > 0 || datasetGraphs) {
+    const policy = policyFor(store, job);
+    refuseRemoteReferences(remote, policy);
+    if (datasetGraphs) {
+      refuseRemoteGraphs('default-graph-uri', job.defaultGraphs, policy);
+      refuseRemoteGraphs('named-graph-uri', job.namedGraphs, policy);
+    }
   }
   const ast = parsed.ast;
   const offers = ast.queryType === 'SELECT' ? SELECT_OFFERS : ast.queryType === 'ASK' ? ASK_OFFERS : RDF_OFFERS;
-  const offer = negotiate(job.accept, offers);
+  const offer = memo ? memo.offer(job.accept, ast.queryType, offers) : negotiate(job.accept, offers);
   if (!offer) {
     throw new SparqlError('not-acceptable', `a ${ast.queryType} result can be sent as ${offered(offers)}; the request's Accept (${job.accept}) allows none of them`);
   }
@@ -250,7 +277,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   const mediaType = offer.mediaType;
 
   if (ast.queryType === 'ASK' || (ast.queryType === 'SELECT' && !injected)) {
-    return { ok: true, kind: 'query', contentType: mediaType, body: store.querySerialized(text, mediaType, options), truncated: false };
+    return { ok: true, kind: 'query', contentType: mediaType, body: store.querySerialized(text, mediaType, options), truncated: false, cacheable };
   }
   if (ast.queryType === 'SELECT') {
     const r = JSON.parse(store.querySerialized(text, RESULTS_JSON, options)) as JsonResults;
@@ -259,7 +286,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
       r.results.bindings.length = job.maxRows;
       r.truncated = true;
     }
-    return { ok: true, kind: 'query', contentType: mediaType, body: serializeResults(r, mediaType, job.truncationLink), truncated, count: r.results.bindings.length };
+    return { ok: true, kind: 'query', contentType: mediaType, body: serializeResults(r, mediaType, job.truncationLink), truncated, count: r.results.bindings.length, cacheable };
   }
   const quads = store.construct(text, options);
   let truncated = quads.length > job.maxRows;
@@ -267,7 +294,7 @@ function runQuery(store: RdfStore, job: QueryJob, memo?: PreparedQueries): Query
   else if (injected) truncated = solutionPastCap(store, ast, job.maxRows, options);
   const scratch = new RdfStore();
   scratch.add(quads);
-  return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length };
+  return { ok: true, kind: 'query', contentType: mediaType, body: scratch.dump({ format: mediaType, graph: '' }), truncated, count: quads.length, cacheable };
 }
 
 /**

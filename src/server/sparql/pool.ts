@@ -332,6 +332,17 @@ export class QueryPool {
     }
     return new Promise((resolve, reject) => {
       const p: Pending = { id: this.#nextId++, job, timeoutMs, limitName, resolve, reject, ...(how.client !== undefined ? { client: how.client } : {}) };
+      // Nothing waiting: the job goes straight to a free worker if the rules let it take one
+      // (the same as #dispatch for a queue of one), without arming a timer for the wait.
+      if (this.#queue.length === 0 && !this.#gated) {
+        this.#queue.push(p);
+        this.#dispatch();
+        if (this.#queue.length === 0) {
+          this.#ensure();
+          return;
+        }
+        this.#queue.pop();
+      }
       p.timer = setTimeout(() => {
         const at = this.#queue.indexOf(p);
         if (at !== -1) {
@@ -429,21 +440,31 @@ export class QueryPool {
     if (this.#closed || this.#gated) return;
     const base = this.#opts.size + (this.#opts.spares ?? 0);
     const want = base + Math.min(this.#opts.surge ?? 0, this.#held());
-    const live = () => this.#slots.filter((s) => s.state === 'starting' || s.state === 'idle' || s.state === 'busy');
+    // Counted in one pass: this runs after every job, and the steady state changes nothing.
+    let live = 0;
+    let blank = false;
+    let dead = false;
+    for (const s of this.#slots) {
+      if (s.state === 'starting' || s.state === 'idle' || s.state === 'busy') live++;
+      else if (s.state === 'blank') blank = true;
+      else dead = true;
+    }
     const backingOff = this.#restartTimer !== undefined;
-    while (!backingOff && live().length < want) {
-      const surge = live().length >= base;
-      const blank = this.#slots.find((s) => s.state === 'blank');
+    while (!backingOff && live < want) {
+      const surge = live >= base;
+      const blankSlot = this.#slots.find((s) => s.state === 'blank');
       try {
-        if (blank) this.#seed(blank);
+        if (blankSlot) this.#seed(blankSlot);
         else this.#slots.push(this.#spawn(true));
       } catch (e) {
         this.#startFailed(`could not start a query worker: ${(e as Error).message}`);
         break;
       }
+      live++;
+      if (blankSlot && !this.#slots.some((s) => s.state === 'blank')) blank = false;
       if (surge) this.#surges++;
     }
-    for (let extra = live().length - want; extra > 0; extra--) {
+    for (let extra = live - want; extra > 0; extra--) {
       // Retire idle workers beyond the need, but keep `spares` idle ones at least.
       const idle = this.#slots.filter((s) => s.state === 'idle');
       if (idle.length <= Math.max(1, this.#opts.spares ?? 0)) break;
@@ -451,26 +472,38 @@ export class QueryPool {
       slot.state = 'dead';
       slot.worker.removeAllListeners('exit');
       void slot.worker.terminate();
+      dead = true;
     }
-    for (let i = this.#slots.length - 1; i >= 0; i--) if (this.#slots[i]!.state === 'dead') this.#slots.splice(i, 1);
-    if (this.#standby && !backingOff && !this.#slots.some((s) => s.state === 'blank')) {
+    if (dead) for (let i = this.#slots.length - 1; i >= 0; i--) if (this.#slots[i]!.state === 'dead') this.#slots.splice(i, 1);
+    if (this.#standby && !backingOff && !blank) {
       try {
         this.#slots.push(this.#spawn(false));
       } catch (e) {
         this.#startFailed(`could not start a query worker: ${(e as Error).message}`);
       }
     }
-    // While a job runs, look again once it passes LONG_MS (it may then hold its worker).
-    clearTimeout(this.#longTimer);
+    // While a job runs, look again once it passes LONG_MS (it may then hold its worker). A timer
+    // already due no later than that is kept: firing early only runs this again, which re-arms.
+    if ((this.#opts.surge ?? 0) === 0) return;
     const now = performance.now();
-    const next = this.#slots
-      .filter((s) => s.state === 'busy' && s.current?.startedAt !== undefined && now - s.current.startedAt < LONG_MS)
-      .map((s) => LONG_MS - (now - s.current!.startedAt!));
-    if (next.length > 0 && (this.#opts.surge ?? 0) > 0) {
-      this.#longTimer = setTimeout(() => this.#ensure(), Math.max(1, Math.min(...next)) + 1);
-      this.#longTimer.unref();
+    let soonest = Infinity;
+    for (const s of this.#slots) {
+      const at = s.state === 'busy' ? s.current?.startedAt : undefined;
+      if (at !== undefined && now - at < LONG_MS) soonest = Math.min(soonest, LONG_MS - (now - at));
     }
+    if (soonest === Infinity) return;
+    const due = now + Math.max(1, soonest) + 1;
+    if (this.#longTimer !== undefined && this.#longDue <= due) return;
+    clearTimeout(this.#longTimer);
+    this.#longDue = due;
+    this.#longTimer = setTimeout(() => {
+      this.#longTimer = undefined;
+      this.#ensure();
+    }, due - now);
+    this.#longTimer.unref();
   }
+
+  #longDue = 0;
 
   #startFailed(reason: string): void {
     this.#opts.onReplace?.(reason);
@@ -531,28 +564,46 @@ export class QueryPool {
   }
 
   #pump(): void {
+    if (this.#queue.length > 0) this.#dispatch();
+    this.#ensure();
+  }
+
+  /** Start queued jobs on idle workers, by rank, keeping the last free worker as #pump's rules say. */
+  #dispatch(): void {
+    const idle: Slot[] = [];
     const running = new Map<string, number>();
     let offending = 0;
     for (const s of this.#slots) {
+      if (s.state === 'idle') idle.push(s);
       const c = s.current?.client;
-      if (c !== undefined) running.set(c, (running.get(c) ?? 0) + 1);
-      if (c !== undefined && this.#isOffender(c)) offending++;
+      if (c !== undefined) {
+        running.set(c, (running.get(c) ?? 0) + 1);
+        if (this.#isOffender(c)) offending++;
+      }
     }
+    if (idle.length === 0) return;
     // Stable order by rank: quick clients first, then unknown, then offenders; FIFO within.
-    const order = this.#queue.map((p, i) => ({ p, i, r: this.#rank(p) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.p);
+    let order = this.#queue;
+    const ranks = this.#queue.map((p) => this.#rank(p));
+    if (ranks.some((r) => r !== ranks[0])) {
+      order = this.#queue.map((p, i) => ({ p, i, r: ranks[i]! })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.p);
+    }
+    const started = new Set<Pending>();
     for (const p of order) {
-      const idle = this.#slots.filter((s) => s.state === 'idle');
       if (idle.length === 0) break;
       const offender = p.client !== undefined && this.#isOffender(p.client);
       if ((idle.length === 1 && p.client !== undefined && ((running.get(p.client) ?? 0) > 0 || offender)) || (offender && offending >= 1)) {
         continue; // the last free worker is kept for others, and offenders share one; this job waits
       }
-      this.#queue.splice(this.#queue.indexOf(p), 1);
+      started.add(p);
       if (p.client !== undefined) running.set(p.client, (running.get(p.client) ?? 0) + 1);
       if (offender) offending++;
-      this.#start(idle[0]!, p);
+      this.#start(idle.shift()!, p);
     }
-    this.#ensure();
+    if (started.size === 0) return;
+    let kept = 0;
+    for (const p of this.#queue) if (!started.has(p)) this.#queue[kept++] = p;
+    this.#queue.length = kept;
   }
 
   #start(slot: Slot, p: Pending): void {

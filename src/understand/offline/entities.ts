@@ -31,15 +31,18 @@ const QUALIFIED_NOUNS = new Set([
   'research', 'records', 'returns', 'return',
 ]);
 /** Names of the whole country: scope, not an entity. */
-const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.|usa|america|nation|country)$/i;
+const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.?|usa|america|nation|country)$/i;
 /** Common words that are capitalised only because they open the sentence ("Median income in X"). */
 const COMMON_OPENERS = new Set([
   'median', 'per', 'share', 'housing', 'total', 'average', 'number', 'percent', 'percentage', 'population', 'net',
   'gross', 'annual', 'cash', 'debt', 'national', 'federal', 'adult', 'adults', 'unemployment', 'poverty', 'income',
   'revenue', 'obesity', 'diabetes', 'smoking', 'tuition', 'admission', 'grants', 'awards', 'public',
+  'funders', 'donors', 'supporters', 'grantees', 'recipients',
 ]);
 const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
 const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
+/** Words that head an organization's name and take "for the …" after them ("Alliance for the Great Lakes", "Center for the Arts"). */
+const ORG_HEADS = /^(Alliance|Center|Centre|Council|Coalition|Committee|Campaign|Fund|Foundation|Friends|Society|Institute|Association|League|Network|Partnership|Project|Federation|Trust|Museum|Academy|Habitat|Partners|Corps|Conservancy|Initiative|Collaborative)$/;
 const CURRENCY = /\b((?:[A-Z][a-z]+\s+)?(?:euro|yen|peso|pound|franc|won|yuan|rupee|real|rand|krona|dollar))s?\b/;
 
 interface Token { text: string; start: number; end: number }
@@ -71,13 +74,17 @@ export function findEntities(question: string): EntityMention[] {
     if (MONTH.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i++; continue; }
     if (/^(Form|Schedule|Part)$/.test(t.text) && /^\d/.test(toks[i + 1]?.text ?? '')) { i += 2; continue; }
     if (i === 0 && COMMON_OPENERS.has(t.text.toLowerCase())) { i++; continue; }
-    if (!isCap(t.text) || (atStart && OPENERS.has(t.text.toLowerCase())) || MEASURE_ACRONYMS.has(t.text.replace(/('s|’s)$/, ''))) { i++; continue; }
+    if (!isCap(t.text) || (atStart && OPENERS.has(t.text.toLowerCase().replace(/['’]s$/, ''))) || MEASURE_ACRONYMS.has(t.text.replace(/('s|’s)$/, ''))) { i++; continue; }
     // Grow the span over capitalised words and inner connectors.
     let j = i;
     while (j + 1 < toks.length) {
       const nx = toks[j + 1]!;
       if (isCap(nx.text) && !/'s$|’s$/.test(toks[j]!.text)) { j++; continue; }
       if (CONNECTORS.has(nx.text.toLowerCase()) && nx.text !== 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text)) { j += 2; continue; }
+      // "Friends of the Earth", "Alliance for the Great Lakes": a lowercase "the" inside a name, after
+      // "of" anywhere, after "for" only when the span so far ends in a word that heads an organization's name
+      if (toks[j + 2]?.text === 'the' && j + 3 < toks.length && isCap(toks[j + 3]!.text) && !/['’]s$/.test(toks[j]!.text)
+        && (nx.text === 'of' || (nx.text === 'for' && ORG_HEADS.test(toks[j]!.text)))) { j += 3; continue; }
       if (nx.text.toLowerCase() === 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text) && /^(Foundation|Company|Co|Sons|Services)$/.test(toks[j + 3]?.text ?? '')) { j += 2; continue; }
       break;
     }

@@ -31,9 +31,19 @@ const GRANT_NOUN = /\b(grants?|grant\s+money|grantees?|grant\s?makers?|funders?|
 const MEMBERS = '(?:organi[sz]ations?|recipients?|grantees?|nonprofits?|non-profits?|charities|groups|causes)';
 const PUBLIC_MONEY = /\b(federal|government|governments|agency|agencies|contracts?|congress\w*|state\s+aid|taxpayers?|opportunit(?:y|ies))\b/i;
 /** What may follow "gave the most" in a grant question: nothing, money words, a recipient, a year (not "officer compensation"). */
-const GRANT_TAIL = /^\s*(?:money|grants?|grant\s+money|funding|dollars|in\s+grants|in\s+(?:the\s+)?grant\s+graph|overall|in\s+total)?\s*(?:to\s+.+?)?\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/i;
+const GRANT_TAIL = /^\s*(?:(?:money|grants?|grant\s+money|funding|dollars|in\s+grants|in\s+(?:the\s+)?grant\s+graph|overall|in\s+total)\s*){0,2}(?:to\s+.+?)?\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/i;
 /** A funder named by what funders are called. */
 const FUNDER_NAME = /\bfrom\s+(?:the\s+)?[^?]*\b(foundation|fund|trust|endowment|philanthropies)\b/i;
+
+/** Words before "grants" that say which or how many, not what for. */
+const NOT_CAUSE = /^(?:all|any|the|its|their|recent|latest|last|new|paid|total|largest|biggest|top|main|major|small|smaller|smallest|future|approved|cash|what|which|how|many|many\s+\w+|\w+\s+(?:the|all|of))$/i;
+
+/** "organizations in Michigan", "Michigan organizations" → "Michigan"; a recipient's name or a cause as written. */
+function placeOrName(to: string): string {
+  return to.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '')
+    .replace(/^(?:the\s+)?(.+?)\s+(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)$/i, '$1')
+    .replace(/^the\s+/i, '');
+}
 
 const exhaustive = { shape: 'grant_graph' as const, quantifier: 'exhaustive' as const };
 
@@ -43,22 +53,78 @@ const exhaustive = { shape: 'grant_graph' as const, quantifier: 'exhaustive' as 
  */
 const giving = (q: string): boolean => GRANT_NOUN.test(q) || /\b(give|gives|gave|given|giving|donat\w*|granted|fund|funds|funded)\b/i.test(q);
 
+/**
+ * The grant reading of a question, with the organization's name as typed when no capitalised name
+ * is in it ("the joyce foundation's grantees", "mott foundation grants"): the interpreter uses
+ * `subject` only when the mention finder found no name.
+ */
 export function grantDecision(q: string): ShapeDecision | null {
+  const d = grantReading(q);
+  if (!d || d.subject || d.named || d.direction === 'population' || d.direction === 'intersection') return d;
+  const typed = typedName(q);
+  return typed ? { ...d, subject: typed } : d;
+}
+
+/** Words that head an organization's name: the end of a name typed in lower case. */
+const HEAD = /^(foundation|fund|trust|endowment|philanthropies|university|college|council|alliance|society|institute|center|centre|club|clubs|league|association|federation|museum|coalition|conservancy|way)$/;
+/** Words a name typed in lower case cannot contain: the question's own words. */
+const NOT_NAME = new Set(['what', 'which', 'who', 'whom', 'how', 'much', 'many', 'did', 'does', 'do', 'has', 'have', 'had', 'is', 'are', 'was', 'were', 'the', 'a', 'an',
+  'from', 'by', 'to', 'in', 'give', 'gives', 'gave', 'given', 'grant', 'grants', 'granted', 'fund', 'funds', 'funded', 'support', 'supports', 'supported', 'donate', 'donated',
+  'money', 'made', 'make', 'makes', 'list', 'show', 'me', 'all', 'receive', 'received', 'get', 'got', 'its', 'their', 'largest', 'biggest', 'top', 'funders', 'donors',
+  'grantees', 'recipients', 'did', 'any', 'ever', 'paid', 'pay', 'awarded', 'away', 'total', 'when', 'where', 'why', 'for', 'of', 'and', 'or', 'with', 'at', 'on']);
+
+/**
+ * A name typed without capitals: the words before a head word ("joyce foundation"), and an "of …"
+ * after it ("community foundation of lorain county"), up to a word of the question itself.
+ */
+function typedName(q: string): string | undefined {
+  if (/\p{Lu}/u.test(q.replace(/^\s*\p{Lu}/u, ''))) return undefined;
+  const words = q.toLowerCase().replace(/[?.!,]/g, ' ').split(/\s+/).filter(Boolean).map((w) => w.replace(/['’]s$/, ''));
+  const head = words.findIndex((w, i) => HEAD.test(w) && i > 0 && !NOT_NAME.has(words[i - 1]!));
+  if (head < 0) return undefined;
+  let a = head;
+  while (a > 0 && !NOT_NAME.has(words[a - 1]!)) a--;
+  let b = head;
+  if (words[b + 1] === 'of' || words[b + 1] === 'for') {
+    let c = b + 2;
+    if (words[c] === 'the') c++;
+    const from = c;
+    while (c < words.length && !NOT_NAME.has(words[c]!) && !/^\d{4}$/.test(words[c]!)) c++;
+    if (c > from) b = c - 1;
+  }
+  return words.slice(a, b + 1).join(' ');
+}
+
+function grantReading(q: string): ShapeDecision | null {
   if (PUBLIC_MONEY.test(q)) return null;
   const re = (s: string) => new RegExp(s, 'i');
 
   // two funders, one set of recipients
+  // "Which foundations fund both X and Y?": X and Y are recipients, their common funders asked
+  if (re(`\\b${FUND}\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'fund-both' };
+  if (re(`\\b${RECEIVE}\\s+(?:grants?|money|funding|support)\\s+from\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'received-from-both' };
   if (re(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'both-fund' };
 
   // "the largest funders of X" ranks X's funders (reverse); "the largest funders" ranks the graph's
-  const largestFunders = /\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(grant\s?makers|funders|donors|supporters|philanthrop\w+)\b(\s+(?:of|to|for|behind)\s+\S)?/i.exec(q);
-  if (largestFunders) return largestFunders[3] ? { ...exhaustive, direction: 'reverse', rule: 'largest-funders-of' } : { ...exhaustive, direction: 'population', rule: 'largest-funders' };
+  const largestFunders = /\b(largest|biggest|top|leading|main|major|smallest)\s+(?:\d+\s+)?(grant\s?makers|funders|donors|supporters|philanthrop\w+)\b(\s+(?:of|to|for|behind)\s+\S)?/i.exec(q);
+  const asc = largestFunders?.[1]!.toLowerCase() === 'smallest' ? { order: 'asc' as const } : {};
+  // "Freshwater Future's biggest donors": the recipient's funders ranked
+  if (largestFunders && /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, largestFunders.index))) return { ...exhaustive, direction: 'reverse', rule: 'possessive-largest-funders' };
+  if (largestFunders) return largestFunders[3] ? { ...exhaustive, direction: 'reverse', rule: 'largest-funders-of' } : { ...exhaustive, direction: 'population', ...asc, rule: 'largest-funders' };
+  // "the biggest foundations by grants paid": funders ranked by what they gave (not by assets or any other measure)
+  if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(?:foundations|grant\s?makers)\b\s*(?:(?:by|in)\s+(?:grants?(?:\s+(?:paid|made|given))?|giving|grant\s+money|total\s+giving))?\s*(?:in\s+(?:the\s+)?grant\s+graph)?\s*[?.!]*\s*$/i.test(q)) return { ...exhaustive, direction: 'population', rule: 'largest-foundations-by-giving' };
+  // "X's largest grants", "the biggest grants made by X": X's grants, largest first
+  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants?\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
   if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
-  if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.test(q)) return { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
+  const topRecipients = /\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.exec(q);
+  // "the Erb Family Foundation's top 5 grantees": that funder's recipients ranked
+  if (topRecipients && /['’]s\s+$/.test(q.slice(0, topRecipients.index))) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'possessive-top-recipients' };
+  if (topRecipients) return { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'largest-recipients' };
 
   // "Who gave the most (to X)?": funders ranked — X's (reverse) or the graph's (population)
   const gaveMost = re(`^\\s*(?:who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+${GIVE}\\s+(?:(?:the\\s+)?most|more\\s+than\\s+any)\\b(.*)$`).exec(q);
+  if (gaveMost && re(`^\\s*to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(gaveMost[1]!)) return { ...exhaustive, direction: 'population', attribute: 'funders', rule: 'gave-most-in-place' };
   if (gaveMost && GRANT_TAIL.test(gaveMost[1]!)) return /\bto\s+\S/i.test(gaveMost[1]!) ? { ...exhaustive, direction: 'reverse', rule: 'gave-most-to' } : { ...exhaustive, direction: 'population', rule: 'gave-most' };
   // "Who received the most (from X)?": recipients ranked — X's (forward) or the graph's (population)
   const gotMost = re(`\\b${RECEIVE}\\s+(?:the\\s+)?most\\b(.*)$`).exec(q);
@@ -68,30 +134,71 @@ export function grantDecision(q: string): ShapeDecision | null {
       : { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients', rule: 'received-most' };
   }
 
+  // "How much did Y receive (in grants)?": Y's funders; "… receive from X?": what X gave Y (a pair)
+  const received = re(`^\\s*how\\s+much\\s+(?:money\\s+|funding\\s+|grant\\s+money\\s+)?(?:did|does|has|have)\\s+(.+?)\\s+${RECEIVE}\\b(.*)$`).exec(q);
+  if (received && (GRANT_NOUN.test(q) || /\b(funding|money)\b/i.test(q) || /\bfrom\s+(?:the\s+)?\p{Lu}/u.test(received[2]!))) {
+    const from = /\bfrom\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(received[2]!);
+    if (from) return { ...exhaustive, direction: 'forward', named: from[1]!, attribute: received[1]!.replace(/^the\s+/i, ''), rule: 'received-from' };
+    return { ...exhaustive, direction: 'reverse', rule: 'how-much-received' };
+  }
+  // "Grants to Michigan organizations from the Joyce Foundation", "grants from X to Y": X's grants to a place, a recipient or a cause
+  // (a capital that only opens the sentence is not a name's)
+  const ql = q.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase());
+  const toFrom = /^\s*(?:(?:list|show(?:\s+me)?|what\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?(?:grants?|funding|donations?|gifts?|grant\s+money|money)\s+(?:(?:given|paid|made|awarded|sent)\s+)?(?:to\s+(.+?)\s+from\s+(?:the\s+)?(\p{Lu}.*?)|from\s+(?:the\s+)?(\p{Lu}.*?)\s+to\s+(.+?))\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
+  if (toFrom) {
+    const to = (toFrom[1] ?? toFrom[4])!;
+    return { ...exhaustive, direction: 'forward', named: (toFrom[2] ?? toFrom[3])!, attribute: placeOrName(to), rule: 'grants-to-from' };
+  }
+  // "Is the Joyce Foundation a funder of the Alliance for the Great Lakes?": X's grants to Y (a pair)
+  const isFunder = /^\s*(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere)\s+(?:the\s+)?(\p{Lu}.*?)\s+(?:a|an|one\s+of\s+the)\s+(?:\w+\s+)?(?:funders?|supporters?|donors?|backers?|grantors?|benefactors?)\s+(?:of|to|for|behind)\s+(.+?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(q);
+  if (isFunder) return { ...exhaustive, direction: 'forward', named: isFunder[1]!, attribute: placeOrName(isFunder[2]!), rule: 'is-funder-of' };
+  // "Is Freshwater Future a grantee of the Erb Family Foundation?": the same pair, named the other way round
+  const isGrantee = /^\s*(?:[Ii]s|[Ww]as|[Aa]re|[Ww]ere)\s+(?:the\s+)?(.+?)\s+(?:a|an|one\s+of\s+the)\s+(?:grantees?|recipients?|grant\s+recipients?)\s+(?:of|from)\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(q);
+  if (isGrantee) return { ...exhaustive, direction: 'forward', named: isGrantee[2]!, attribute: placeOrName(isGrantee[1]!), rule: 'is-grantee-of' };
+  // "Did X fund Y?", "Has X ever given money to Y?", "Does X support Y?": X's grants to Y (a pair; a place or a cause as below)
+  const didFund = re(`^\\s*(?:did|does|do|has|have)\\s+(.+?)\\s+(?:ever\\s+)?(?:fund|funded|support|supported|give|gave|given|donate|donated|grant|granted|make\\s+(?:a\\s+)?grants?|made\\s+(?:a\\s+)?grants?)\\s+(?:any\\s+)?(?:money\\s+|grants?\\s+|a\\s+grant\\s+|funding\\s+|anything\\s+)?(?:to\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (didFund && giving(q) && /\p{L}/u.test(didFund[2]!) && !/^(?:any|money|grants?|anything|away|out|in\s+\d{4})$/i.test(didFund[2]!)) {
+    return { ...exhaustive, direction: 'forward', attribute: placeOrName(didFund[2]!), rule: 'did-fund' };
+  }
+  // "What did X give to Y?": X's grants to Y (a recipient, a place or a cause)
+  const whatGive = re(`^\\s*what\\s+(?:did|does|has|have)\\s+.+?\\s+(?:give|gave|given|donate|donated|grant|granted|contribute|contributed)\\s+to\\s+(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (whatGive && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(whatGive[1]!), rule: 'what-give-to' };
+  // "List foundations that gave to Y": Y's funders
+  if (re(`\\b(?:foundations|funders|donors|grant\\s?makers|organi[sz]ations)\\s+(?:that|who|which)\\s+(?:have\\s+|has\\s+)?(?:${FUND}|${GIVE}\\s+(?:money\\s+|grants?\\s+)?to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-that-gave' };
+  // "the Joyce Foundation's grants for education": X's grants for a cause
+  const possFor = /['’]s\s+grants\s+(?:for|to\s+support|in\s+the\s+area\s+of)\s+(?!\d)(.+?)\s*[?.!]*\s*$/i.exec(q);
+  if (possFor) return { ...exhaustive, direction: 'forward', attribute: possFor[1]!.replace(/^the\s+/i, ''), rule: 'possessive-grants-for' };
+  // "How much has X given Y?": no "to", the recipient named straight after the verb
+  const givenName = /^\s*how\s+much\s+(?:money\s+)?(?:did|does|has|have)\s+.+?\s+(?:given|gave|give|granted|paid)\s+((?:the\s+)?\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(ql);
+  if (givenName && giving(q)) return { ...exhaustive, direction: 'forward', attribute: placeOrName(givenName[1]!), rule: 'how-much-given-name' };
   // "How much did X give to organizations in Michigan / to education / to Y?": X's grants, by place, cause or recipient
+  // "How much did foundations give to organizations in Wisconsin?": no funder named, the graph's grants (to a place, or ranked)
+  if (re(`^\\s*how\\s+much\\s+(?:money\\s+)?(?:did|do|have)\\s+(?:all\\s+)?(?:the\\s+)?(?:foundations|funders|donors|grant\\s?makers|philanthropies)\\s+(?:in\\s+the\\s+graph\\s+)?${GIVE}\\b`).test(q)) return { ...exhaustive, direction: 'population', rule: 'funders-gave-to-place' };
   const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)\\s*\\??$`).exec(q);
   if (giveTo && giving(q)) {
-    const to = giveTo[1]!.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '');
     // as written: a recipient's name keeps its case (a cause or a place reads the same either way)
-    return { ...exhaustive, direction: 'forward', attribute: to.replace(/^the\s+/i, ''), rule: 'how-much-give-to' };
+    return { ...exhaustive, direction: 'forward', attribute: placeOrName(giveTo[1]!), rule: 'how-much-give-to' };
   }
   // "How much (grant money) went to organizations in Michigan?": the graph's grants to a place
   if (re(`\\b(?:went|go|goes|flowed|flows|was\\s+(?:given|paid|granted)|were\\s+(?:given|paid|made|awarded))\\s+to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(q) && (GRANT_NOUN.test(q) || /\bhow\s+much\b/i.test(q))) {
     return { ...exhaustive, direction: 'population', rule: 'went-to-place' };
   }
   // "How much did X give (away) (in 2023)?": X's grants in total
-  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
+  if (giving(q) && re(`^\\s*how\\s+much\\s+(?:money\\s+|in\\s+grants\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}(?:\\s+(?:away|out))?(?:\\s+in\\s+grants)?(?:\\s+(?:in\\s+total|in\\s+all|altogether|overall))?(?:\\s+in\\s+(?:the\\s+state\\s+of\\s+)?[A-Z][\\w.]*(?:\\s+[A-Z][\\w.]*)*)?(?:\\s+(?:in|during)\\s+(?:fiscal\\s+|tax\\s+)?(?:year\\s+)?\\d{4})?\\s*\\??\\s*$`).test(q)) {
     return { ...exhaustive, direction: 'forward', rule: 'how-much-give' };
   }
 
   // "Ford Foundation grants", "the Kresge Foundation's grants": a name and the word grants, no verb (direction left open)
-  const nameGrants = /^\s*(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
+  const nameGrants = /^\s*(?:(?:[Ss]how(?:\s+me)?|[Ll]ist|[Ww]hat\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([A-Z][\w.&'-]*(?:\s+(?:[A-Z&][\w.&'-]*|of|and|for))*?)(?:['’]s)?\s+grants(?:\s+(?:in|for)\s+\d{4})?\s*\??\s*$/.exec(q);
   if (nameGrants) return { ...exhaustive, subject: nameGrants[1]!, rule: 'name-grants-direction-open' };
+  // the same typed in lower case ("mott foundation grants"): the name is read by its head word
+  const typedGrants = /^\s*(?:the\s+)?([a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,6}?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
+  if (typedGrants && typedName(typedGrants[1]!) === typedGrants[1]) return { ...exhaustive, subject: typedGrants[1]!, rule: 'name-grants-direction-open' };
 
   // reverse: the recipient is the subject
-  if (re(`^\\s*(who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
+  if (re(`^\\s*(who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:(?:has|have|had)\\s+(?:ever\\s+)?)?(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };
   if (re(`^\\s*(?:list|show(?:\\s+me)?|what\\s+(?:are|were))?\\s*(?:all\\s+)?(?:the\\s+)?(?:grants?|funding|donations?|gifts?|grant\\s+money)\\s+(?:(?:given|paid|made|awarded|sent)\\s+)?to\\s+(?!(?:the\\s+)?${MEMBERS}\\s+in\\b)`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'grants-to' };
-  if (/\b(funders?|donors?|supporters?|grantors?|backers?|benefactors?)\s+(?:of|to|behind)\s+\S/i.test(q) || /['’]s\s+(funders|donors|supporters|backers|benefactors)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-of' };
+  if (/\b(funders?|donors?|supporters?|grantors?|backers?|benefactors?)\s+(?:of|to|behind)\s+\S/i.test(q) || /['’]s\s+(funders|donors|supporters|backers|benefactors)\b/i.test(q) || /['’]s\s+(?:total\s+)?(?:grant\s+)?(?:funding|grant\s+income|grants\s+received)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'funders-of' };
   if (/\bwhere\s+(?:does|do|did)\s+.+?\s+get\s+(?:its|their|his|her)?\s*(?:funding|money|grants?|support)\b/i.test(q)) return { ...exhaustive, direction: 'reverse', rule: 'where-get-funding' };
   if (re(`\\b(?:grants?|money|funding|donations?)\\s+(?:did|does|do|has|have)\\s+.+?\\s+${RECEIVE}\\b`).test(q)
     || re(`\\b(?:did|does|has|have)\\s+.+?\\s+${RECEIVE}\\s+(?:any\\s+)?(?:grants?|money|funding|donations?)\\b`).test(q)
@@ -99,14 +206,27 @@ export function grantDecision(q: string): ShapeDecision | null {
 
   // forward: the funder is the subject (of a verb that gives, not one that pays for something)
   if (!giving(q)) return null;
+  // "Which Michigan nonprofits did the Erb Family Foundation support?": a place naming the members, then the funder
+  const placeMembers = new RegExp(`^\\s*(?:which|what)\\s+(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE})\\b`, 'u').exec(ql);
+  if (placeMembers) return { ...exhaustive, direction: 'forward', named: placeMembers[2]!, attribute: placeMembers[1]!, rule: 'place-members-funded' };
+  // "How many organizations did X fund?", "the total amount X granted": X's grants
+  if (re(`^\\s*how\\s+many\\s+(?:${MEMBERS}|grants|people)\\s+(?:did|does|do|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}|make\\s+grants\\s+to)\\b`).test(q)
+    || re(`\\btotal\\s+(?:amount|grants?|giving|money)\\b.*\\b(?:granted|gave|given|paid|awarded|donated|distributed|contributed)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).test(q)) return { ...exhaustive, direction: 'forward', rule: 'how-many-funded' };
+  // "What grants did the Joyce Foundation make for journalism?": X's grants for a cause
+  const grantsFor = /\bgrants\s+(?:did|does|has|have)\s+.+?\s+(?:make|made|give|given|award|awarded)\s+(?:for|to\s+support|in\s+the\s+area\s+of)\s+(?!\d)(.+?)\s*[?.!]*\s*$/i.exec(q);
+  if (grantsFor) return { ...exhaustive, direction: 'forward', attribute: grantsFor[1]!.replace(/^the\s+/i, ''), rule: 'grants-made-for' };
   // "What did X fund in education?": X's grants for a cause (a place after "in" is read as the place)
   const forCause = /^\s*what\s+(?:did|does|do|has|have)\s+(.+?)\s+(?:fund|support|give\s+(?:grants?\s+|money\s+)?to|grant\s+money\s+to|give\s+money\s+for)\s+(?:in|for|on)\s+(?!\d)(.+?)\s*\??\s*$/i.exec(q);
   if (forCause) return { ...exhaustive, direction: 'forward', attribute: forCause[2]!.replace(/^the\s+/i, ''), rule: 'funded-for-cause' };
+  // "Environmental grants from the Joyce Foundation", "X's education grants": X's grants for a cause
+  const causeOf = /^\s*(?:(?:list|show(?:\s+me)?|what\s+(?:are|were))\s+)?(?:all\s+)?(?:the\s+)?([a-z]+(?:\s+[a-z]+)?)\s+grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:from|by)\s+(?:the\s+)?\p{Lu}/u.exec(ql)
+    ?? /['’]s\s+([a-z]+(?:\s+[a-z]+)?)\s+grants\b/u.exec(q);
+  if (causeOf && !NOT_CAUSE.test(causeOf[1]!) && !causeOf[1]!.split(' ').some((w) => NOT_NAME.has(w))) return { ...exhaustive, direction: 'forward', attribute: causeOf[1]!, rule: 'cause-grants-from' };
   const fromName = /\b(?:grants?|donations?|gifts?)\s+from\s+(?:the\s+)?(\S)/i.exec(q);
-  if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay)\b/i.test(q)
+  if (/\b(grants?|money)\s+(?:did|does|do|has|have)\s+.+\b(make|give|award|pay|approve)\b/i.test(q)
     || re(`\\b(?:which|what)\\s+\\w+(?:\\s+\\w+){0,3}\\s+(?:(?:does|do|did)\\s+.+?\\s+${GIVE}|(?:has|have)\\s+.+?\\s+${GIVEN})\\b`).test(q)
-    || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+\\d{4}\\s*)?\\??\\s*$`).test(q)
-    || re(`\\b(got|received|receive|get)\\s+grants?\\s+from\\b`).test(q)
+    || re(`^\\s*(?:who|what)\\s+(?:does|do|did|has|have)\\s+.+?\\s+(?:${FUND}|${GIVE}\\s+(?:money|grants?)\\s+to|make\\s+grants\\s+to|${GIVE})\\s*(?:in\\s+(?:\\d{4}|[A-Z][\\w.]*(?:\\s+[A-Z][\\w.]*)*)\\s*)?\\??\\s*$`).test(q)
+    || re(`\\b(got|gets|received|receives|receive|get)\\s+(?:grants?|money|funding|donations?|grant\\s+money)\\s+from\\b`).test(q)
     || /\bsend\s+its\s+grants\b|\bgrants?\s+(?:made|given|awarded|paid)\s+by\b/i.test(q)
     || (fromName !== null && /\p{Lu}/u.test(fromName[1]!))
     || /['’]s\s+(grantees|recipients|grant\s+recipients|grantmaking|giving)\b/i.test(q)

@@ -31,6 +31,9 @@ const STOP = new Set([
   'went', 'over', 'time', 'change', 'changed', 'trend', 'grown', 'evolve', 'track', 'through', 'since', 'each', 'by',
   'expensive', 'recorded', 'reported', 'levels', 'level', 'still', 'some', 'few', 'any', 'give', 'name', 'find',
   'correlated', 'associated', 'relationship', 'related', 'correlation', 'whose', 'than', 'combined', 'all', 'across',
+  // how a value moved or is spread over time, said by a verb ("did revenue grow", "every year"), and
+  // where people are counted ("how many people live in"): the measure is the noun
+  'grow', 'grew', 'every', 'live', 'lives', 'living', 'reside',
 ]);
 const POPULATION_NOUN = /^\s*(?:which|what\s+are(?:\s+the)?|what\s+were(?:\s+the)?|rank\s+the|top\s+\d+)\s+(?:\d+\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:have|has|had|with|by|reported|received|produce|is|are|gets?|paid|employs|in)\b/i;
 
@@ -58,12 +61,16 @@ export function interpretOffline(question: string): Understanding {
 
   const typeMatch = decided && ['ranking', 'filtered_subset', 'aggregate'].includes(decided.shape) ? q.match(POPULATION_NOUN) : null;
   const population = typeMatch ? typeMatch[1]!.toLowerCase() : null;
-  let attribute = readAttribute(q, [...per.consumed, ...thr.consumed, ...lim.consumed], mentions.map((m) => m.text), population);
+  // the whole country named as a place ("of the United States") bounds the question; its words are not the measure's
+  const nationNamed = [...q.matchAll(/\b(?:the\s+)?(?:United States(?: of America)?|U\.S\.A?\.?|USA|US)(?![\w.])/g)].map((m) => m[0]);
+  let attribute = readAttribute(q, [...per.consumed, ...thr.consumed, ...lim.consumed, ...nationNamed], mentions.map((m) => m.text), population);
   let shape = decided?.shape;
   if (!shape) {
     if (!attribute) return cannot(q, 'no shape cue (comparison, ranking, count, span, threshold, search, funding) and no measure could be read from the question');
     const asks = /^\s*(what|how|who|which|when|where|tell|show|give)\b/i.test(q) || q.endsWith('?');
-    if (mentions.length === 0 && !(asks && per.period !== null)) {
+    // a question naming the nation ("What is the national debt?", "the US unemployment rate") places
+    // its measure there, as a named entity or period would
+    if (mentions.length === 0 && !(asks && (per.period !== null || NATION_CUE.test(q)))) {
       return cannot(q, 'no shape cue (comparison, ranking, count, span, threshold, search, funding), and no named entity or period to read it as a point question');
     }
     shape = 'point';
@@ -92,6 +99,7 @@ export function interpretOffline(question: string): Understanding {
     entity = named.find((n) => n !== within) ?? named[0] ?? null;
   }
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
+  if (shape === 'grant_graph' && decided?.named) entity = decided.named;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
   const entities = isList ? names : [];
 
@@ -188,6 +196,8 @@ const IN_POVERTY = /\b(?:people|persons|residents|population)\s+(?:living\s+)?(?
  */
 function populationAttribute(q: string, attribute: string, shape: string): string {
   const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
+  // "how many people live in Rhode Island": a count of people of a place is its total population
+  if (count && /^(?:people|persons|residents|inhabitants)(?:\s+(?:live|living|reside|residing))?$/i.test(count[1]!.trim())) return 'total population';
   if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
   if (IN_POVERTY.test(q)) return 'people below poverty level';
   const words = attribute.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w) && !ORDER_WORDS.test(w));

@@ -30,6 +30,11 @@ export interface ShapeDecision {
   attribute?: string;
   /** The name a rule read itself, when the mention finder reads it as a qualifier ("Ford Foundation grants"). */
   subject?: string;
+  /**
+   * Grant questions: the name a rule read as the question's organization when it is not the first
+   * one named ("grants to Michigan organizations from the Joyce Foundation": the funder, not Michigan).
+   */
+  named?: string;
   rule: string;
 }
 
@@ -98,7 +103,7 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
   if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
   if (/\b(total|average|sum|combined)\b.*\b(all|across|combined|in\s+total)\b|\bin\s+total\b/i.test(q) && !/\bcompare\b/i.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'total-over-all' };
   // "the average poverty rate of Texas counties", "total revenue of Rhode Island nonprofits": a measure combined over named members
-  if (/^\s*(?:what\s+(?:is|was|are|were)\s+)?(?:the\s+)?(total|average|mean|sum|combined)\b/i.test(q) && AGG_MEMBERS.test(q) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'combined-over-members' };
+  if (/^\s*(?:what\s+(?:is|was|are|were)\s+)?(?:the\s+)?(total|average|mean|sum|combined)\b/i.test(q) && AGG_MEMBERS.test(q.replace(/\bUnited States\b/gi, ' ')) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'combined-over-members' };
 
   // Status: a yes/no question about a classification or state.
   if (/^\s*(is|are|was|does|do)\b/i.test(q) && named >= 1 && /501\(c\)|\b(tax[- ]exempt|charity|foundation|active|filer|open|closed|registered|still|exempt|status|accelerated)\b/i.test(q)) return { shape: 'status', rule: 'yes-no-status' };

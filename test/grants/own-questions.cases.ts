@@ -1,0 +1,277 @@
+/**
+ * Grant questions written for Assay's own testing (not from any published benchmark, not the
+ * issue's examples), in the phrasings people type: short names, "the", "&" and "and", lower case,
+ * possessives, names the graph does not hold. Every expected figure is computed here from the
+ * bundled extract file (read with csv-parse, never with Assay's parser), grouping recipients the
+ * way a reader of the file would: by name, ignoring case, punctuation, "&"/"and" and legal-form
+ * words.
+ *
+ * An expectation is either an answer (the figures that must be published and graded verified, the
+ * figures that must not be — another question's total, or paid and approved-for-future summed —
+ * and whether the coverage must be disclosed) or a refusal (optionally with its code). A question
+ * the graph cannot answer as asked must be refused; it is never right to answer another question.
+ */
+import { extractRows, paid, sum, type Row } from './helpers.ts';
+
+export type Expect =
+  | { answer: number[]; never?: number[]; coverage?: boolean; disclose?: RegExp }
+  | { refuse: true; code?: string };
+
+export interface OwnCase { q: string; kind: string; expect: Expect }
+
+const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
+/** A recipient's name as a reader matches it: case, punctuation, "&"/"and" and legal-form words aside. */
+export const nameKey = (s: string) => s.toLowerCase().replace(/&/g, ' and ').split(/[^a-z0-9]+/).filter((w) => w && !LEGAL.has(w)).join(' ');
+
+export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
+  const ein = (re: RegExp) => {
+    const hit = rows.find((r) => re.test(r.foundation_name));
+    if (!hit) throw new Error(`no funder ${re} in the extract`);
+    return hit.foundation_ein;
+  };
+  const MOTT = ein(/MOTT/), JOYCE = ein(/Joyce/), BUFFALO = ein(/BUFFALO/), ROCHESTER = ein(/ROCHESTER/), TOLEDO = ein(/TOLEDO/), ERB = ein(/ERB FAMILY/);
+  const NFWF = ein(/FISH AND WILDLIFE/), LORAIN = ein(/LORAIN/), BROOKBY = ein(/Brookby/), BAY = ein(/BAY AREA/), PORTER = ein(/PORTER/), SEARS = ein(/SWETLAND/);
+  const ASTOR = ein(/Astor/), CROWN = ein(/CROWN/), MCDOUGAL = ein(/MCDOUGAL/);
+
+  const by = (f: string) => rows.filter((r) => r.foundation_ein === f);
+  const paidOf = (rs: readonly Row[]) => rs.filter(paid);
+  const futureOf = (rs: readonly Row[]) => rs.filter((r) => r.grant_bucket === '3b');
+  /** A recipient's grants: filed under its name, or under the EIN filed beside its name (one organization, renamed: "BUFFALO FINE ARTS ACADEMY" is the Buffalo AKG Art Museum). */
+  const to = (name: string) => {
+    const named = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name));
+    const eins = new Set(named.map((r) => r.grantee_ein).filter(Boolean));
+    return rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+  };
+  const inState = (rs: readonly Row[], st: string) => rs.filter((r) => r.grantee_state.toUpperCase() === st);
+  const year = (rs: readonly Row[], y: number) => rs.filter((r) => Number(r.tax_year) === y);
+  /** Paid total, paid count, and (never to be published) paid + approved-for-future summed. */
+  const totals = (rs: readonly Row[]) => ({ paid: sum(paidOf(rs)), n: paidOf(rs).length, mixed: sum(rs) });
+  const mixedIfAny = (rs: readonly Row[]) => (sum(futureOf(rs)) > 0 ? [sum(rs)] : []);
+  /** A funder's largest recipient by paid total, recipients grouped by name and state. */
+  const topRecipient = (rs: readonly Row[]) => {
+    const m = new Map<string, number>();
+    for (const r of paidOf(rs)) { const k = `${nameKey(r.grantee_name)}|${r.grantee_state.toUpperCase()}`; m.set(k, (m.get(k) ?? 0) + Number(r.grant_amount)); }
+    return Math.max(...m.values());
+  };
+  const largestGrant = (rs: readonly Row[]) => Math.max(...paidOf(rs).map((r) => Number(r.grant_amount)));
+  /** The recipients both funders paid, by recipient EIN where filed, else by name and state. */
+  const common = (a: string, b: string) => {
+    const key = (r: Row) => (r.grantee_ein ? `ein:${r.grantee_ein}` : `${nameKey(r.grantee_name)}|${r.grantee_state.toUpperCase()}`);
+    const ka = new Set(by(a).map(key));
+    return new Set(by(b).map(key).filter((k) => ka.has(k))).size;
+  };
+  const funderTotals = [...new Set(rows.map((r) => r.foundation_ein))].map((f) => sum(paidOf(by(f)))).sort((x, y) => y - x);
+  const recipientTop = (() => {
+    const m = new Map<string, number>();
+    for (const r of rows.filter(paid)) { const k = r.grantee_ein ? `ein:${r.grantee_ein}` : `${nameKey(r.grantee_name)}|${r.grantee_state.toUpperCase()}`; m.set(k, (m.get(k) ?? 0) + Number(r.grant_amount)); }
+    return Math.max(...m.values());
+  })();
+  const stateTotal = (st: string) => sum(inState(rows.filter(paid), st));
+  /**
+   * A state total of some grants is answerable only when none of their recipients (by EIN) was
+   * filed under another state as well: the graph holds a recipient's addresses, not each grant's.
+   */
+  const statesByEin = new Map<string, Set<string>>();
+  for (const r of rows) if (r.grantee_ein) statesByEin.set(r.grantee_ein, new Set([...(statesByEin.get(r.grantee_ein) ?? []), r.grantee_state.toUpperCase()]));
+  const splitIn = (rs: readonly Row[], st: string) => rs.some((r) => r.grantee_ein && (statesByEin.get(r.grantee_ein)?.size ?? 0) > 1 && statesByEin.get(r.grantee_ein)!.has(st));
+  const geo = (funder: string | null, st: string): Expect => {
+    const all = funder ? by(funder) : rows;
+    if (splitIn(all, st)) return { refuse: true, code: 'state_split' };
+    return funder ? f(inState(all, st)) : { answer: [stateTotal(st)], coverage: true };
+  };
+  /** Grants whose purpose names one of the cause's words (whole-word prefixes), as the cause rule documents. */
+  const purposeNames = (rs: readonly Row[], words: readonly string[]) => rs.filter((r) => words.some((w) => new RegExp(`(^|[^a-z])${w}`).test(r.grant_purpose_raw.toLowerCase())));
+  const ENV = ['environment', 'conservation', 'climate', 'water', 'freshwater', 'lake', 'river', 'watershed', 'ecolog', 'pollution', 'sustainab'];
+  const EDU = ['educat', 'school', 'scholarship', 'tuition', 'college', 'universit', 'literacy', 'student', 'learning'];
+
+  const f = (rs: readonly Row[], extra: number[] = []): Expect => ({ answer: [totals(rs).paid, totals(rs).n, ...extra], never: mixedIfAny(rs) });
+  const rev = (name: string): Expect => ({ answer: [totals(to(name)).paid], never: mixedIfAny(to(name)), coverage: true });
+  const pair = (funder: string, name: string): Expect => {
+    const rs = to(name).filter((r) => r.foundation_ein === funder);
+    return { answer: [totals(rs).paid], never: [...mixedIfAny(rs), sum(paidOf(by(funder)))] };
+  };
+  const refuse = (code?: string): Expect => ({ refuse: true, ...(code ? { code } : {}) });
+
+  return [
+    // forward: a funder's grants
+    { kind: 'forward', q: 'What grants did the Joyce Foundation make in 2023?', expect: f(year(by(JOYCE), 2023)) },
+    { kind: 'forward', q: 'How many grants did the Mott Foundation give?', expect: f(by(MOTT)) },
+    { kind: 'forward', q: "What were the Charles Stewart Mott Foundation's largest grants?", expect: f(by(MOTT), [largestGrant(by(MOTT))]) },
+    { kind: 'forward', q: 'How much did the Crown Family Foundation give in 2023?', expect: f(year(by(CROWN), 2023)) },
+    { kind: 'forward', q: 'What did the Erb Family Foundation fund?', expect: { answer: [totals(by(ERB)).paid, sum(futureOf(by(ERB)))], never: [sum(by(ERB))] } },
+    { kind: 'forward', q: 'Grants made by the Toledo Community Foundation', expect: f(by(TOLEDO)) },
+    { kind: 'forward', q: "the joyce foundation's grantees", expect: { answer: [topRecipient(by(JOYCE))] } },
+    { kind: 'forward', q: 'How much money did the Porter Family Foundation give away?', expect: f(by(PORTER)) },
+    { kind: 'forward', q: 'Which organizations did the Astor Street Foundation support?', expect: f(by(ASTOR)) },
+    { kind: 'forward', q: 'What grants did the Sears Swetland Family Foundation make?', expect: f(by(SEARS)) },
+    { kind: 'forward', q: 'How much did the McDougal Family Foundation give?', expect: f(by(MCDOUGAL)) },
+    { kind: 'forward', q: 'List the grants from the Community Foundation of Lorain County', expect: f(by(LORAIN)) },
+    { kind: 'forward', q: 'How much did the Bay Area Community Foundation pay in grants in 2024?', expect: f(year(by(BAY), 2024)) },
+    { kind: 'forward', q: 'How much has the National Fish and Wildlife Foundation given?', expect: f(by(NFWF)) },
+    { kind: 'forward', q: 'What grants did the Erb Family Foundation approve for future payment?', expect: { answer: [sum(futureOf(by(ERB))), futureOf(by(ERB)).length], never: [sum(by(ERB))] } },
+    { kind: 'forward', q: 'How much did the Fred A. and Barbara M. Erb Family Foundation give?', expect: f(by(ERB)) },
+    { kind: 'forward', q: 'Who did the Sears-Swetland Foundation fund?', expect: f(by(SEARS)) },
+    { kind: 'forward', q: "Show me the Brookby Foundation's grants", expect: f(by(BROOKBY)) },
+    { kind: 'forward', q: 'How much did the Toledo Community Foundation give out in grants?', expect: f(by(TOLEDO)) },
+    { kind: 'forward', q: 'What organizations did the Crown Family Foundation give grants to?', expect: f(by(CROWN)) },
+    { kind: 'forward', q: 'How much did rochester area community foundation grant in total?', expect: f(by(ROCHESTER)) },
+    { kind: 'forward', q: 'What is the average grant size of the Brookby Foundation?', expect: refuse() },
+    // a funder's recipients ranked
+    { kind: 'top recipients', q: 'Who received the most money from the Joyce Foundation?', expect: { answer: [topRecipient(by(JOYCE))] } },
+    { kind: 'top recipients', q: 'What are the largest recipients of the Community Foundation for Greater Buffalo?', expect: { answer: [topRecipient(by(BUFFALO))] } },
+    { kind: 'top recipients', q: 'Top recipients of the Erb Family Foundation', expect: { answer: [topRecipient(by(ERB))] } },
+    // reverse: a recipient's funders
+    { kind: 'reverse', q: 'Who gives money to the Alliance for the Great Lakes?', expect: rev('Alliance for the Great Lakes') },
+    { kind: 'reverse', q: 'Which foundations support Friends of the Detroit River?', expect: rev('Friends of the Detroit River') },
+    { kind: 'reverse', q: "Who are Freshwater Future's biggest donors?", expect: { ...rev('Freshwater Future'), never: [funderTotals[0]!] } },
+    { kind: 'reverse', q: 'Who funds Michigan State University?', expect: rev('Michigan State University') },
+    { kind: 'reverse', q: "Who funds the Harlem Children's Zone?", expect: rev("Harlem Children's Zone") },
+    { kind: 'reverse', q: 'Which funders support Elevate Energy?', expect: rev('Elevate Energy') },
+    { kind: 'reverse', q: 'Where does the Ohio Environmental Council get its funding?', expect: rev('Ohio Environmental Council') },
+    { kind: 'reverse', q: 'Grants to Mott Community College', expect: rev('Mott Community College') },
+    { kind: 'reverse', q: 'Who are the funders of Northwestern University?', expect: rev('Northwestern University') },
+    { kind: 'reverse', q: 'Who funds the United Way of Genesee County?', expect: rev('United Way of Genesee County') },
+    { kind: 'reverse', q: 'Who gives money to Boys & Girls Clubs of Buffalo?', expect: rev('Boys and Girls Clubs of Buffalo') },
+    { kind: 'reverse', q: 'Who supports Friends of the Rouge?', expect: rev('Friends of the Rouge') },
+    { kind: 'reverse', q: 'Who donated to the Interlochen Center for the Arts?', expect: rev('Interlochen Center for the Arts') },
+    { kind: 'reverse', q: 'Which foundations gave money to Friends of the Chicago River?', expect: rev('Friends of the Chicago River') },
+    { kind: 'reverse', q: 'Who are the biggest funders of the Community Foundation of Greater Flint?', expect: rev('Community Foundation of Greater Flint') },
+    { kind: 'reverse', q: 'How much did Michigan State University receive in grants?', expect: rev('Michigan State University') },
+    { kind: 'reverse', q: 'Which foundations fund the Moon Gardening Society?', expect: refuse('not_in_graph') },
+    // one funder, one recipient
+    { kind: 'pair', q: 'Did the Joyce Foundation fund Elevate Energy?', expect: pair(JOYCE, 'Elevate Energy') },
+    { kind: 'pair', q: 'How much has the Mott Foundation given the United Way of Genesee County?', expect: pair(MOTT, 'United Way of Genesee County') },
+    { kind: 'pair', q: 'How much did the Joyce Foundation give to the Alliance for the Great Lakes?', expect: pair(JOYCE, 'Alliance for the Great Lakes') },
+    { kind: 'pair', q: 'How much did the Erb Family Foundation give to Freshwater Future?', expect: pair(ERB, 'Freshwater Future') },
+    { kind: 'pair', q: 'How much did Freshwater Future receive from the Erb Family Foundation?', expect: pair(ERB, 'Freshwater Future') },
+    { kind: 'pair', q: 'Grants from the Mott Foundation to Mott Community College', expect: pair(MOTT, 'Mott Community College') },
+    { kind: 'pair', q: 'How much did the Mott Foundation give to the Sierra Club?', expect: refuse() },
+    { kind: 'pair', q: 'Has the Crown Family Foundation given money to Northwestern University?', expect: refuse() },
+    { kind: 'pair', q: 'How much did the Ford Foundation give to Freshwater Future?', expect: refuse('not_in_graph') },
+    // intersection
+    { kind: 'intersection', q: 'Which organizations do both the Joyce Foundation and the Mott Foundation fund?', expect: { answer: [common(JOYCE, MOTT)] } },
+    { kind: 'intersection', q: 'Which groups did both the Erb Family Foundation and the Joyce Foundation support?', expect: { answer: [common(ERB, JOYCE)] } },
+    // graph-wide
+    { kind: 'graph-wide', q: 'Which organizations received the most grant money?', expect: { answer: [recipientTop], coverage: true } },
+    { kind: 'graph-wide', q: 'Which funder gave the most?', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'graph-wide', q: 'Who are the top 5 grant recipients?', expect: { answer: [recipientTop], coverage: true } },
+    { kind: 'graph-wide', q: 'What are the biggest foundations by grants paid?', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'graph-wide', q: 'Which foundations gave the most in 2023?', expect: refuse() },
+    { kind: 'graph-wide', q: 'Which states received the most grant money?', expect: [...statesByEin.values()].some((x) => x.size > 1) ? refuse('state_split') : { answer: [stateTotal('MI')], coverage: true } },
+    { kind: 'graph-wide', q: 'How much grant money went to organizations in Ohio?', expect: geo(null, 'OH') },
+    { kind: 'graph-wide', q: 'How much grant money went to organizations in Minnesota?', expect: geo(null, 'MN') },
+    // geographic
+    { kind: 'geographic', q: 'How much did the Mott Foundation give to organizations in Michigan?', expect: geo(MOTT, 'MI') },
+    { kind: 'geographic', q: 'Grants to Michigan organizations from the Joyce Foundation', expect: geo(JOYCE, 'MI') },
+    { kind: 'geographic', q: 'Who did the Joyce Foundation give money to in Ohio?', expect: geo(JOYCE, 'OH') },
+    { kind: 'geographic', q: 'Which nonprofits in Illinois did the Joyce Foundation fund?', expect: geo(JOYCE, 'IL') },
+    { kind: 'geographic', q: 'How much did the Toledo Community Foundation give to organizations in New York?', expect: geo(TOLEDO, 'NY') },
+    { kind: 'geographic', q: 'Which states received the most from the Joyce Foundation?', expect: refuse() },
+    // cause
+    { kind: 'cause', q: 'Environmental grants from the Joyce Foundation', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ENV))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'How much did the Mott Foundation give to education?', expect: { answer: [sum(purposeNames(paidOf(by(MOTT)), EDU))], never: [totals(by(MOTT)).paid], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'What did the Erb Family Foundation fund for the environment?', expect: refuse('cause_unclassified') },
+    { kind: 'cause', q: 'How much did the Community Foundation for Greater Buffalo give to the arts?', expect: refuse('cause_unclassified') },
+    // years
+    { kind: 'year', q: 'How much did the Mott Foundation pay in grants in 2024?', expect: refuse('no_grants') },
+    // direction left open, and names the graph does not hold
+    { kind: 'open direction', q: 'Joyce Foundation grants', expect: { ...f(by(JOYCE)), disclose: /read as the grants .* made/ } },
+    { kind: 'open direction', q: 'Rochester Area Community Foundation grants', expect: { ...f(by(ROCHESTER)), disclose: /read as the grants .* made/ } },
+    { kind: 'open direction', q: 'mott foundation grants', expect: f(by(MOTT)) },
+    { kind: 'open direction', q: 'Ford Foundation grants', expect: refuse('not_in_graph') },
+    { kind: 'not held', q: 'What grants did the Kresge Foundation make?', expect: refuse('not_in_graph') },
+    { kind: 'not held', q: 'How much did the Gates Foundation give in 2023?', expect: refuse('not_in_graph') },
+    { kind: 'not held', q: 'What grants did NFWF make?', expect: refuse() },
+    // a second set, written after the first was fixed and run once before any fix it prompted
+    { kind: 'forward', q: 'Which charities did the Mott Foundation give money to?', expect: f(by(MOTT)) },
+    { kind: 'forward', q: 'What did Crown Family Foundation donate in 2023?', expect: f(year(by(CROWN), 2023)) },
+    { kind: 'forward', q: 'Who has the Toledo Community Foundation funded?', expect: f(by(TOLEDO)) },
+    { kind: 'forward', q: 'Tell me about grants from the Porter Family Foundation', expect: f(by(PORTER)) },
+    { kind: 'forward', q: 'Which organizations get money from the Astor Street Foundation?', expect: f(by(ASTOR)) },
+    { kind: 'forward', q: 'Which grantees did the Community Foundation of Lorain County support in 2023?', expect: f(year(by(LORAIN), 2023)) },
+    { kind: 'forward', q: 'How much did NATIONAL FISH AND WILDLIFE FOUNDATION give?', expect: f(by(NFWF)) },
+    { kind: 'forward', q: 'What grants did the Joyce Foundation approve for future payment?', expect: { answer: [sum(futureOf(by(JOYCE))), futureOf(by(JOYCE)).length], never: [sum(by(JOYCE))] } },
+    { kind: 'pair', q: 'How much did the Joyce Foundation donate to Elevate Energy?', expect: pair(JOYCE, 'Elevate Energy') },
+    { kind: 'pair', q: 'Is the Joyce Foundation a funder of the Alliance for the Great Lakes?', expect: pair(JOYCE, 'Alliance for the Great Lakes') },
+    { kind: 'pair', q: 'Is Freshwater Future a grantee of the Erb Family Foundation?', expect: pair(ERB, 'Freshwater Future') },
+    { kind: 'pair', q: 'Did the Kresge Foundation fund Freshwater Future?', expect: refuse('not_in_graph') },
+    { kind: 'reverse', q: 'Who gave grants to Freshwater Future in 2023?', expect: rev('Freshwater Future') },
+    { kind: 'reverse', q: 'What foundations have given to the Ohio Environmental Council?', expect: rev('Ohio Environmental Council') },
+    { kind: 'reverse', q: 'Who donates to the University of Notre Dame?', expect: rev('University of Notre Dame') },
+    { kind: 'reverse', q: 'List the funders of Friends of the Detroit River', expect: rev('Friends of the Detroit River') },
+    { kind: 'reverse', q: "How much money did the Harlem Children's Zone get from foundations?", expect: rev("Harlem Children's Zone") },
+    { kind: 'reverse', q: 'Which funder gave the most to Michigan State University?', expect: rev('Michigan State University') },
+    { kind: 'reverse', q: 'Top 3 funders of Freshwater Future', expect: rev('Freshwater Future') },
+    { kind: 'intersection', q: 'Which organizations did both the Mott Foundation and the Erb Family Foundation fund?', expect: { answer: [common(MOTT, ERB)] } },
+    { kind: 'graph-wide', q: 'Who are the smallest funders?', expect: { answer: [funderTotals[funderTotals.length - 1]!], coverage: true } },
+    { kind: 'graph-wide', q: 'How much did foundations give to organizations in Wisconsin?', expect: geo(null, 'WI') },
+    { kind: 'geographic', q: 'How much did the Brookby Foundation give to Wisconsin?', expect: geo(BROOKBY, 'WI') },
+    { kind: 'cause', q: 'Health grants from the Toledo Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(TOLEDO)), ['health', 'hospital', 'medical', 'clinic', 'patient']))], never: [totals(by(TOLEDO)).paid], disclose: /purpose text/ } },
+    { kind: 'open direction', q: 'Brookby Foundation grants', expect: { ...f(by(BROOKBY)), disclose: /read as the grants .* made/ } },
+    { kind: 'open direction', q: 'Freshwater Future grants', expect: { ...rev('Freshwater Future'), disclose: /read as the grants .* received/ } },
+    { kind: 'graph-wide', q: 'What are the 10 largest grants in the graph?', expect: refuse() },
+    // a third set, the same way
+    { kind: 'top recipients', q: "Give me the Erb Family Foundation's top 5 grantees", expect: { answer: [topRecipient(by(ERB))], never: [recipientTop] } },
+    { kind: 'top recipients', q: 'Who were the biggest recipients of Mott Foundation money?', expect: { answer: [topRecipient(by(MOTT))] } },
+    { kind: 'geographic', q: 'Which Michigan nonprofits did the Erb Family Foundation support?', expect: geo(ERB, 'MI') },
+    { kind: 'geographic', q: 'How much did the Mott Foundation give in Ohio?', expect: geo(MOTT, 'OH') },
+    { kind: 'forward', q: 'How many organizations did the Brookby Foundation fund?', expect: f(by(BROOKBY)) },
+    { kind: 'forward', q: 'What is the total amount the Joyce Foundation granted?', expect: f(by(JOYCE)) },
+    { kind: 'forward', q: 'Total grants paid by the Crown Family Foundation', expect: f(by(CROWN)) },
+    { kind: 'reverse', q: "What is Freshwater Future's total grant funding?", expect: rev('Freshwater Future') },
+    { kind: 'reverse', q: 'Who has given money to Mott Community College?', expect: rev('Mott Community College') },
+    { kind: 'reverse', q: 'Funders of the Alliance for the Great Lakes', expect: rev('Alliance for the Great Lakes') },
+    { kind: 'pair', q: 'How much did the Toledo Community Foundation give to the Toledo Museum of Art?', expect: pair(TOLEDO, 'Toledo Museum of Art') },
+    { kind: 'pair', q: 'Has the Brookby Foundation ever funded the Urban Ecology Center?', expect: pair(BROOKBY, 'Urban Ecology Center') },
+    { kind: 'pair', q: 'Did Mott give anything to Freshwater Future?', expect: refuse() },
+    { kind: 'cause', q: 'What grants did the Joyce Foundation make for journalism?', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ['art', 'arts', 'cultur', 'museum', 'music', 'theat', 'humanities', 'histor', 'librar', 'journalis', 'media']))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'Arts grants by the Rochester Area Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(ROCHESTER)), ['art', 'arts', 'cultur', 'museum', 'music', 'theat', 'humanities', 'histor', 'librar', 'journalis', 'media']))], disclose: /purpose text/ } },
+    { kind: 'intersection', q: 'Which foundations fund both Freshwater Future and the Alliance for the Great Lakes?', expect: refuse('common_funders') },
+    { kind: 'graph-wide', q: 'Which foundation gave the most to organizations in Michigan?', expect: refuse('funder_ranking_in_state') },
+    // a fourth set, the same way
+    { kind: 'pair', q: 'How much did the Joyce Foundation give Northwestern University?', expect: pair(JOYCE, 'Northwestern University') },
+    { kind: 'pair', q: 'What did the Sears Swetland Family Foundation give to the Ohio Environmental Council?', expect: pair(SEARS, 'Ohio Environmental Council') },
+    { kind: 'pair', q: 'Did the Community Foundation for Greater Buffalo fund the Buffalo AKG Art Museum?', expect: pair(BUFFALO, 'Buffalo AKG Art Museum') },
+    { kind: 'pair', q: 'How much did the Erb Family Foundation give to the University of Michigan?', expect: pair(ERB, 'University of Michigan') },
+    { kind: 'forward', q: "What's the Mott Foundation's biggest grant?", expect: f(by(MOTT), [largestGrant(by(MOTT))]) },
+    { kind: 'forward', q: 'Who received grants from the Bay Area Community Foundation in 2024?', expect: f(year(by(BAY), 2024)) },
+    { kind: 'forward', q: 'How much in grants did the Astor Street Foundation make in 2024?', expect: f(year(by(ASTOR), 2024)) },
+    { kind: 'top recipients', q: 'Which organizations received the most money from the Toledo Community Foundation?', expect: { answer: [topRecipient(by(TOLEDO))] } },
+    { kind: 'geographic', q: 'Which organizations in New York did the Rochester Area Community Foundation fund?', expect: geo(ROCHESTER, 'NY') },
+    { kind: 'geographic', q: 'How much did the Porter Family Foundation give to organizations in Indiana?', expect: geo(PORTER, 'IN') },
+    { kind: 'reverse', q: 'Show grants to Elevate Energy', expect: rev('Elevate Energy') },
+    { kind: 'reverse', q: 'Who funded Fresh Energy?', expect: rev('Fresh Energy') },
+    { kind: 'reverse', q: 'Who are the donors to the Michigan Environmental Council?', expect: rev('Michigan Environmental Council') },
+    { kind: 'reverse', q: 'How much money has Advance Illinois received?', expect: rev('Advance Illinois') },
+    { kind: 'reverse', q: 'List foundations that gave to Freshwater Future', expect: rev('Freshwater Future') },
+    { kind: 'cause', q: "What are the Joyce Foundation's grants for education?", expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), EDU))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'intersection', q: 'Which groups received grants from both the Toledo Community Foundation and the Community Foundation of Lorain County?', expect: { answer: [common(TOLEDO, LORAIN)], never: [totals(by(TOLEDO)).paid] } },
+    { kind: 'graph-wide', q: 'Largest funders in the graph', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'graph-wide', q: 'Who gave the most money overall?', expect: { answer: [funderTotals[0]!], coverage: true } },
+    { kind: 'open direction', q: 'Erb Family Foundation grants in 2023', expect: f(year(by(ERB), 2023)) },
+  ];
+}
+
+/** What an answer is, judged against its expectation: right, a wrong figure, refused, or a clarification asked. */
+export type Outcome = 'right' | 'wrong_figure' | 'refused' | 'clarified';
+
+interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; disclosures: readonly string[]; refusalCode?: string | undefined }
+
+export function judge(e: Expect, r: Judged, funders: number): { outcome: Outcome; why: string } {
+  if (r.status === 'needs_clarification') return { outcome: 'clarified', why: 'asked' };
+  if ('refuse' in e) {
+    if (r.status === 'refused') return e.code && r.refusalCode !== e.code ? { outcome: 'refused', why: `refused with ${r.refusalCode}, expected ${e.code}` } : { outcome: 'right', why: 'refused' };
+    return { outcome: 'wrong_figure', why: `answered (${r.figures.slice(0, 3).map((x) => x.value).join(', ')}) where a refusal was expected` };
+  }
+  if (r.status === 'refused') return { outcome: 'refused', why: `refused (${r.refusalCode})` };
+  const verified = new Set(r.figures.filter((x) => x.grade === 'verified').map((x) => x.value));
+  const missing = e.answer.filter((v) => !verified.has(v));
+  if (missing.length) return { outcome: 'wrong_figure', why: `expected ${missing.join(', ')} verified; published ${r.figures.slice(0, 5).map((x) => `${x.value}:${x.grade}`).join(', ')}` };
+  const wrong = (e.never ?? []).filter((v) => r.figures.some((x) => x.value === v));
+  if (wrong.length) return { outcome: 'wrong_figure', why: `published ${wrong.join(', ')}, which answers another question` };
+  const unverified = r.figures.filter((x) => x.grade === 'unverified');
+  if (unverified.length) return { outcome: 'wrong_figure', why: `unverified figures ${unverified.map((x) => x.value).join(', ')}` };
+  if (e.coverage && !r.disclosures.some((d) => d.includes(`among the ${funders} funders whose filings the graph holds`))) return { outcome: 'wrong_figure', why: 'coverage not disclosed' };
+  if (e.disclose && !r.disclosures.some((d) => e.disclose!.test(d))) return { outcome: 'wrong_figure', why: `no disclosure matching ${e.disclose}` };
+  return { outcome: 'right', why: 'figures verified' };
+}

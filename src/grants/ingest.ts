@@ -22,6 +22,7 @@ import { iri, sparql } from '../resolve/sparql-text.ts';
 import { parseEfile, EfileFormatError } from './efile.ts';
 import { parseCsvInput, ExtractFormatError } from './extract.ts';
 import { TripleWriter, filingIriOf, formOf, iriNt, litNt, orgLocal, writeDoc, writeEdge, writeFiling, writeNtee } from './model.ts';
+import { ensureLayout } from './layout.ts';
 import { ingestStartedUpdate, rebuildRollups } from './rollups.ts';
 import type { GrantStore } from './store.ts';
 import type { FilingCover, ParsedDoc, ParseIssue } from './types.ts';
@@ -48,6 +49,8 @@ export interface IngestReport {
   failed: Array<{ file: string; message: string }>;
   reconciled: { linked: number; conflicts: Array<{ ein: string; name: string; registryId: string; registryEins: string[] }> };
   graph: { edges: number; filings: number; funders: number; triples: number; rollupTriples: number };
+  /** The layout the graph was in when this ingest upgraded it to this build's (layout.ts); absent when it was current. */
+  upgradedFrom?: number;
 }
 
 export class IngestInputError extends Error {
@@ -91,10 +94,12 @@ async function held(store: GrantStore, iris: GrantIris): Promise<Held> {
   return { docs, filings };
 }
 
-/** Removes one filing's edges and the filing node (the document node stays if other filings use it). */
+/** Removes one filing's edges, its grant lists and the filing node (the document node stays if other filings use it). */
 function dropFiling(filing: string, graph: string): string {
-  return sparql`DELETE { GRAPH ${iri(graph)} { ?e ?p ?o } } WHERE { GRAPH ${iri(graph)} { ?e ${iri(PROV.wasDerivedFrom)} ${iri(filing)} ; ?p ?o } } ;
-DELETE WHERE { GRAPH ${iri(graph)} { ${iri(filing)} ?p ?o } }`;
+  const g = iri(graph);
+  return sparql`DELETE { GRAPH ${g} { ?e ?p ?o } } WHERE { GRAPH ${g} { ?l ${iri(DCT.isPartOf)} ${iri(filing)} . ?e ${iri(PROV.wasDerivedFrom)} ?l ; ?p ?o } } ;
+DELETE { GRAPH ${g} { ?l ?p ?o } } WHERE { GRAPH ${g} { ?l ${iri(DCT.isPartOf)} ${iri(filing)} ; ?p ?o } } ;
+DELETE WHERE { GRAPH ${g} { ${iri(filing)} ?p ?o } }`;
 }
 
 function dropDoc(doc: string, graph: string): string {
@@ -113,6 +118,9 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
       throw e;
     }
   }
+  // a graph in an earlier layout is upgraded in place first (layout.ts); an empty one is marked
+  const upgraded = await ensureLayout(store, iris, opts.signal);
+  if (upgraded) report.upgradedFrom = upgraded.upgradedFrom;
   const h = await held(store, iris);
   const newEins = new Map<string, string>();
   // until the rollups are rebuilt below, answers say an ingest is unfinished (one that dies midway leaves the mark)
@@ -192,7 +200,8 @@ async function reconcile(store: GrantStore, iris: GrantIris, registry: IdentityR
 }
 
 export async function graphFigures(store: GrantStore, iris: GrantIris): Promise<IngestReport['graph']> {
-  const [row] = await store.select(sparql`SELECT (COUNT(?e) AS ?edges) WHERE { GRAPH ${iri(iris.graph)} { ?e ${iri(RDF.type)} ${iri(G.Grant)} } }`);
+  // an edge is what has a recipient in the edge graph (layout 2 writes no type triple per edge)
+  const [row] = await store.select(sparql`SELECT (COUNT(?e) AS ?edges) WHERE { GRAPH ${iri(iris.graph)} { ?e ${iri(G.recipient)} ?r } }`);
   const [f] = await store.select(sparql`SELECT (COUNT(?f) AS ?filings) (COUNT(DISTINCT ?o) AS ?funders) WHERE { GRAPH ${iri(iris.graph)} { ?f ${iri(RDF.type)} ${iri(G.Filing)} ; ${iri(G.funder)} ?o } }`);
   return {
     edges: Number(row?.edges?.value ?? 0), filings: Number(f?.filings?.value ?? 0), funders: Number(f?.funders?.value ?? 0),

@@ -1,13 +1,16 @@
 /**
- * Grant records → N-Triples of the grant graph (the slim model).
+ * Grant records → N-Triples of the grant graph, layout 2 (the slim model; `GRANT_LAYOUT`).
  *
- * Per edge, eight triples plus the purpose and the cash/non-cash split where filed:
- *   <edge> a grants:Grant ; grants:funder <org> ; grants:recipient <org> ; grants:amount N ;
- *          grants:paymentStatus grants:Paid|grants:ApprovedForFuturePayment ; grants:taxYear Y ;
- *          prov:wasDerivedFrom <filing> ; grants:sourceRecord "row=12" .
- * Organizations, filings and documents are written once each. Every IRI is minted from the
- * record's own keys (EIN; normalized name + state; document id + record), so writing the same
- * record twice yields the same triples: ingest is idempotent by construction.
+ * Per edge, four triples plus the purpose and the cash/non-cash split where filed:
+ *   <edge> grants:recipient <org> ; grants:amount N ; prov:wasDerivedFrom <list> ; grants:sourceRecord "row=12" .
+ * What every grant of one filing and payment status shares is stated once, on its grant list:
+ *   <list> a grants:GrantList ; dct:isPartOf <filing> ; grants:funder <org> ; grants:taxYear Y ;
+ *          grants:paymentStatus grants:Paid|grants:ApprovedForFuturePayment .
+ * (Layout 1 wrote the type, funder, tax year and status on every edge, and derived it from the
+ * filing: eight triples an edge.) Organizations, filings, lists and documents are written once
+ * each. Every IRI is minted from the record's own keys (EIN; normalized name + state; document id
+ * + record; filing + status), so writing the same record twice yields the same triples: ingest is
+ * idempotent by construction.
  *
  * N-Triples is written by hand here because the generator writes millions of edges with it and
  * every IRI is minted by this module; literals are escaped per the N-Triples grammar.
@@ -73,17 +76,32 @@ export function edgeIri(iris: GrantIris, e: Pick<GrantEdge, 'source' | 'part'>):
   return iris.edge(hash(`${e.source.docId}|${e.source.record}|${e.part}`));
 }
 
+/** The grant list an edge belongs to: its filing's grants of its payment status. */
+export function listIriOf(iris: GrantIris, e: Pick<GrantEdge, 'funder' | 'taxYear' | 'part' | 'status'>): string {
+  return iris.list(filingIriOf(iris, { funderEin: e.funder.ein, taxYear: e.taxYear, form: formOf(e.part) }), statusIri(e.status));
+}
+
+/** A grant list, once per batch: what its grants share (funder, tax year, payment status), and the filing it is part of. */
+export function writeList(w: TripleWriter, iris: GrantIris, filing: string, funder: string, taxYear: number, status: string): string {
+  const iri = iris.list(filing, status);
+  if (w.once(`list|${iri}`)) {
+    w.t(iri, RDF.type, iriNt(G.GrantList));
+    w.t(iri, DCT.isPartOf, iriNt(filing));
+    w.t(iri, G.funder, iriNt(funder));
+    w.t(iri, G.taxYear, intNt(taxYear));
+    w.t(iri, G.paymentStatus, iriNt(status));
+  }
+  return iri;
+}
+
 export function writeEdge(w: TripleWriter, iris: GrantIris, e: GrantEdge, nameKey: (name: string) => string): string {
   const f = writeOrg(w, iris, { kind: 'ein', ein: e.funder.ein }, { name: e.funder.name, nameKey: nameKey(e.funder.name), ein: e.funder.ein, city: null, state: null, country: null });
   const r = writeOrg(w, iris, e.recipient.key, { name: e.recipient.name, nameKey: e.recipient.key.kind === 'name' ? e.recipient.key.nameKey : nameKey(e.recipient.name), ein: e.recipient.ein, city: e.recipient.city, state: e.recipient.state, country: e.recipient.country });
+  const list = writeList(w, iris, filingIriOf(iris, { funderEin: e.funder.ein, taxYear: e.taxYear, form: formOf(e.part) }), f, e.taxYear, statusIri(e.status));
   const iri = edgeIri(iris, e);
-  w.t(iri, RDF.type, iriNt(G.Grant));
-  w.t(iri, G.funder, iriNt(f));
   w.t(iri, G.recipient, iriNt(r));
   w.t(iri, G.amount, amountNt(e.amount));
-  w.t(iri, G.paymentStatus, iriNt(statusIri(e.status)));
-  w.t(iri, G.taxYear, intNt(e.taxYear));
-  w.t(iri, PROV.wasDerivedFrom, iriNt(filingIriOf(iris, { funderEin: e.funder.ein, taxYear: e.taxYear, form: formOf(e.part) })));
+  w.t(iri, PROV.wasDerivedFrom, iriNt(list));
   w.t(iri, G.sourceRecord, litNt(e.source.record));
   if (e.purpose) w.t(iri, G.purpose, litNt(e.purpose));
   if (e.cash !== null) w.t(iri, G.cashAmount, amountNt(e.cash));

@@ -5,19 +5,22 @@
  * never become syntax.
  *
  * The mechanism follows the direction:
- * - forward (what X funds): X's edges; totals from X's funder rollups;
- * - reverse (who funds X): funder–recipient pair rollups of X, largest first, and X's recipient rollups;
+ * - forward (what X funds): the edges of X's grant lists; totals from X's funder rollups;
+ * - reverse (who funds X): X's edges summed per funder, largest first (bounded by X's own edges),
+ *   and X's recipient rollups for the totals and funder counts;
  * - intersection (whom X and Y both fund): two SELECT DISTINCT sub-queries joined on the recipient
  *   (the fast form; one basic graph pattern over both funders' edges is the slow one, kept in
  *   `naive` for the benchmark);
- * - ranking: funder, recipient or pair rollups ordered by total;
+ * - ranking: funder, recipient or state rollups ordered by total; a funder's largest recipients from
+ *   its pairs, each read from the pair rollup or, for a pair of one grant (no rollup), the edge;
  * - geography: state and funder–state rollups;
  * - cause: edges whose recipient's NTEE code is in the cause's major groups, or, where the recipient
  *   has no NTEE code, whose purpose text names the cause.
  * Paid and approved-for-future amounts are separate rows (the payment status is a group key
- * everywhere); no query sums across them.
+ * everywhere); no query sums across them. An edge's funder, tax year and payment status are its
+ * grant list's (layout 2, model.ts).
  */
-import { PROV, RDF } from '../rdf/vocab.ts';
+import { DCT, PROV, RDF } from '../rdf/vocab.ts';
 import { iri, lit, sparql, type SparqlTerm } from '../resolve/sparql-text.ts';
 import sparqljs from 'sparqljs';
 import { iriRef } from '../rdf/store.ts';
@@ -69,8 +72,8 @@ export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYea
 function forwardPattern(iris: GrantIris, funders: readonly string[], year: number): string {
   const q = sparql`SELECT * WHERE {
   GRAPH ${T(iris.graph)} { VALUES ?f { ${list(funders)} }
-    ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
-       ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
+    ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.taxYear)} ?year ; ${T(DCT.isPartOf)} ?filing .
+    ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.sourceRecord)} ?record .
     OPTIONAL { ?e ${T(G.purpose)} ?purpose }
     OPTIONAL { ?e ${T(G.cashAmount)} ?cash }
     OPTIONAL { ?e ${T(G.nonCashAmount)} ?noncash }
@@ -95,30 +98,29 @@ export function recipientTotals(iris: GrantIris, recipients: readonly string[]):
 }
 
 /**
- * Reverse traversal: each funder of some recipients, per payment status, largest first; with
+ * The edges of some recipients, each with its funder, payment status and amount (the grant
+ * list's funder and status). Several recipient nodes of one organization (EIN-keyed and
+ * name-keyed) are one set: a funder reaching two nodes is one row below.
+ */
+function edgesTo(iris: GrantIris, recipients: readonly string[], status: SparqlTerm | null): string {
+  const q = status
+    ? sparql`SELECT * WHERE { GRAPH ${T(iris.graph)} { VALUES ?r { ${list(recipients)} } ?e ${T(G.recipient)} ?r ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.paymentStatus)} ${status} ; ${T(G.funder)} ?f } }`
+    : sparql`SELECT * WHERE { GRAPH ${T(iris.graph)} { VALUES ?r { ${list(recipients)} } ?e ${T(G.recipient)} ?r ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.paymentStatus)} ?status ; ${T(G.funder)} ?f } }`;
+  return q.slice(q.indexOf('{') + 1, q.lastIndexOf('}'));
+}
+
+/**
+ * Reverse traversal: each funder of some recipients, per payment status, largest first, summed from
+ * the recipients' own edges (as many as the recipients have grants; an engine groups the hottest
+ * recipient's 71,841 edges and keeps the top few faster than it reads as many rollups). With
  * `status`, that status only, and with `limit`, the largest `limit` funders only (the recipient
- * rollups hold the complete count and total). One recipient node: its pair rollups as stored. Several
- * nodes of one organization (EIN-keyed and name-keyed): summed per funder in the query, so a
- * funder reaching two nodes is one row and the limit cuts exact per-funder totals.
+ * rollups hold the complete count and total).
  */
 export function reverseFunders(iris: GrantIris, recipients: readonly string[], opts: { limit?: number; status?: string; top?: number; total?: number } = {}): string {
   if (opts.top !== undefined || opts.total !== undefined) return reverseFundersCut(iris, recipients, opts);
-  const status = opts.status ? T(opts.status) : undefined;
-  const q = recipients.length > 1
-    ? (status
-      ? sparql`SELECT ?f (${T(opts.status!)} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
-} GROUP BY ?f ORDER BY DESC(?total) ?f`
-      : sparql`SELECT ?f ?status (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
-} GROUP BY ?f ?status ORDER BY DESC(?total) ?f`)
-    : (status
-      ? sparql`SELECT ?f (${T(opts.status!)} AS ?status) ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-} ORDER BY DESC(?total) ?f`
-      : sparql`SELECT ?f ?status ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-} ORDER BY DESC(?total) ?f`);
+  const q = opts.status
+    ? checked(`SELECT ?f (${sparqlIri(opts.status)} AS ?status) (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {${edgesTo(iris, recipients, T(opts.status))}} GROUP BY ?f ORDER BY DESC(?total) ?f`)
+    : checked(`SELECT ?f ?status (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {${edgesTo(iris, recipients, null)}} GROUP BY ?f ?status ORDER BY DESC(?total) ?f`);
   return opts.limit ? `${q} LIMIT ${Math.trunc(opts.limit)}` : q;
 }
 
@@ -128,35 +130,21 @@ export function reverseFunders(iris: GrantIris, recipients: readonly string[], o
  * by two (Virtuoso, 7.8 M edges: 0.05 s against 0.13–0.25 s for the hottest recipient's 71,841
  * funders), and the extra row shows whether the cut falls inside a tie. With `total`: every funder
  * whose total lies between the integers around it (the caller keeps those equal to it: the tie across
- * the cut, which it orders by funder). Several
- * recipient nodes are summed per funder, as in `reverseFunders`.
+ * the cut, which it orders by funder).
  */
 function reverseFundersCut(iris: GrantIris, recipients: readonly string[], opts: { status?: string; top?: number; total?: number }): string {
   if (!opts.status) throw new Error('a cut of the largest funders is of one payment status');
-  const status = T(opts.status);
-  // a total read from this graph, as the integers around it (the tag writes integers only): the caller
+  // a total read from this graph, as the integers around it (written as integers only): the caller
   // keeps the rows equal to the total itself
   if (opts.total !== undefined && !(Number.isFinite(opts.total) && Math.abs(opts.total) < 1e15)) throw new Error(`not a grant total: ${opts.total}`);
   const at = opts.total;
-  const [lo, hi] = at === undefined ? [0, 0] : [Math.floor(at), Math.ceil(at)];
-  const q = recipients.length > 1
-    ? (at !== undefined
-      ? sparql`SELECT ?f (${status} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
-} GROUP BY ?f HAVING (SUM(?t) >= ${lo} && SUM(?t) <= ${hi})`
-      : sparql`SELECT ?f (${status} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?t ; ${T(G.grantCount)} ?c }
-} GROUP BY ?f ORDER BY DESC(?total)`)
-    : (at !== undefined
-      ? sparql`SELECT ?f (${status} AS ?status) ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-  FILTER(?total >= ${lo} && ?total <= ${hi})
-}`
-      : sparql`SELECT ?f (${status} AS ?status) ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ${status} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-} ORDER BY DESC(?total)`);
-  return at !== undefined ? q : `${q} LIMIT ${Math.trunc(opts.top!) + 1}`;
+  const head = `SELECT ?f (${sparqlIri(opts.status)} AS ?status) (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {${edgesTo(iris, recipients, T(opts.status))}} GROUP BY ?f`;
+  return at !== undefined
+    ? checked(`${head} HAVING (SUM(?a) >= ${Math.floor(at)} && SUM(?a) <= ${Math.ceil(at)})`)
+    : checked(`${head} ORDER BY DESC(?total) LIMIT ${Math.trunc(opts.top!) + 1}`);
 }
+
+const sparqlIri = (x: string) => `<${iri(x).value}>`;
 
 /**
  * A query over funders (`?f`, with `?status ?total ?n`) with each funder's name, EIN and state
@@ -174,59 +162,70 @@ export function withFunderNames(iris: GrantIris, inner: string): string {
 }
 
 /**
- * The reverse reads over the recipients an inner `SELECT DISTINCT ?o` selects, instead of listed
- * IRIs: sent beside the name resolution that runs the same inner query, so a reverse answer whose
- * recipient the name alone decides takes one round trip, not two. Several nodes are summed per
- * funder, as `reverseFunders` does (a single node's sums are its own rollups). The caller keeps the
- * rows only when the resolution selected exactly the recipients these rows name.
+ * The reverse reads over the recipients whose name key is `key` — what the exact-name step of the
+ * resolution selects (`orgsByNameKey`: the name key, and a recipient rollup) — instead of listed
+ * IRIs: sent beside the name resolution, so a reverse answer whose recipient the name alone decides
+ * takes one round trip, not two. The key is a pattern of the same query, not a sub-query: Virtuoso
+ * answered three such reads in parallel in 35–42 ms this way against 65 ms with the selection as a
+ * sub-query (1 M SYNTHETIC edges). The caller keeps the rows only when the resolution selected
+ * exactly the recipients they name.
  */
-export function recipientTotalsOf(iris: GrantIris, inner: string): string {
-  const r = iriRef(iris.rollups);
-  return composed('recipientTotalsOf', (q, query: string) => `SELECT ?r ?status ?total ?n ?k WHERE {
-  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
-  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.RecipientRollup}> ; <${G.paymentStatus}> ?status ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
-}`, [''], inner);
+export function recipientTotalsOf(iris: GrantIris, key: string): string {
+  return sparql`SELECT ?r ?status ?total ?n ?k WHERE {
+  GRAPH ${T(iris.graph)} { ?r ${T(G.nameKey)} ${lit(key)} }
+  GRAPH ${T(iris.rollups)} { ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.RecipientRollup)} ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
+}`;
 }
 
-/** `reverseFunders` of one payment status over the recipients an inner `SELECT DISTINCT ?o` selects (see `recipientTotalsOf`). */
-export function reverseFundersOf(iris: GrantIris, inner: string, opts: { status: string; top?: number }): string {
-  const r = iriRef(iris.rollups);
-  const status = iriRef(opts.status);
+/** `reverseFunders` of one payment status over the recipients whose name key is `key` and that have a recipient rollup (see `recipientTotalsOf`). */
+export function reverseFundersOf(iris: GrantIris, key: string, opts: { status: string; top?: number }): string {
   // as `reverseFundersCut`: ordered by the total alone, one row past the cut to show a tie across it
-  const limit = opts.top ? ` LIMIT ${Math.trunc(opts.top) + 1}` : '';
-  return composed('reverseFundersOf', (q, query: string) => `SELECT ?f (${status} AS ?status) (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
-  { SELECT (?o AS ?r) WHERE { { ${q(query)} } } }
-  GRAPH ${r} { ?x <${G.rollupRecipient}> ?r ; a <${G.PairRollup}> ; <${G.rollupFunder}> ?f ; <${G.paymentStatus}> ${status} ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?c }
-} GROUP BY ?f ORDER BY DESC(?total)${limit}`, [''], inner);
+  const q = sparql`SELECT ?f (${T(opts.status)} AS ?status) (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {
+  GRAPH ${T(iris.graph)} { ?r ${T(G.nameKey)} ${lit(key)} . ?e ${T(G.recipient)} ?r ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.paymentStatus)} ${T(opts.status)} ; ${T(G.funder)} ?f }
+  FILTER EXISTS { GRAPH ${T(iris.rollups)} { ?x ${T(G.rollupRecipient)} ?r } }
+} GROUP BY ?f ORDER BY DESC(?total)`;
+  return opts.top ? `${q} LIMIT ${Math.trunc(opts.top) + 1}` : q;
 }
 
-/** Distinct funders of several recipient nodes per payment status (one node: its recipient rollup's counterpart count). */
+/** Distinct funders of several recipient nodes per payment status, from their edges (one node: its recipient rollup's counterpart count). */
 export function reverseFunderCount(iris: GrantIris, recipients: readonly string[]): string {
-  return sparql`SELECT ?status (COUNT(DISTINCT ?f) AS ?k) WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupFunder)} ?f ; ${T(G.paymentStatus)} ?status }
-} GROUP BY ?status`;
+  return checked(`SELECT ?status (COUNT(DISTINCT ?f) AS ?k) WHERE {${edgesTo(iris, recipients, null)}} GROUP BY ?status`);
 }
 
-/** Recipients of a funder ranked by total of one status (the funder's "largest recipients"). */
+/**
+ * Pair totals, each from the pair rollup or — a pair of one grant has none — from that grant:
+ * `?f ?r ?status ?total ?n`, one row per pair and status. Funders and recipients as VALUES (either
+ * may be left open, but not both); the status fixed or open.
+ */
+function pairs(iris: GrantIris, funders: readonly string[] | null, recipients: readonly string[] | null, status: string | null): string {
+  const vf = funders ? `VALUES ?f { ${funders.map(sparqlIri).join(' ')} }` : '';
+  const vr = recipients ? `VALUES ?r { ${recipients.map(sparqlIri).join(' ')} }` : '';
+  const st = status ? sparqlIri(status) : '?status';
+  const bind = status ? `BIND(${st} AS ?status)` : '';
+  const g = iriRef(iris.graph), ro = iriRef(iris.rollups);
+  return `{ GRAPH ${ro} { ${vf} ${vr} ?x <${G.rollupFunder}> ?f ; a <${G.PairRollup}> ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ${st} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n } ${bind} }
+  UNION
+  { GRAPH ${g} { ${vf} ?l <${G.funder}> ?f ; <${G.paymentStatus}> ${st} . ?e <${PROV.wasDerivedFrom}> ?l ; <${G.recipient}> ?r ; <${G.amount}> ?total . ${vr} }
+    FILTER NOT EXISTS { GRAPH ${ro} { ?y <${G.rollupFunder}> ?f ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ${st} } }
+    BIND(1 AS ?n) ${bind} }`;
+}
+
+/** Recipients of a funder ranked by total of one status (the funder's "largest recipients"), one row per pair. */
 export function topRecipientsOf(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
-  return sparql`SELECT ?r ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } ?x ${T(G.rollupFunder)} ?f ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.rollupRecipient)} ?r ; ${T(G.paymentStatus)} ${T(status)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`;
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
 }
 
 /** Intersection, fast form: the distinct recipients of each funder set, joined on the recipient. */
 export function intersection(iris: GrantIris, a: readonly string[], b: readonly string[]): string {
   return sparql`SELECT ?r WHERE {
-  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f1 { ${list(a)} } ?e1 ${T(G.funder)} ?f1 ; ${T(G.recipient)} ?r } } }
-  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f2 { ${list(b)} } ?e2 ${T(G.funder)} ?f2 ; ${T(G.recipient)} ?r } } }
+  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f1 { ${list(a)} } ?l1 ${T(G.funder)} ?f1 . ?e1 ${T(PROV.wasDerivedFrom)} ?l1 ; ${T(G.recipient)} ?r } } }
+  { SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { VALUES ?f2 { ${list(b)} } ?l2 ${T(G.funder)} ?f2 . ?e2 ${T(PROV.wasDerivedFrom)} ?l2 ; ${T(G.recipient)} ?r } } }
 }`;
 }
 
-/** Pair totals for given funders and recipients (the amounts beside an intersection). */
+/** Pair totals for given funders and recipients (the amounts beside an intersection): rollup or edge. */
 export function pairTotals(iris: GrantIris, funders: readonly string[], recipients: readonly string[]): string {
-  return sparql`SELECT ?f ?r ?status ?total ?n WHERE {
-  GRAPH ${T(iris.rollups)} { VALUES ?f { ${list(funders)} } VALUES ?r { ${list(recipients)} } ?x ${T(G.rollupFunder)} ?f ; ${T(G.rollupRecipient)} ?r ; ${T(RDF.type)} ${T(G.PairRollup)} ; ${T(G.paymentStatus)} ?status ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
-}`;
+  return checked(`SELECT ?f ?r ?status ?total ?n WHERE {\n  ${pairs(iris, funders, recipients, null)}\n}`);
 }
 
 export type RankSubject = 'funder' | 'recipient' | 'state';
@@ -261,8 +260,8 @@ export function stateTotals(iris: GrantIris, states: readonly string[], funders?
 export function causeEdges(iris: GrantIris, nteeGroups: readonly string[], purposePattern: string, funders: readonly string[] = []): string {
   const groups = nteeGroups.length ? nteeGroups.map((g) => lit(g.toUpperCase())) : [lit('-')];
   const pattern = sparql`SELECT * WHERE {
-    ?e ${T(G.funder)} ?f ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.paymentStatus)} ?status ;
-       ${T(G.taxYear)} ?year ; ${T(PROV.wasDerivedFrom)} ?filing ; ${T(G.sourceRecord)} ?record .
+    ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ?status ; ${T(G.taxYear)} ?year ; ${T(DCT.isPartOf)} ?filing .
+    ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.sourceRecord)} ?record .
     OPTIONAL { ?e ${T(G.purpose)} ?purpose }
     OPTIONAL { ?r ${T(G.nteeCode)} ?ntee }
   }`;
@@ -328,14 +327,16 @@ export function orgsByEin(iris: GrantIris, orgIris: readonly string[], role: 'fu
  * no counts, and `coverageScan` reads its filings instead.
  */
 export function coverageSummary(iris: GrantIris): string {
-  const cov = T(iris.rollup('coverage'));
-  return sparql`SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic ?unfinished WHERE {
-  OPTIONAL { GRAPH ${T(iris.rollups)} { ${cov} ${T(G.filingCount)} ?filings ; ${T(G.funderCount)} ?funders ; ${T(G.documentCount)} ?docs . OPTIONAL { ${cov} ${T(G.taxYear)} ?year } } }
-  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.coverageComplete)} ?complete } }
-  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.synthetic)} ?synthetic } }
-  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} ${T(G.ingestStartedAt)} ?unfinished } }
-  OPTIONAL { GRAPH ${T(iris.graph)} { ${T(iris.graph)} <http://purl.org/dc/terms/description> ?release } }
-}`;
+  // read on every question: written from checked IRIs and parsed once per process (sparqljs takes
+  // 11–16 ms to parse this text, more than the store takes to answer it)
+  return composed('coverageSummary', (_q, g: string, ro: string, cov: string) => `SELECT ?filings ?funders ?docs ?year ?complete ?release ?synthetic ?unfinished ?layout WHERE {
+  OPTIONAL { GRAPH ${ro} { ${cov} <${G.filingCount}> ?filings ; <${G.funderCount}> ?funders ; <${G.documentCount}> ?docs . OPTIONAL { ${cov} <${G.taxYear}> ?year } } }
+  OPTIONAL { GRAPH ${g} { ${g} <${G.coverageComplete}> ?complete } }
+  OPTIONAL { GRAPH ${g} { ${g} <${G.synthetic}> ?synthetic } }
+  OPTIONAL { GRAPH ${g} { ${g} <${G.ingestStartedAt}> ?unfinished } }
+  OPTIONAL { GRAPH ${g} { ${g} <${G.layout}> ?layout } }
+  OPTIONAL { GRAPH ${g} { ${g} <http://purl.org/dc/terms/description> ?release } }
+}`, ['<urn:g>', '<urn:r>', '<urn:c>'], iriRef(iris.graph), iriRef(iris.rollups), iriRef(iris.rollup('coverage')));
 }
 
 /** The filings the graph holds, with the documents they came from (a graph without a coverage rollup). */
@@ -370,12 +371,12 @@ export function answerDocuments(iris: GrantIris, opts: { filings?: readonly stri
  */
 export const naive = {
   reverse(iris: GrantIris, recipient: string): string {
-    return sparql`SELECT ?f ?status (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { GRAPH ${T(iris.graph)} { ?e ${T(G.recipient)} ${T(recipient)} ; ${T(G.funder)} ?f ; ${T(G.amount)} ?a ; ${T(G.paymentStatus)} ?status } } GROUP BY ?f ?status ORDER BY DESC(?total)`;
+    return sparql`SELECT ?f ?status (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { GRAPH ${T(iris.graph)} { ?e ${T(G.recipient)} ${T(recipient)} ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ?status } } GROUP BY ?f ?status ORDER BY DESC(?total)`;
   },
   intersection(iris: GrantIris, a: string, b: string): string {
-    return sparql`SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { ?e1 ${T(G.funder)} ${T(a)} ; ${T(G.recipient)} ?r . ?e2 ${T(G.recipient)} ?r ; ${T(G.funder)} ${T(b)} } }`;
+    return sparql`SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { ?l1 ${T(G.funder)} ${T(a)} . ?e1 ${T(PROV.wasDerivedFrom)} ?l1 ; ${T(G.recipient)} ?r . ?e2 ${T(G.recipient)} ?r ; ${T(PROV.wasDerivedFrom)} ?l2 . ?l2 ${T(G.funder)} ${T(b)} } }`;
   },
   topFunders(iris: GrantIris, limit: number): string {
-    return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?e ${T(G.funder)} ?f ; ${T(G.amount)} ?a ; ${T(G.paymentStatus)} ${T(G.Paid)} } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;
+    return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ${T(G.Paid)} . ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.amount)} ?a } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;
   },
 };

@@ -60,6 +60,9 @@ export function renderShapeFailure(f: ShapeFailure): string {
 export function renderFailure(f: GrantFailure): string {
   switch (f.code) {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
+    case 'layout_outdated': return f.found !== null && f.found > f.expected
+      ? `the grant graph was written by a newer Assay (layout ${f.found}; this build reads layout ${f.expected}); answer with that Assay, or clear the graph and ingest its files again`
+      : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}); run \`assay grants ingest <files…>\` (a file already ingested will do) to upgrade it in place`;
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
       return f.role === 'funder'

@@ -84,13 +84,14 @@ function oneOrganization(hits: readonly OrgHit[]): boolean {
 /**
  * What a name selects when the name alone decides it, before any query: an EIN written in the
  * question is that organization's node; otherwise the organizations whose name key is the name's
- * (`inner`, a `SELECT DISTINCT ?o`). `resolveOrg` selects with these same texts, so a caller may
+ * (`inner`, a `SELECT DISTINCT ?o`, over the name key `key`). `resolveOrg` selects with these same texts, so a caller may
  * read ahead over them and keep the reads only if the resolution ended on that selection.
  */
-export function nameSelection(iris: GrantIris, name: string, role: Role): { asked: string; ein: string | null; einNode: string | null; inner: string } {
+export function nameSelection(iris: GrantIris, name: string, role: Role): { asked: string; ein: string | null; einNode: string | null; key: string; inner: string } {
   const asked = name.trim();
   const ein = canonical('ein', asked) ?? null;
-  return { asked, ein, einNode: ein ? iris.org(orgLocal({ kind: 'ein', ein })) : null, inner: orgsByNameKey(iris, [normaliseName(asked)], role) };
+  const key = normaliseName(asked);
+  return { asked, ein, einNode: ein ? iris.org(orgLocal({ kind: 'ein', ein })) : null, key, inner: orgsByNameKey(iris, [key], role) };
 }
 
 export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {

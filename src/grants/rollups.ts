@@ -1,10 +1,13 @@
 /**
  * Rollups, materialized at ingest so graph-wide questions read totals instead of scanning edges:
- * per funder, per recipient, per funder–recipient pair, per recipient state, and per funder and
- * recipient state (plus one coverage node: how many filings, funders and documents, which tax years) — each for one payment status, so paid and approved-for-future amounts are never
- * in one sum. The rollup graph is cleared and rebuilt from the edge graph in the store itself
- * (SPARQL 1.1 Update with aggregate sub-queries), so rebuilding twice gives the same triples and the
- * same text runs on the embedded store and on an endpoint.
+ * per funder, per recipient, per funder–recipient pair with two or more grants, per recipient
+ * state, and per funder and recipient state (plus one coverage node: how many filings, funders and
+ * documents, which tax years) — each for one payment status, so paid and approved-for-future
+ * amounts are never in one sum. A pair with one grant has no rollup: its grant is its total, and
+ * the readers take the rollup or the edge (queries.ts). The rollup graph is cleared and rebuilt
+ * from the edge graph in the store itself (SPARQL 1.1 Update with aggregate sub-queries), so
+ * rebuilding twice gives the same triples and the same text runs on the embedded store and on an
+ * endpoint. Each rollup carries its own class only (layout 2; layout 1 also wrote grants:Rollup).
  *
  * Rollup IRIs extend their organization's IRI (`…/org/ein-381211227/as-funder/Paid`), so they are
  * stable across rebuilds.
@@ -21,10 +24,11 @@ const status = 'STRAFTER(STR(?s), "#")';
 export function rollupUpdates(iris: GrantIris): string[] {
   // every IRI here is Assay's own (minted from the configured base); iriRef refuses any that could not be one
   iriRef(iris.graph); iriRef(iris.rollups);
-  const edges = `GRAPH <${iris.graph}> { ?e <${G.funder}> ?f ; <${G.recipient}> ?r ; <${G.amount}> ?a ; <${G.paymentStatus}> ?s }`;
+  // an edge's funder and status are its grant list's (layout 2)
+  const edges = `GRAPH <${iris.graph}> { ?e <${G.recipient}> ?r ; <${G.amount}> ?a ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.funder}> ?f ; <${G.paymentStatus}> ?s }`;
   // one state per recipient: the lowest as filed, so an organization is never counted in two states
   const stateOf = `{ SELECT ?r (MIN(?st0) AS ?st) WHERE { GRAPH <${iris.graph}> { ?r <${SDO.addressRegion}> ?st0 } } GROUP BY ?r }`;
-  const types = (cls: string) => `a <${cls}>, <${G.Rollup}>`;
+  const types = (cls: string) => `a <${cls}>`;
   return [
     `CLEAR SILENT GRAPH <${iris.rollups}>`,
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.FunderRollup)} ; <${G.rollupFunder}> ?f ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
@@ -34,7 +38,7 @@ WHERE { { SELECT ?f ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r)
 WHERE { { SELECT ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?f) AS ?k) WHERE { ${edges} } GROUP BY ?r ?s }
   BIND(IRI(CONCAT(STR(?r), "/as-recipient/", ${status})) AS ?node) }`,
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.PairRollup)} ; <${G.rollupFunder}> ?f ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n } }
-WHERE { { SELECT ?f ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { ${edges} } GROUP BY ?f ?r ?s }
+WHERE { { SELECT ?f ?r ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { ${edges} } GROUP BY ?f ?r ?s HAVING (COUNT(?e) > 1) }
   BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", ${status})) AS ?node) }`,
     `INSERT { GRAPH <${iris.rollups}> { ?node ${types(G.StateRollup)} ; <${G.rollupState}> ?st ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k } }
 WHERE { { SELECT ?st ?s (SUM(?a) AS ?total) (COUNT(?e) AS ?n) (COUNT(DISTINCT ?r) AS ?k) WHERE { ${edges} ${stateOf} } GROUP BY ?st ?s }

@@ -6,10 +6,11 @@
  * every store agrees). A recipient that filers placed in two states (the American Cancer Society in
  * NY for one grant, in OH for another) therefore moves grants between state totals: a state total
  * that involves one is not the grants filed to addresses in that state, and is not published as if
- * it were. Input: the state, and optionally the funders the total is of. Output: those recipients,
+ * it were. (An edge's funder is its grant list's: layout 2, model.ts.) Input: the state, and optionally the funders the total is of. Output: those recipients,
  * each with its states and one name, at most `limit`.
  */
 import { iri, lit, sparql } from '../resolve/sparql-text.ts';
+import { PROV } from '../rdf/vocab.ts';
 import { num, type GrantStore } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
@@ -20,7 +21,7 @@ export function splitStateRecipientsQuery(iris: GrantIris, state: string, funder
   const q = funders.length > 0
     ? sparql`SELECT ?r (SAMPLE(?nm) AS ?name) (GROUP_CONCAT(DISTINCT ?s; separator=" ") AS ?states) (COUNT(DISTINCT ?s) AS ?n) WHERE {
   GRAPH ${iri(iris.graph)} {
-    { SELECT DISTINCT ?r WHERE { VALUES ?f { ${funders.map(iri)} } ?e ${iri(G.funder)} ?f ; ${iri(G.recipient)} ?r . ?r ${iri(SDO.addressRegion)} ${st} } }
+    { SELECT DISTINCT ?r WHERE { VALUES ?f { ${funders.map(iri)} } ?l ${iri(G.funder)} ?f . ?e ${iri(PROV.wasDerivedFrom)} ?l ; ${iri(G.recipient)} ?r . ?r ${iri(SDO.addressRegion)} ${st} } }
     ?r ${iri(SDO.addressRegion)} ?s .
     OPTIONAL { ?r ${iri(SDO.name)} ?nm }
   }

@@ -3,9 +3,11 @@
  *
  * Marked three ways: every IRI is under `<base>synthetic-grants/`, the graphs are
  * `<base>graph/synthetic-grants` and `…-rollups`, and the graph node carries grants:synthetic true
- * (answers over it disclose `synthetic_graph`). Written in the same model as real ingests (edges,
- * filings, funder / recipient / pair / state rollups), so the same queries run on it; the
- * funder–state rollups are not generated (no benchmarked question reads them).
+ * (answers over it disclose `synthetic_graph`). Written in the same model and layout as real
+ * ingests (edges with their source records, one filing and its grant lists per funder, funder /
+ * recipient / state rollups), so the same queries run on it; every pair is one grant, so there are
+ * no pair rollups (an ingest writes none for such pairs either), and the funder–state rollups are
+ * not generated (no benchmarked question reads them).
  *
  * Degrees are heavy-tailed: recipient k (by rank) has max(1, round(D₁·k^−s)) funders, D₁ the
  * hottest recipient's (71,841 at the reference 7.8 M edges, scaled linearly below it) and s solved
@@ -14,7 +16,7 @@
  */
 import { DCT, PROV, RDF, XSD } from '../rdf/vocab.ts';
 import { amountNt, intNt, iriNt, litNt } from './model.ts';
-import { G, SDO, grantIris, type GrantIris } from './vocab.ts';
+import { G, GRANT_LAYOUT, SDO, grantIris, type GrantIris } from './vocab.ts';
 
 export const REFERENCE_EDGES = 7_800_000;
 export const REFERENCE_HOTTEST = 71_841;
@@ -116,22 +118,19 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
   let lines: string[] = [];
   const t = (s: string, p: string, obj: string) => lines.push(`<${s}> <${p}> ${obj} .`);
   const flush = function* (graph: string) { if (lines.length) { yield { graph, text: `${lines.join('\n')}\n` }; lines = []; } };
-  const filing = iris.filing('synthetic', 2023, '990PF');
-  // the graph says it is synthetic; one document and one filing node stand for "the generator"
+  // one generated filing per funder (tax year 2023, 990-PF) with a grant list per payment status
+  const filing = (f: number) => iris.filing(`synthetic-f${f}`, 2023, '990PF');
+  const list = (f: number, si: number) => iris.list(filing(f), status[si]!);
+  // the graph says it is synthetic, and which layout it is written in; one document stands for "the generator"
   t(iris.graph, RDF.type, iriNt(G.GrantGraph));
   t(iris.graph, G.synthetic, litNt('true', XSD.boolean));
   t(iris.graph, G.coverageComplete, litNt('false', XSD.boolean));
+  t(iris.graph, G.layout, intNt(GRANT_LAYOUT));
   const doc = iris.doc('synthetic-generator');
   t(doc, RDF.type, iriNt(G.SourceDocument));
   t(doc, DCT.title, litNt(`SYNTHETIC grant graph: ${shape.edges} generated edges, seed ${o.seed ?? 20261201} (benchmark only; no real grant)`));
   t(doc, G.sha256, litNt('0'.repeat(64)));
   t(doc, G.sourceKind, litNt('synthetic'));
-  t(filing, RDF.type, iriNt(G.Filing));
-  t(filing, G.funder, iriNt(syntheticFunder(iris, 0)));
-  t(filing, G.taxYear, intNt(2023));
-  t(filing, G.form, litNt('990PF'));
-  t(filing, G.edgeCount, intNt(shape.edges));
-  t(filing, PROV.wasDerivedFrom, iriNt(doc));
   for (let i = 0; i < funders; i++) {
     const f = syntheticFunder(iris, i);
     t(f, RDF.type, iriNt(SDO.Organization));
@@ -158,33 +157,54 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
       seen.add(f);
       const si = rand() < future ? 1 : 0;
       const amount = Math.max(100, Math.round(Math.exp(9 + 1.6 * gauss(rand))));
-      const e = iris.edge(`e${edgeNo++}`);
-      const fi = syntheticFunder(iris, f);
-      t(e, RDF.type, iriNt(G.Grant));
-      t(e, G.funder, iriNt(fi));
+      // the edge as an ingest writes it (model.ts): recipient, amount, its grant list, its record (the generator's Nth)
+      const e = iris.edge(`e${edgeNo}`);
       t(e, G.recipient, iriNt(r));
       t(e, G.amount, amountNt(amount));
-      t(e, G.paymentStatus, iriNt(status[si]!));
-      t(e, G.taxYear, intNt(2023));
-      t(e, PROV.wasDerivedFrom, iriNt(filing));
+      t(e, PROV.wasDerivedFrom, iriNt(list(f, si)));
+      t(e, G.sourceRecord, litNt(`row=${edgeNo + 2}`));
+      edgeNo++;
       const ft = total[si]!, fc = count[si]!, sT = stateTotal[st]!, sC = stateCount[st]!;
       ft[f] = ft[f]! + amount; fc[f] = fc[f]! + 1;
       rt[si] = rt[si]! + amount; rc[si] = rc[si]! + 1;
       sT[si] = sT[si]! + amount; sC[si] = sC[si]! + 1;
-      const p = `${fi}/to/r${k}/${statusName[si]}`;
-      pairs.push(`<${p}> <${RDF.type}> <${G.PairRollup}> .`, `<${p}> <${RDF.type}> <${G.Rollup}> .`, `<${p}> <${G.rollupFunder}> <${fi}> .`, `<${p}> <${G.rollupRecipient}> <${r}> .`,
-        `<${p}> <${G.paymentStatus}> <${status[si]}> .`, `<${p}> <${G.totalAmount}> ${amountNt(amount)} .`, `<${p}> <${G.grantCount}> ${intNt(1)} .`);
+      // a recipient's funders are drawn without repetition: every pair is one grant, and has no pair rollup (its grant is its total)
     }
     for (const si of [0, 1]) {
       if (rc[si] === 0) continue;
       const so = stateOrgs[st]!;
       so[si] = so[si]! + 1;
       const x = `${r}/as-recipient/${statusName[si]}`;
-      pairs.push(`<${x}> <${RDF.type}> <${G.RecipientRollup}> .`, `<${x}> <${RDF.type}> <${G.Rollup}> .`, `<${x}> <${G.rollupRecipient}> <${r}> .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
+      pairs.push(`<${x}> <${RDF.type}> <${G.RecipientRollup}> .`, `<${x}> <${G.rollupRecipient}> <${r}> .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
         `<${x}> <${G.totalAmount}> ${amountNt(rt[si]!)} .`, `<${x}> <${G.grantCount}> ${intNt(rc[si]!)} .`, `<${x}> <${G.counterpartCount}> ${intNt(rc[si]!)} .`);
     }
     if (lines.length >= chunkLines) yield* flush(iris.graph);
     if (pairs.length >= chunkLines) { yield { graph: iris.rollups, text: `${pairs.join('\n')}\n` }; pairs.length = 0; }
+  }
+  // each funder's filing and grant lists, now that its edge counts are known (funders the draw never picked have none)
+  let filings = 0;
+  for (let f = 0; f < funders; f++) {
+    const n = count[0]![f]! + count[1]![f]!;
+    if (n === 0) continue;
+    filings++;
+    const fi = filing(f);
+    t(fi, RDF.type, iriNt(G.Filing));
+    t(fi, RDF.type, iriNt(PROV.Entity));
+    t(fi, G.funder, iriNt(syntheticFunder(iris, f)));
+    t(fi, G.taxYear, intNt(2023));
+    t(fi, G.form, litNt('990PF'));
+    t(fi, G.edgeCount, intNt(n));
+    t(fi, PROV.wasDerivedFrom, iriNt(doc));
+    for (const si of [0, 1]) {
+      if (count[si]![f] === 0) continue;
+      const l = list(f, si);
+      t(l, RDF.type, iriNt(G.GrantList));
+      t(l, DCT.isPartOf, iriNt(fi));
+      t(l, G.funder, iriNt(syntheticFunder(iris, f)));
+      t(l, G.taxYear, intNt(2023));
+      t(l, G.paymentStatus, iriNt(status[si]!));
+    }
+    if (lines.length >= chunkLines) yield* flush(iris.graph);
   }
   yield* flush(iris.graph);
   if (pairs.length) { yield { graph: iris.rollups, text: `${pairs.join('\n')}\n` }; pairs.length = 0; }
@@ -194,7 +214,7 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
       const fi = syntheticFunder(iris, f);
       const x = `${fi}/as-funder/${statusName[si]}`;
       // one grant per funder–recipient pair and status here, so distinct recipients = grants
-      lines.push(`<${x}> <${RDF.type}> <${G.FunderRollup}> .`, `<${x}> <${RDF.type}> <${G.Rollup}> .`, `<${x}> <${G.rollupFunder}> <${fi}> .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
+      lines.push(`<${x}> <${RDF.type}> <${G.FunderRollup}> .`, `<${x}> <${G.rollupFunder}> <${fi}> .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
         `<${x}> <${G.totalAmount}> ${amountNt(total[si]![f]!)} .`, `<${x}> <${G.grantCount}> ${intNt(count[si]![f]!)} .`, `<${x}> <${G.counterpartCount}> ${intNt(count[si]![f]!)} .`);
     }
     if (lines.length >= chunkLines) yield* flush(iris.rollups);
@@ -203,13 +223,13 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
     for (const si of [0, 1]) {
       if (stateCount[i]![si] === 0) continue;
       const x = iris.rollup(`state/${st}/${statusName[si]}`);
-      lines.push(`<${x}> <${RDF.type}> <${G.StateRollup}> .`, `<${x}> <${RDF.type}> <${G.Rollup}> .`, `<${x}> <${G.rollupState}> ${litNt(st)} .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
+      lines.push(`<${x}> <${RDF.type}> <${G.StateRollup}> .`, `<${x}> <${G.rollupState}> ${litNt(st)} .`, `<${x}> <${G.paymentStatus}> <${status[si]}> .`,
         `<${x}> <${G.totalAmount}> ${amountNt(stateTotal[i]![si]!)} .`, `<${x}> <${G.grantCount}> ${intNt(stateCount[i]![si]!)} .`, `<${x}> <${G.counterpartCount}> ${intNt(stateOrgs[i]![si]!)} .`);
     }
   });
-  // the coverage rollup, as an ingest writes it: the one generator filing, document and tax year
+  // the coverage rollup, as an ingest writes it: one generated filing per funder, one document, one tax year
   const cov = iris.rollup('coverage');
-  lines.push(`<${cov}> <${RDF.type}> <${G.CoverageRollup}> .`, `<${cov}> <${G.filingCount}> ${intNt(1)} .`, `<${cov}> <${G.funderCount}> ${intNt(1)} .`,
+  lines.push(`<${cov}> <${RDF.type}> <${G.CoverageRollup}> .`, `<${cov}> <${G.filingCount}> ${intNt(filings)} .`, `<${cov}> <${G.funderCount}> ${intNt(filings)} .`,
     `<${cov}> <${G.documentCount}> ${intNt(1)} .`, `<${cov}> <${G.taxYear}> ${intNt(2023)} .`);
   yield* flush(iris.rollups);
 }

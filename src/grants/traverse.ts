@@ -14,7 +14,7 @@ import * as Q from './queries.ts';
 import { nameSelection, orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
 import { num, type GrantStore, type Row, type RowTerm } from './store.ts';
 import type { PaymentStatus } from './types.ts';
-import { G, type GrantIris } from './vocab.ts';
+import { G, GRANT_LAYOUT, type GrantIris } from './vocab.ts';
 
 export type GrantQuestion =
   | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
@@ -72,6 +72,8 @@ export type Disclosure =
 
 export type GrantFailure =
   | { code: 'empty_graph' }
+  /** The graph holds filings written in another layout than this build reads (layout.ts): the next ingest upgrades it. */
+  | { code: 'layout_outdated'; found: number | null; expected: number }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[] }
   | { code: 'unknown_cause'; cause: string }
@@ -101,7 +103,17 @@ const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { 
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
 
 export async function readCoverage(ctx: TraverseContext): Promise<Coverage> {
+  return (await readCoverageAndLayout(ctx)).coverage;
+}
+
+/** The coverage, and the layout the graph is marked with (null: none, an earlier build's). */
+async function readCoverageAndLayout(ctx: TraverseContext): Promise<{ coverage: Coverage; layout: number | null }> {
   const rows = await ctx.store.select(Q.coverageSummary(ctx.iris), ctx.signal);
+  const layout = rows[0]?.layout ? num(rows[0].layout) : null;
+  return { coverage: await coverageOf(ctx, rows), layout };
+}
+
+async function coverageOf(ctx: TraverseContext, rows: Row[]): Promise<Coverage> {
   const flag = (v: RowTerm | undefined) => v?.value === 'true' || v?.value === '1';
   const first = rows[0];
   const unfinished = rows.map((r) => r.unfinished?.value).filter((v): v is string => !!v).sort()[0] ?? null;
@@ -207,9 +219,10 @@ type Reads = Map<string, Row[]>;
  * A reverse answer's rollup reads: the recipients' totals, the distinct-funder count (several listed
  * nodes only) and the largest funders of each payment status with their names. Independent, so sent
  * at once (on a remote store each is a round trip), and not as one UNION: an engine runs a UNION's
- * branches one after another. Over `nodes`, or over what a resolution's inner query selects.
+ * branches one after another (Virtuoso: a folded query cost the sum of its parts). Over `nodes`, or
+ * over the recipients of one name key (what the exact-name resolution step selects).
  */
-async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { inner: string }, limit?: number): Promise<Reads> {
+async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { key: string }, limit?: number): Promise<Reads> {
   // the largest `limit` come as limit + 1 rows ordered by total alone (cutAt orders them and settles a tie across the cut)
   const lim = limit ? { top: limit } : {};
   const parts: Array<[string, string]> = 'nodes' in over
@@ -220,9 +233,9 @@ async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string
       ...(over.nodes.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, over.nodes)] as [string, string]] : []),
     ]
     : [
-      ['totals', Q.recipientTotalsOf(ctx.iris, over.inner)],
-      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.Paid, ...lim }))],
-      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.inner, { status: G.ApprovedForFuturePayment, ...lim }))],
+      ['totals', Q.recipientTotalsOf(ctx.iris, over.key)],
+      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.Paid, ...lim }))],
+      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.ApprovedForFuturePayment, ...lim }))],
     ];
   return new Map(await Promise.all(parts.map(async ([p, text]) => [p, await ctx.store.select(text, ctx.signal)] as const)));
 }
@@ -259,7 +272,7 @@ function readAhead(ctx: TraverseContext, q: GrantQuestion): ReadAhead | undefine
   if (ctx.readAhead === false || q.direction !== 'reverse' || q.taxYear !== undefined) return undefined;
   const sel = nameSelection(ctx.iris, q.recipient, 'recipient');
   const node = sel.einNode;
-  const reads = reverseReads(ctx, node ? { nodes: [node] } : { inner: sel.inner }, q.limit);
+  const reads = reverseReads(ctx, node ? { nodes: [node] } : { key: sel.key }, q.limit);
   reads.catch(() => {});
   const fits = async (r: Found): Promise<boolean> => {
     if (node) return r.orgs.length === 1 && r.orgs[0]!.iri === node;
@@ -281,8 +294,10 @@ export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<
 async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
   const lookups = startLookups(ctx, q);
   const ahead = readAhead(ctx, q);
-  const coverage = await readCoverage(ctx);
+  const { coverage, layout } = await readCoverageAndLayout(ctx);
   if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
+  // an earlier build's graph is not read as this layout (its edges have no grant lists): say so, and what upgrades it
+  if (layout !== GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
   switch (q.direction) {
     case 'forward': {
@@ -453,9 +468,9 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
 }
 
 async function edgeRowsToRecipient(ctx: TraverseContext, recipients: readonly string[]): Promise<EdgeRow[]> {
-  // funders of the recipient first (pair rollups), then their edges: never a scan of the whole graph
+  // funders of the recipient first (from its edges), then their edges to it: never a scan of the whole graph
   const funders = [...new Set((await ctx.store.select(Q.reverseFunders(ctx.iris, recipients), ctx.signal)).map((r) => r.f!.value))];
   if (funders.length === 0) return [];
-  const rows = await ctx.store.select(Q.forwardEdges(ctx.iris, funders), ctx.signal);
+  const rows = await ctx.store.select(Q.forwardEdges(ctx.iris, funders, undefined, recipients), ctx.signal);
   return edgeRows(ctx, rows.filter((r) => recipients.includes(r.r!.value)));
 }

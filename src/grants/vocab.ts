@@ -11,13 +11,14 @@ export const GRANTS_NS = 'https://w3id.org/assay/grants#';
 interface TermDoc { label: string; comment: string; kind: 'class' | 'property' | 'individual' }
 
 const DOCS = {
-  Grant: { kind: 'class', label: 'grant', comment: 'One grant as a filer reported it: a funder, a recipient, an amount, a tax year, paid or approved for future payment, derived from one filing record.' },
+  Grant: { kind: 'class', label: 'grant', comment: 'One grant as a filer reported it: a recipient, an amount, and the grant list it was read from (prov:wasDerivedFrom), which gives its funder, tax year and payment status; its source record says where in the document. Not written as a type triple (layout 2): an edge is whatever has grants:recipient in the edge graph.' },
+  GrantList: { kind: 'class', label: 'grant list', comment: 'The grants of one payment status in one filing (Schedule I; Form 990-PF line 3a or 3b): its funder, tax year and payment status, stated once for every grant derived from it. Part of its filing (dct:isPartOf).' },
   Filing: { kind: 'class', label: 'filing', comment: 'One funder\'s return for one tax year and form, as far as the graph holds it; the coverage of the graph is the set of these.' },
   SourceDocument: { kind: 'class', label: 'source document', comment: 'A file an ingest read: an e-file return, a grants extract or a Business Master File extract, with its SHA-256.' },
-  Rollup: { kind: 'class', label: 'rollup', comment: 'Totals over grants materialized at ingest so graph-wide questions do not scan edges: per funder, recipient, funder-recipient pair, recipient state, or funder and recipient state; always for one payment status.' },
+  Rollup: { kind: 'class', label: 'rollup', comment: 'Totals over grants materialized at ingest so graph-wide questions do not scan edges: per funder, recipient, funder-recipient pair, recipient state, or funder and recipient state; always for one payment status. The superclass of the rollup classes; not written on each rollup (layout 2).' },
   FunderRollup: { kind: 'class', label: 'funder rollup', comment: 'Totals of one funder\'s grants of one payment status.' },
   RecipientRollup: { kind: 'class', label: 'recipient rollup', comment: 'Totals of one recipient\'s grants of one payment status.' },
-  PairRollup: { kind: 'class', label: 'funder-recipient rollup', comment: 'Totals of the grants of one payment status from one funder to one recipient.' },
+  PairRollup: { kind: 'class', label: 'funder-recipient rollup', comment: 'Totals of the grants of one payment status from one funder to one recipient, for a pair with two or more such grants; a pair with one grant has no rollup (its grant is its total).' },
   StateRollup: { kind: 'class', label: 'state rollup', comment: 'Totals of grants of one payment status to recipients in one state or province as filed.' },
   FunderStateRollup: { kind: 'class', label: 'funder-state rollup', comment: 'Totals of one funder\'s grants of one payment status to recipients in one state.' },
   CoverageRollup: { kind: 'class', label: 'coverage rollup', comment: 'What the graph holds, counted at ingest: its filings, their funders, their source documents and tax years, so an answer states its coverage without scanning the filings.' },
@@ -32,7 +33,6 @@ const DOCS = {
   ApprovedForFuturePayment: { kind: 'individual', label: 'approved for future payment', comment: 'Approved during the year for payment in a later year (Form 990-PF Part XV line 3b): not paid.' },
   taxYear: { kind: 'property', label: 'tax year', comment: 'The tax year of the return that reports the grant.' },
   purpose: { kind: 'property', label: 'purpose', comment: 'The purpose of the grant as the filer wrote it.' },
-  formPart: { kind: 'property', label: 'form part', comment: 'Which part of which form the grant was read from: schedule_i, pf_paid (990-PF line 3a) or pf_future (line 3b).' },
   sourceRecord: { kind: 'property', label: 'source record', comment: 'Where in the source document the grant is: an RFC 7111 row fragment (row=N) or an element path.' },
   nameKey: { kind: 'property', label: 'name key', comment: 'An organization name normalized for matching (lower case, punctuation and legal-form words dropped).' },
   nteeCode: { kind: 'property', label: 'NTEE code', comment: 'The National Taxonomy of Exempt Entities code the IRS Business Master File gives the organization.' },
@@ -51,12 +51,16 @@ const DOCS = {
   documentCount: { kind: 'property', label: 'document count', comment: 'How many distinct source documents the filings of the graph were read from.' },
   coverageComplete: { kind: 'property', label: 'coverage complete', comment: 'True only when an operator declared the ingest to be a complete bulk release; otherwise the graph holds only the filings listed as grants:Filing.' },
   ingestStartedAt: { kind: 'property', label: 'ingest started at', comment: 'On the graph node while an ingest that began at this time has written filings but not yet rebuilt the rollups (an ingest that stopped midway leaves it): totals may not count every filing the graph holds.' },
+  layout: { kind: 'property', label: 'layout', comment: 'On the graph node: the version of the model the grant graph is written in (2: grant lists carry funder, tax year and payment status; pair rollups only for pairs of two or more grants). A graph in another layout is refused by readers and upgraded in place by the next ingest.' },
   synthetic: { kind: 'property', label: 'synthetic', comment: 'True on a generated benchmark graph: no edge in it is a real grant.' },
 } as const satisfies Record<string, TermDoc>;
 
 export type GrantTerm = keyof typeof DOCS;
 export const G = Object.freeze(Object.fromEntries(Object.keys(DOCS).map((k) => [k, GRANTS_NS + k]))) as { readonly [K in GrantTerm]: string };
 export const GRANT_TERM_DOCS: Readonly<Record<GrantTerm, TermDoc>> = DOCS;
+
+/** The layout this build writes and reads (grants:layout on the graph node). */
+export const GRANT_LAYOUT = 2;
 
 /** schema.org terms the graph uses for organizations (schema.org names them; Assay does not). */
 export const SDO = {
@@ -77,6 +81,8 @@ export interface GrantIris {
   org(local: string): string;
   edge(hash: string): string;
   rollup(path: string): string;
+  /** The grant list of one payment status (its local name: Paid, ApprovedForFuturePayment) in a filing. */
+  list(filing: string, status: string): string;
 }
 
 export function grantIris(base: string, opts: { synthetic?: boolean } = {}): GrantIris {
@@ -90,5 +96,6 @@ export function grantIris(base: string, opts: { synthetic?: boolean } = {}): Gra
     org: (local) => `${root}org/${local}`,
     edge: (hash) => `${root}edge/${hash}`,
     rollup: (path) => `${root}rollup/${path}`,
+    list: (filing, status) => `${filing}/${status.slice(status.indexOf('#') + 1)}`,
   };
 }

@@ -82,9 +82,9 @@ describe('grants ingest', async () => {
     expect(r.graph.edges).toBe(4);
   });
 
-  it('records PROV-O from each edge to its filing and from the filing to the source document', () => {
-    const [b] = g.durable.rdf.select(`PREFIX prov: <http://www.w3.org/ns/prov#> SELECT ?rec ?doc ?sha ?up WHERE { GRAPH <${g.iris.graph}> {
-      ?e <${G.funder}> <${g.iris.org('ein-741894581')}> ; <${G.sourceRecord}> ?rec ; prov:wasDerivedFrom ?filing . ?filing prov:wasDerivedFrom ?doc . ?doc <${G.sha256}> ?sha ; prov:hadPrimarySource ?up } } ORDER BY ?rec LIMIT 1`);
+  it('records PROV-O from each edge to its grant list, the list\'s filing, and from the filing to the source document', () => {
+    const [b] = g.durable.rdf.select(`PREFIX prov: <http://www.w3.org/ns/prov#> PREFIX dct: <http://purl.org/dc/terms/> SELECT ?rec ?doc ?sha ?up WHERE { GRAPH <${g.iris.graph}> {
+      ?e prov:wasDerivedFrom ?list ; <${G.sourceRecord}> ?rec . ?list <${G.funder}> <${g.iris.org('ein-741894581')}> ; dct:isPartOf ?filing . ?filing prov:wasDerivedFrom ?doc . ?doc <${G.sha256}> ?sha ; prov:hadPrimarySource ?up } } ORDER BY ?rec LIMIT 1`);
     expect(b!.get('rec')!.value).toBe('IRS990ScheduleI/RecipientTable[1]');
     expect(b!.get('doc')!.value).toBe(g.iris.doc('202403589349300950'));
     expect(b!.get('up')!.value).toBe('https://s3.amazonaws.com/irs-form-990/202403589349300950_public.xml');

@@ -7,6 +7,7 @@ import { syntheticChunks, syntheticRecipient, syntheticShape } from '../../src/g
 import { traverse } from '../../src/grants/traverse.ts';
 import * as Q from '../../src/grants/queries.ts';
 import { G } from '../../src/grants/vocab.ts';
+import { PROV } from '../../src/rdf/vocab.ts';
 
 const opts = { edges: 20_000, base: 'http://assay.test/', seed: 7 };
 
@@ -24,7 +25,7 @@ describe('synthetic grant graph', async () => {
 
   it('has the edge count asked, a hottest recipient with the scaled degree, and a heavy tail', async () => {
     expect(Math.abs(shape.edges - opts.edges) / opts.edges).toBeLessThan(0.01);
-    const [row] = await store.select(`SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { GRAPH <${shape.iris.graph}> { ?e <${G.recipient}> <${syntheticRecipient(shape.iris, 1)}> ; <${G.funder}> ?f } }`);
+    const [row] = await store.select(`SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { GRAPH <${shape.iris.graph}> { ?e <${G.recipient}> <${syntheticRecipient(shape.iris, 1)}> ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.funder}> ?f } }`);
     expect(Number(row!.n!.value)).toBe(shape.hottest);
     expect(shape.hottest).toBe(Math.round(71_841 * opts.edges / 7_800_000));
     expect(shape.typical.degree).toBeLessThan(shape.hottest / 20);

@@ -74,7 +74,7 @@ describe('grant questions by direction', async () => {
     expect(renderResult(top)).toContain(`from ${paidRows(all).length} funders`);
   });
 
-  it('reverse reads sent beside the name resolution are kept only when the resolution selected what they read', async () => {
+  it('reverse reads sent beside the name resolution are kept only when the resolution selected what they read', { timeout: 120_000 }, async () => {
     // recipients named every way a question can name them: as filed (exact name), by EIN, by a
     // shortened name (words), by names the registry knows, and names the graph does not hold
     const names = [...new Set(rows.filter(paid).map((r) => r.grantee_name))].sort().filter((_, i) => i % 331 === 0);

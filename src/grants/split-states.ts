@@ -6,8 +6,10 @@
  * every store agrees). A recipient that filers placed in two states (the American Cancer Society in
  * NY for one grant, in OH for another) therefore moves grants between state totals: a state total
  * that involves one is not the grants filed to addresses in that state, and is not published as if
- * it were. (An edge's funder is its grant list's: layout 2, model.ts.) Input: the state, and optionally the funders the total is of. Output: those recipients,
- * each with its states and one name, at most `limit`.
+ * it were. (An edge's funder is its grant list's: layout 2, model.ts.)
+ *
+ * Input: the state, and optionally the funders the total is of. Output: those recipients, each
+ * with its states and one name, at most `limit`.
  */
 import { iri, lit, sparql } from '../resolve/sparql-text.ts';
 import { PROV } from '../rdf/vocab.ts';

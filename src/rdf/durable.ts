@@ -893,13 +893,13 @@ async function readJournal(path: string): Promise<Buffer> {
   }
 }
 
-/** Records in a journal known to hold only complete, valid records (one an image was saved from). */
 /** The length of a journal's first record (header included) from its first HEADER bytes; 0 when it has none. */
 function firstRecordBytes(head: Buffer | null, journalBytes: number): number {
   if (!head || head.length < HEADER) return 0;
   return Math.min(journalBytes, HEADER + head.readUInt32BE(4));
 }
 
+/** Records in a journal known to hold only complete, valid records (one an image was saved from). */
 function countRecords(buf: Buffer): number {
   let n = 0;
   for (let at = 0; at + HEADER <= buf.length; n++) at += HEADER + buf.readUInt32BE(at + 4);

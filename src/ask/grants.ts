@@ -39,7 +39,10 @@ const seeding = new WeakMap<object, Promise<void>>();
 /**
  * An empty grant graph gets the service's seed files first (the offline default's bundled extract),
  * once: ingest is idempotent, so a second process seeding the same store writes nothing new.
- * A graph that holds any filing is left as it is.
+ * A graph written by an earlier Assay in an older layout (grants/layout.ts) is upgraded the same
+ * way: the ingest brings the whole graph to this build's layout in place, and the seed files it
+ * holds already add nothing. Otherwise a graph that holds any filing is left as it is. Without seed
+ * files (live), neither happens: the question is refused over the graph as it is, naming the ingest.
  */
 async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: GrantIris; registry: IdentityRegistry }): Promise<void> {
   const files = s.services.grantSeed ?? [];
@@ -47,9 +50,12 @@ async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: Gran
   let p = seeding.get(s.services.store);
   if (!p) {
     p = (async () => {
-      const [{ readCoverage }, { ingest, readIngestFile }] = await Promise.all([import('../grants/traverse.ts'), import('../grants/ingest.ts')]);
-      if ((await readCoverage(deps)).filings > 0) return;
-      s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: `the grant graph is empty: ingesting the ${files.length} bundled grant file(s) of the offline default` });
+      const [{ readLayout }, { GRANT_LAYOUT }, { ingest, readIngestFile }] = await Promise.all([import('../grants/layout.ts'), import('../grants/vocab.ts'), import('../grants/ingest.ts')]);
+      const { layout, filings } = await readLayout(deps.store, deps.iris);
+      if (filings && layout !== null && layout >= GRANT_LAYOUT) return;
+      s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: filings
+        ? `the grant graph was written by an earlier Assay (layout ${layout ?? 1}; this build reads layout ${GRANT_LAYOUT}): upgrading it in place by ingesting the ${files.length} bundled grant file(s) of the offline default again`
+        : `the grant graph is empty: ingesting the ${files.length} bundled grant file(s) of the offline default` });
       // the documents are named by their path in the repository, not on this machine
       const inputs = await Promise.all(files.map(async (f) => ({ ...(await readIngestFile(f)), fileName: `fixtures/grants/${basename(f)}` })));
       await ingest(deps.store, inputs, { iris: deps.iris, registry: deps.registry });

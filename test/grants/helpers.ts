@@ -8,7 +8,8 @@ import { parse } from 'csv-parse/sync';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { embeddedGrantStore, type GrantStore } from '../../src/grants/store.ts';
 import { ingest, readIngestFile, type IngestReport } from '../../src/grants/ingest.ts';
-import { grantIris, type GrantIris } from '../../src/grants/vocab.ts';
+import { G, grantIris, type GrantIris } from '../../src/grants/vocab.ts';
+import { DCT, PROV } from '../../src/rdf/vocab.ts';
 import type { IdentityRegistry } from '../../src/resolve/registry.ts';
 
 export const EXTRACT = new URL('../../fixtures/grants/c4c-orggraph_glfn_grants_detail.csv', import.meta.url).pathname;
@@ -42,4 +43,20 @@ export async function ingestedStore(files: string[] = [EXTRACT], registry?: Iden
   const iris = grantIris(BASE);
   const report = await ingest(store, await Promise.all(files.map(readIngestFile)), { iris, ...(registry ? { registry } : {}) });
   return { store, durable, iris, report };
+}
+
+/** Layout 1, from a layout-2 graph: what the edges and rollups looked like before the slim model. */
+export async function downgrade(store: GrantStore, iris: GrantIris): Promise<void> {
+  const g = `<${iris.graph}>`, ro = `<${iris.rollups}>`;
+  await store.update(`DELETE { GRAPH ${g} { ?e <${PROV.wasDerivedFrom}> ?l } }
+INSERT { GRAPH ${g} { ?e a <${G.Grant}> ; <${PROV.wasDerivedFrom}> ?filing ; <${G.funder}> ?f ; <${G.taxYear}> ?y ; <${G.paymentStatus}> ?s } }
+WHERE { GRAPH ${g} { ?e <${G.recipient}> ?r ; <${PROV.wasDerivedFrom}> ?l . ?l <${DCT.isPartOf}> ?filing ; <${G.funder}> ?f ; <${G.taxYear}> ?y ; <${G.paymentStatus}> ?s } }`);
+  await store.update(`DELETE WHERE { GRAPH ${g} { ?l a <${G.GrantList}> ; ?p ?o } }`);
+  await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } }`);
+  // layout 1's rollups: every rollup also typed grants:Rollup, and a pair rollup for every pair
+  await store.update(`INSERT { GRAPH ${ro} { ?x a <${G.Rollup}> } } WHERE { GRAPH ${ro} { ?x <${G.totalAmount}> ?t } }`);
+  await store.update(`INSERT { GRAPH ${ro} { ?x a <${G.PairRollup}>, <${G.Rollup}> ; <${G.rollupFunder}> ?f ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?a ; <${G.grantCount}> 1 } }
+WHERE { GRAPH ${g} { ?e a <${G.Grant}> ; <${G.funder}> ?f ; <${G.recipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.amount}> ?a }
+  BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", STRAFTER(STR(?s), "#"))) AS ?x)
+  FILTER NOT EXISTS { GRAPH ${ro} { ?x <${G.totalAmount}> ?t } } }`);
 }

@@ -10,8 +10,8 @@ import type { GrantStore } from '../../src/grants/store.ts';
 import { traverse, type GrantQuestion } from '../../src/grants/traverse.ts';
 import { renderFailure } from '../../src/grants/render.ts';
 import { G, GRANT_LAYOUT, type GrantIris } from '../../src/grants/vocab.ts';
-import { DCT, PROV, RDF } from '../../src/rdf/vocab.ts';
-import { EXTRACT, ingestedStore } from './helpers.ts';
+import { RDF } from '../../src/rdf/vocab.ts';
+import { downgrade, EXTRACT, ingestedStore } from './helpers.ts';
 import { readIngestFile } from '../../src/grants/ingest.ts';
 
 const QUESTIONS: GrantQuestion[] = [
@@ -27,22 +27,6 @@ const QUESTIONS: GrantQuestion[] = [
 async function triples(store: GrantStore, graph: string): Promise<string[]> {
   const rows = await store.select(`SELECT ?s ?p ?o WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
   return rows.map((r) => `${r.s!.value} ${r.p!.value} ${r.o!.type}:${r.o!.value}^${r.o!.datatype ?? ''}`).sort();
-}
-
-/** Layout 1, from a layout-2 graph: what the edges and rollups looked like before the slim model. */
-async function downgrade(store: GrantStore, iris: GrantIris): Promise<void> {
-  const g = `<${iris.graph}>`, ro = `<${iris.rollups}>`;
-  await store.update(`DELETE { GRAPH ${g} { ?e <${PROV.wasDerivedFrom}> ?l } }
-INSERT { GRAPH ${g} { ?e a <${G.Grant}> ; <${PROV.wasDerivedFrom}> ?filing ; <${G.funder}> ?f ; <${G.taxYear}> ?y ; <${G.paymentStatus}> ?s } }
-WHERE { GRAPH ${g} { ?e <${G.recipient}> ?r ; <${PROV.wasDerivedFrom}> ?l . ?l <${DCT.isPartOf}> ?filing ; <${G.funder}> ?f ; <${G.taxYear}> ?y ; <${G.paymentStatus}> ?s } }`);
-  await store.update(`DELETE WHERE { GRAPH ${g} { ?l a <${G.GrantList}> ; ?p ?o } }`);
-  await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } }`);
-  // layout 1's rollups: every rollup also typed grants:Rollup, and a pair rollup for every pair
-  await store.update(`INSERT { GRAPH ${ro} { ?x a <${G.Rollup}> } } WHERE { GRAPH ${ro} { ?x <${G.totalAmount}> ?t } }`);
-  await store.update(`INSERT { GRAPH ${ro} { ?x a <${G.PairRollup}>, <${G.Rollup}> ; <${G.rollupFunder}> ?f ; <${G.rollupRecipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.totalAmount}> ?a ; <${G.grantCount}> 1 } }
-WHERE { GRAPH ${g} { ?e a <${G.Grant}> ; <${G.funder}> ?f ; <${G.recipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.amount}> ?a }
-  BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", STRAFTER(STR(?s), "#"))) AS ?x)
-  FILTER NOT EXISTS { GRAPH ${ro} { ?x <${G.totalAmount}> ?t } } }`);
 }
 
 describe('grant graph layout', () => {

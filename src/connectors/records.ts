@@ -116,6 +116,12 @@ export interface OperationResult {
 }
 
 const BY_MEASURE = Symbol('assay.observationsByMeasure');
+/**
+ * Set (non-enumerable) on an object that has accessor properties, so a walk over results
+ * (memo.ts `freezeResult`) reads its properties' descriptors rather than their values: reading
+ * `records` would make them. Objects without it are plain data, walked by value.
+ */
+export const HAS_ACCESSORS = Symbol('assay.hasAccessors');
 
 /**
  * A result whose records are made when first read, with a per-measure reader beside them. A whole
@@ -137,6 +143,7 @@ export function lazyRecords(result: Omit<OperationResult, 'records'>, all: () =>
   // records assigned afterwards are the records: the per-measure reader then reads them
   const of = (m: string): Observation[] => replaced ? made!.filter((r): r is Observation => r.type === 'observation' && r.measure === m) : ofMeasure(m);
   Object.defineProperty(out, BY_MEASURE, { value: of, enumerable: false });
+  Object.defineProperty(out, HAS_ACCESSORS, { value: true, enumerable: false });
   return out;
 }
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient, type RequestPolicy } from '../../src/http/client.ts';
 import { systemClock, type Clock } from '../../src/http/context.ts';
-import { memoized, memoSize } from '../../src/connectors/memo.ts';
+import { freezeResult, memoized, memoSize } from '../../src/connectors/memo.ts';
 import type { ConnectorContext } from '../../src/connectors/types.ts';
 import { lazyRecords, measureRecords, pointer, type Observation, type OperationResult } from '../../src/connectors/records.ts';
 import type { Declarations } from '../../src/connectors/declarations.ts';
@@ -99,6 +99,13 @@ describe('operation memo', () => {
     expect(() => { a.records.pop(); }).toThrow(TypeError);
     const raw = await t.http.request({ method: 'GET', url: URL_ }, policy, t.ctx);
     expect(() => { (raw.json as { facts: unknown[] }).facts.push(1); }).toThrow(TypeError);
+  });
+
+  it('freezes every object and array a result holds, at any depth, by value', () => {
+    const deep = { rows: [{ key: 'a', attributes: { STATE: 'RI', nested: [{ x: 1 }] } }], meta: { declared: 1 } };
+    freezeResult(deep);
+    const seen: unknown[] = [deep, deep.rows, deep.rows[0], deep.rows[0]!.attributes, deep.rows[0]!.attributes.nested, deep.rows[0]!.attributes.nested[0], deep.meta];
+    expect(seen.map((o) => Object.isFrozen(o))).toEqual(seen.map(() => true));
   });
 
   it('a result whose records are made when read stays lazy: remembering it reads no records', async () => {

@@ -12,7 +12,7 @@ import type { AdmittedEvidence, AnyEvidence } from '../evidence/types.ts';
 import { resolveCitations } from './citations.ts';
 import { corroboratedDisclosures, crossCheckDisclosures, crossCheckSheetLines, crossChecksOut, secondPathsFor } from './corroboration.ts';
 import { comparisonNotes, mergeDisclosures } from './disclosures.ts';
-import { factSheet, factSheetText } from './factsheet.ts';
+import { factSheet, factSheetText, type Derived } from './factsheet.ts';
 import { gradeText, strictBlockers, type Figure } from './figures.ts';
 import { qualify } from './qualification.ts';
 import { recordSheet, recordSheetText, renderRecords } from './records.ts';
@@ -75,10 +75,10 @@ export async function answerValues(s: RunState, items: AdmittedEvidence[], notes
 }
 
 /** Status and list answers: the same grading, citations and qualification as measured values. */
-export async function answerRecords(s: RunState, items: AnyEvidence[], total: number, notes: readonly Note[], plainText?: string): Promise<AskResult> {
+export async function answerRecords(s: RunState, items: AnyEvidence[], total: number, notes: readonly Note[], plainText?: string, derived: readonly Derived[] = []): Promise<AskResult> {
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
-  const sheet = recordSheet(items, total);
+  const sheet = recordSheet(items, total, derived);
   let text: string;
   let rendering: 'plain' | 'model' = 'plain';
   if (s.services.model) {

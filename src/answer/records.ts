@@ -57,7 +57,11 @@ function nonMeasures(items: readonly AnyEvidence[]): NonMeasure[] {
   return out;
 }
 
-export function recordSheet(evidence: readonly AnyEvidence[], total = evidence.length): RecordSheet {
+/**
+ * `extra`: figures the caller's code computed from the listed values (a grant average, a sum of two
+ * totals), each with its arithmetic and operands (E ids), graded derived.
+ */
+export function recordSheet(evidence: readonly AnyEvidence[], total = evidence.length, extra: readonly Derived[] = []): RecordSheet {
   const items = evidence.map((e, i) => ({ id: `E${i + 1}`, evidence: e }));
   const layout: RecordSheet['layout'] = evidence.every((e) => typeof e.value === 'boolean') ? 'status' : 'list';
   // only numeric values are facts a written number can be checked against
@@ -65,6 +69,7 @@ export function recordSheet(evidence: readonly AnyEvidence[], total = evidence.l
   const derived: Derived[] = [];
   if (layout === 'list') {
     if (total > items.length) derived.push({ id: 'D2', value: items.length, unit: 'records', arithmetic: `count of records listed (${span(items.length)}), the most recent of the ${total} matching`, operands: items.map((x) => x.id), label: 'number of records listed' });
+    derived.push(...extra);
     derived.unshift({ id: 'D1', value: total, unit: 'records', arithmetic: `count of records matching the question in the publisher response(s)${total > items.length ? `; ${items.length} listed (${span(items.length)})` : ` (${span(items.length)})`}`, operands: items.map((x) => x.id), label: 'number of records' });
   }
   // the count is graded (derived), so it is never exempted as an identifier's digits

@@ -20,6 +20,21 @@ import type { ResumeState } from './resume.ts';
 import type { RunState } from './state.ts';
 import type { AskResult, ClarificationOption } from './types.ts';
 
+/**
+ * A resumed grant clarification that chose one organization for a name (concept `grant-org:<role>`):
+ * the intent with that choice in the place the name held — the entity, an entity listed, or the
+ * attribute that named the recipient — never re-interpreted.
+ */
+export function bindGrantOrg(intent: Intent, concept: string | null, choice: string): Intent | undefined {
+  if (!concept?.startsWith('grant-org:')) return undefined;
+  const asked = choice.slice(choice.indexOf('#', choice.indexOf('#') + 1) + 1);
+  const same = (x: string | null | undefined) => x?.trim() === asked;
+  if (same(intent.canonical_entity ?? intent.entity)) return { ...intent, canonical_entity: choice, entity_status: 'resolved', entity_candidates: [] };
+  if (intent.entities.some(same)) return { ...intent, entities: intent.entities.map((e) => (same(e) ? choice : e)) };
+  if (same(intent.attribute)) return { ...intent, attribute: choice };
+  return { ...intent, canonical_entity: choice, entity_status: 'resolved', entity_candidates: [] };
+}
+
 const DIRECTIONS = new Map<string, NonNullable<Intent['direction']>>([['direction:forward', 'forward'], ['direction:reverse', 'reverse']]);
 /** The direction a resumed option binds, from its concept code. */
 export const directionOf = (concept: string | null): Intent['direction'] | undefined => concept ? DIRECTIONS.get(concept) : undefined;
@@ -84,6 +99,16 @@ export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, 
     s.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `relation ambiguous: ${x.options.map((o) => `${o.label} ${formatValue(o.paid, 'USD', 'USD')}`).join('; ')}; asking` });
     return { ...s.base('needs_clarification'), text: [x.question, ...options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.value!, 'USD', 'USD')} paid`)].join('\n'), clarification: { question: x.question, options } };
   }
+  if (x.kind === 'clarify_org') {
+    // several organizations match a name: each option names one (its choice name binds it on resume) with its paid total
+    const options: ClarificationOption[] = x.options.map((o) => ({
+      n: o.n, id: `grant-org:${x.role}`, label: o.label, value: o.paid, unit: 'USD', currency: 'USD', period: null, evidence: null,
+      assumptions: { measure: intent.attribute, measure_key: null, concept: `grant-org:${x.role}`, operation: null, entity: o.choice, period: periodLabel(intent.period) },
+    }));
+    s.resumeState = JSON.stringify({ intent, options: options.map((o) => ({ assumptions: o.assumptions })) } satisfies ResumeState);
+    s.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `"${x.asked}" matches ${options.length} ${x.role}s; asking` });
+    return { ...s.base('needs_clarification'), text: [x.question, ...x.options.map((o) => `${o.n}. ${o.label}: ${formatValue(o.paid, 'USD', 'USD')} paid in ${o.grants} grant${o.grants === 1 ? '' : 's'}`)].join('\n'), clarification: { question: x.question, options } };
+  }
   if (x.attempt) s.attempts.push(x.attempt);
   if (x.kind === 'refused') {
     const f = x.failure;
@@ -93,5 +118,7 @@ export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, 
   }
   const items = s.number(x.items);
   await s.writeEvidence(items);
-  return answerRecords(s, items, items.length, [...notes, ...x.disclosures.map(text)], x.text);
+  // figures Assay computed from the listed values (an average, two totals combined): graded derived, operands named
+  const derived = x.derived.map((d, i) => ({ id: `D${i + 3}`, value: d.value, unit: d.unit, currency: 'USD', label: d.label, arithmetic: d.arithmetic, operands: d.operands.map((k) => `E${k + 1}`) }));
+  return answerRecords(s, items, items.length, [...notes, ...x.disclosures.map(text)], x.text, derived);
 }

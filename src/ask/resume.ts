@@ -9,7 +9,7 @@ import { runIris, RUN_ID } from '../evidence/iris.ts';
 import type { OperationRef } from '../discover/index.ts';
 import { parseIntent, type Intent, type Understanding } from '../understand/index.ts';
 import type { RefusalDecision } from '../answer/wording.ts';
-import { directionOf } from './grants.ts';
+import { bindGrantOrg, directionOf } from './grants.ts';
 import type { Bound } from './plan-step.ts';
 import type { RunState } from './state.ts';
 import type { Assumptions } from './types.ts';
@@ -52,6 +52,9 @@ export function resumed(s: RunState, resume: { run: string; option: number }): {
     s.ctx.emit({ stage: 'measure', by: 'caller (resume)', message: `reading bound: ${opt.reading}` });
     return { u: { status: 'understood', intent: { ...r.intent, attribute: opt.reading, interpretations: [] }, interpreter: 'caller', notes } };
   }
+  // a grant question's organization chosen for a name: bound where the name was
+  const org = bindGrantOrg(r.intent, opt.assumptions.concept, opt.assumptions.entity);
+  if (org) return { u: { status: 'understood', intent: org, interpreter: 'caller', notes } };
   // an entity choice: the chosen candidate becomes the resolved entity (a grant question's choice also binds its direction)
   const direction = directionOf(opt.assumptions.concept);
   s.ctx.emit({ stage: 'structure', by: 'caller (resume)', message: `entity bound: ${opt.assumptions.entity}` });

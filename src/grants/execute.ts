@@ -18,19 +18,30 @@ import type { RawPointer } from '../http/client.ts';
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
-import { renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
+import { renderCandidate, renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
 import { splitStateRecipients } from './split-states.ts';
 import { stateCode } from './states.ts';
 import type { GrantStore } from './store.ts';
-import { traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
-import type { GrantIris } from './vocab.ts';
+import type { Role } from './resolve.ts';
+import { choiceName, traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
+import { G, type GrantIris } from './vocab.ts';
 import * as Q from './queries.ts';
 
 export const GRANT_SOURCE = 'assay-grant-graph';
 
 const OPERATION: Record<GrantResult['kind'], string> = {
   forward: 'grants-by-funder', pair: 'grants-by-funder', reverse: 'funders-of-recipient', intersection: 'common-recipients', ranking: 'top-funders', geographic: 'grants-by-state', cause: 'grants-by-cause',
+  largest: 'grants-by-funder', average: 'grants-by-funder', two_funders: 'grants-by-funder', common_funders: 'funders-of-recipient',
 };
+
+/**
+ * What a grant question measures beyond whose grants, read from its attribute (the offline cues
+ * write these words; a model's intent may word them its own way): an average grant, the largest
+ * single grants, or a ranking by the number of grants rather than the amount.
+ */
+const AVERAGE = /\b(?:average|mean|typical)\b/i;
+const LARGEST = /\b(?:largest|biggest|top|single)\s+(?:single\s+|individual\s+)?grants?\b|\b(?:single|individual)\s+grants?\b/i;
+const BY_COUNT = /\b(?:number\s+of\s+grants|most\s+grants|fewest\s+grants|grant\s+counts?|grants?\s+count|count\s+of\s+grants|by\s+count)\b/i;
 
 /** Words that name grants in general, not a cause or a recipient: an attribute made only of these asks for all of a funder's grants. */
 const GENERIC_WORDS = new Set(['grant', 'grants', 'money', 'funding', 'fund', 'funds', 'donation', 'donations', 'gift', 'gifts', 'recipient', 'recipients', 'grantee', 'grantees',
@@ -62,47 +73,71 @@ export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDir
 export function questionFromIntent(intent: Intent): Mapped {
   const name = intent.canonical_entity ?? intent.entity;
   const taxYear = intent.period?.year ?? undefined;
+  const year = taxYear ? { taxYear } : {};
   const limit = intent.limit ?? 10;
   const attr = (intent.attribute ?? '').trim();
   const recipients = /\b(recipients?|grantees?)\b/i.test(attr);
   const within = intent.geography?.within ?? null;
+  const average = AVERAGE.test(attr);
+  const largest = !average && LARGEST.test(attr);
+  const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
+  // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
+  const rest = attr.replace(AVERAGE, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   switch (intent.direction) {
     case 'forward': {
+      // two funders: each one's grants (to one recipient, or in all), side by side
+      if (intent.entities.length === 2 && !intent.entity) {
+        const to = attr && !GENERIC.test(attr) ? { recipient: attr } : {};
+        return { ok: true, question: { direction: 'two_funders', funders: [intent.entities[0]!, intent.entities[1]!], ...to, ...year, combine: intent.order ? 'difference' : 'sum' } };
+      }
+      if (intent.entities.length > 2) return { ok: false, failure: { code: 'unmappable', why: `two funders can be set side by side; this question names ${intent.entities.length}` } };
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about the grants an organization made must name the organization' } };
+      if (average) return { ok: true, question: { direction: 'average', funder: name, ...year } };
+      if (largest) return { ok: true, question: { direction: 'largest_grants', funder: name, limit, ...year } };
       if (within) {
         const st = stateCode(within);
         if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
-        return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
+        return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
       }
-      if ((recipients || intent.order) && intent.geography?.level === 'state') return { ok: false, failure: { code: 'funder_state_ranking', funder: name } };
-      if (recipients || intent.order) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit } };
+      if ((recipients || intent.order) && intent.geography?.level === 'state') return { ok: true, question: { direction: 'states_of', funder: name, limit, ...year } };
+      if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
       // ("How much did X give to Michigan?": the place, as "to organizations in Michigan" reads)
       const st = attr ? stateCode(attr) : null;
-      if (st) return { ok: true, question: { direction: 'geographic', state: st, funder: name } };
-      if (attr && !GENERIC.test(attr)) return { ok: true, question: { direction: 'pair', funder: name, recipient: attr, ...(taxYear ? { taxYear } : {}) } };
-      return { ok: true, question: { direction: 'forward', funder: name, ...(taxYear ? { taxYear } : {}) } };
+      if (st) return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
+      if (attr && !GENERIC.test(attr)) return { ok: true, question: { direction: 'pair', funder: name, recipient: attr, ...year } };
+      return { ok: true, question: { direction: 'forward', funder: name, ...year } };
     }
     case 'reverse':
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
-      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...(taxYear ? { taxYear } : {}) } };
+      if (average) return { ok: true, question: { direction: 'average', recipient: name, ...year } };
+      if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year } };
+      if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
+      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year } };
     case 'intersection':
-      if (intent.attribute === 'funders') return { ok: false, failure: { code: 'common_funders' } };
-      if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two funders; this question names ${intent.entities.length}` } };
+      if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two ${intent.attribute === 'funders' ? 'recipients' : 'funders'}; this question names ${intent.entities.length}` } };
+      if (intent.attribute === 'funders') return { ok: true, question: { direction: 'common_funders', recipients: [intent.entities[0]!, intent.entities[1]!] } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
-      if (intent.attribute === 'funders' && within) return { ok: false, failure: { code: 'funder_ranking_in_state', state: within } };
+      if (average) return { ok: true, question: { direction: 'average' } };
+      if (largest) return { ok: true, question: { direction: 'largest_grants', limit } };
+      if (/^funders\b/.test(attr) && within) {
+        const st = stateCode(within);
+        if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
+        return { ok: true, question: { direction: 'funders_in_state', state: st, limit, ...by } };
+      }
       if (within) {
         const st = stateCode(within);
         if (st) return { ok: true, question: { direction: 'geographic', state: st } };
       }
-      if (attr && !GENERIC.test(attr) && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr } };
+      if (attr && !GENERIC.test(attr) && !by.by && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr, ...year } };
       const subject = intent.geography?.level === 'state' ? 'state' : recipients ? 'recipient' : 'funder';
-      return { ok: true, question: { direction: 'ranking', subject, limit, order: intent.order ?? 'desc' } };
+      return { ok: true, question: { direction: 'ranking', subject, limit, order: intent.order ?? 'desc', ...by } };
     }
     default:
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'the question says neither whose grants nor in which direction' } };
+      if (rest !== attr && (average || largest)) return { ok: false, failure: { code: 'unmappable', why: `"${name}" may be the grants' funder or their recipient; ask "the average grant from ${name}" or "to ${name}"` } };
       return { ok: true, openDirection: name };
   }
 }
@@ -110,9 +145,16 @@ export function questionFromIntent(intent: Intent): Mapped {
 export interface GrantDeps { store: GrantStore; iris: GrantIris; registry?: IdentityRegistry; signal?: AbortSignal }
 
 export type GrantExecution =
-  | { kind: 'evidence'; result: GrantResult; attempt: Attempt; items: Array<Omit<AnyEvidence, 'index'>>; text: string; disclosures: string[]; codes: Disclosure[]; relation?: RelationChoice }
+  | { kind: 'evidence'; result: GrantResult; attempt: Attempt; items: Array<Omit<AnyEvidence, 'index'>>; text: string; disclosures: string[]; codes: Disclosure[]; relation?: RelationChoice; derived: DerivedFigure[] }
   | { kind: 'refused'; attempt?: Attempt; failure: GrantFailure | ShapeFailure; reason: string }
-  | { kind: 'clarify'; question: string; options: RelationOption[] };
+  | { kind: 'clarify'; question: string; options: RelationOption[] }
+  /** Several organizations match a name: which one is meant? Each option names one by a choice name (`choiceName`) and carries its paid total in the role. */
+  | { kind: 'clarify_org'; question: string; role: Role; asked: string; options: OrgOption[] };
+
+export interface OrgOption { n: number; choice: string; label: string; paid: number; grants: number }
+
+/** A figure Assay computes from admitted values (an average, a sum or difference of two totals), graded derived: operands are indexes into the items. */
+export interface DerivedFigure { value: number; unit: 'USD'; label: string; arithmetic: string; operands: number[] }
 
 export interface RelationOption { n: number; direction: 'forward' | 'reverse'; label: string; paid: number; grants: number }
 export interface RelationChoice { asked: string; chosen: 'forward' | 'reverse'; other: { direction: 'forward' | 'reverse'; paid: number; grants: number } | null }
@@ -158,9 +200,26 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   // (a recipient found only by some words of its name yields to a cause the words name: "education" is not "XYZ Education Fund")
   const byWordsOnly = outcome.ok && outcome.result.disclosures.some((d) => d.code === 'match_method' && d.role === 'recipient' && d.method === 'name_words');
   if (question.direction === 'pair' && (byWordsOnly || (!outcome.ok && (outcome.failure.code === 'not_in_graph' || outcome.failure.code === 'ambiguous_org') && outcome.failure.role === 'recipient')) && causeMatch(question.recipient.toLowerCase())) {
-    question = { direction: 'cause', cause: question.recipient, funder: question.funder };
+    question = { direction: 'cause', cause: question.recipient, funder: question.funder, ...(question.taxYear ? { taxYear: question.taxYear } : {}) };
     outcome = await traverse(deps, question);
   }
+  // a name several organizations match: asked (on_ambiguity=ask), else the leading one answered and said
+  const chosen: Disclosure[] = [];
+  for (let i = 0; i < 3 && !outcome.ok && outcome.failure.code === 'ambiguous_org'; i++) {
+    const f = outcome.failure;
+    const ranked = await rankCandidates(deps, f.role, f.candidates);
+    const method = f.method ?? 'name_exact';
+    if (options.onAmbiguity === 'ask') {
+      return { kind: 'clarify_org', role: f.role, asked: f.asked, question: `"${f.asked}" matches ${ranked.length} ${f.role}s in the grant graph. Which one do you mean?`, options: ranked.map((c, k) => ({
+        n: k + 1, choice: choiceName(c.org.iri, method, f.asked), label: renderCandidate(c.org), paid: c.paid, grants: c.grants,
+      })) };
+    }
+    const lead = ranked[0]!;
+    question = withName(question, f.role, f.asked, choiceName(lead.org.iri, method, f.asked));
+    chosen.push({ code: 'ambiguous_chosen', role: f.role, asked: f.asked, chosen: renderCandidate(lead.org), others: ranked.slice(1).map((c) => renderCandidate(c.org)) });
+    outcome = await traverse(deps, question);
+  }
+  if (outcome.ok) outcome.result.disclosures.unshift(...chosen);
   // the traversal read the coverage already; a failure without one reads it here
   const responses = await responsesFor(deps, outcome.ok ? outcome.result : null);
   const attempt: Attempt = {
@@ -173,15 +232,16 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   const r = outcome.result;
   // a reading the year cannot select within is answered only when the graph holds no other year for it
   const year = intent.period?.year ?? undefined;
-  if (year !== undefined && !YEAR_FILTERED.has(question.direction)) {
+  if (year !== undefined && !yearApplied(question, year)) {
     const years = await yearsOf(deps, question, r);
     if (years.some((y) => y !== year)) return refusedAfter(attempt, { code: 'year_not_filterable', taxYear: year, reading: question.direction, years });
   }
   // a state total is the grants filed to addresses there only when no recipient it counts has addresses in two states
   // (a ranking of states: each state listed)
-  const statesOf = r.kind === 'geographic' ? [r.state] : r.kind === 'ranking' && r.subject === 'state' ? (r.stateRows ?? []).map((x) => x.state) : [];
+  // (funders ranked in one state: that state, over every funder)
+  const statesOf = r.kind === 'geographic' ? [r.state] : r.kind === 'ranking' && r.subject === 'state' ? (r.stateRows ?? []).map((x) => x.state) : r.kind === 'ranking' && r.state ? [r.state] : [];
   for (const state of statesOf) {
-    const funder = r.kind === 'geographic' && r.funder ? r.funder : null;
+    const funder = r.kind === 'geographic' && r.funder ? r.funder : r.kind === 'ranking' && r.subject === 'state' && r.of ? r.of : null;
     const split = await splitStateRecipients(deps.store, deps.iris, state, (funder ?? []).map((o) => o.iri), deps.signal, SPLIT_SHOWN + 1);
     if (split.length > 0) {
       return refusedAfter(attempt, { code: 'state_split', state, funder: funder ? funder[0]!.name : null, recipients: split.slice(0, SPLIT_SHOWN).map((x) => ({ name: x.name, states: x.states })), more: split.length > SPLIT_SHOWN });
@@ -192,17 +252,52 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
     return refusedAfter(attempt, { code: 'cause_unclassified', cause: r.cause.cause, funder: r.funder ? r.funder[0]!.name : null });
   }
   const built = buildEvidence(r, n, options.planVerdict, responses);
-  const codes = [...r.disclosures];
+  const codes = [...r.disclosures, ...(built.derived.length ? [r.kind === 'average' ? { code: 'average_derived' } as const : { code: 'combined_derived', combine: r.kind === 'two_funders' ? r.combine : 'sum' } as const] : [])];
   const disclosures = codes.map(renderDisclosure);
   if (relation) disclosures.unshift(relationNote(relation));
-  return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, ...(relation ? { relation } : {}) };
+  return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, derived: built.derived, ...(relation ? { relation } : {}) };
 }
 
 /** Recipients named in a state_split refusal. */
 const SPLIT_SHOWN = 5;
 
 /** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
-const YEAR_FILTERED = new Set<GrantQuestion['direction']>(['forward', 'reverse', 'pair']);
+const yearApplied = (q: GrantQuestion, year: number): boolean => 'taxYear' in q && q.taxYear === year;
+
+/**
+ * A name's candidates, leading first: the largest paid total in the role the question gives the
+ * name (then the most grants, then IRI), each with that total, from their rollups (one read).
+ */
+async function rankCandidates(deps: GrantDeps, role: Role, candidates: readonly OrgRef[]): Promise<Array<{ org: OrgRef; paid: number; grants: number }>> {
+  const iris = candidates.map((c) => c.iri);
+  const rows = await deps.store.select(role === 'funder' ? Q.funderTotals(deps.iris, iris) : Q.recipientTotals(deps.iris, iris), deps.signal);
+  const paid = new Map<string, { paid: number; grants: number }>();
+  for (const r of rows) {
+    if (r.status!.value !== G.Paid) continue;
+    const key = (role === 'funder' ? r.f : r.r)!.value;
+    const v = paid.get(key) ?? { paid: 0, grants: 0 };
+    v.paid += Number(r.total!.value); v.grants += Number(r.n!.value); paid.set(key, v);
+  }
+  return candidates.map((org) => ({ org, ...(paid.get(org.iri) ?? { paid: 0, grants: 0 }) }))
+    .sort((a, b) => b.paid - a.paid || b.grants - a.grants || (a.org.iri < b.org.iri ? -1 : 1));
+}
+
+/** The question with one organization chosen for a name it asked in a role. */
+function withName(q: GrantQuestion, role: Role, asked: string, choice: string): GrantQuestion {
+  const same = (x: string) => x.trim() === asked;
+  const out: Record<string, unknown> = { ...q };
+  const fields = role === 'funder' ? ['funder', 'funders'] : ['recipient', 'recipients'];
+  for (const k of fields) {
+    const v = out[k];
+    if (typeof v === 'string' && same(v)) { out[k] = choice; break; }
+    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && same(x))) {
+      const i = v.findIndex((x) => typeof x === 'string' && same(x));
+      out[k] = v.map((x, j) => (j === i ? choice : x));
+      break;
+    }
+  }
+  return out as GrantQuestion;
+}
 
 function refusedAfter(attempt: Attempt, failure: ShapeFailure): GrantExecution {
   const reason = renderShapeFailure(failure);
@@ -232,7 +327,13 @@ function relationNote(r: RelationChoice): string {
     : `"${r.asked} grants" read as the grants ${r.asked} ${what(r.chosen)} (the graph holds none ${r.chosen === 'forward' ? 'to it' : 'from it'})`;
 }
 
-const kindOf = (q: GrantQuestion): GrantResult['kind'] => (q.direction === 'top_recipients_of' ? 'ranking' : q.direction);
+const kindOf = (q: GrantQuestion): GrantResult['kind'] => {
+  switch (q.direction) {
+    case 'top_recipients_of': case 'states_of': case 'funders_in_state': case 'funders_by_count': case 'ranking': return 'ranking';
+    case 'largest_grants': return 'largest';
+    default: return q.direction;
+  }
+};
 
 function bindingsOf(q: GrantQuestion): Record<string, string> {
   const out: Record<string, string> = { direction: q.direction };
@@ -255,8 +356,12 @@ function sourcesOf(r: GrantResult | null): { filings: string[]; funders: string[
     case 'cause': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.funder) };
     case 'reverse': return { filings: [], funders: r.funders.map((f) => f.org.iri) };
     case 'intersection': return { filings: [], funders: [...iris(r.funders[0]), ...iris(r.funders[1])] };
-    case 'ranking': return { filings: [], funders: r.subject === 'recipient_of' ? iris(r.of) : r.subject === 'funder' ? r.rows.map((x) => x.org.iri) : [] };
+    case 'ranking': return { filings: [], funders: r.subject === 'recipient_of' || r.subject === 'state' ? iris(r.of) : r.subject === 'funder' ? r.rows.map((x) => x.org.iri) : [] };
     case 'geographic': return { filings: [], funders: iris(r.funder) };
+    case 'largest': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.of && r.scope === 'funder' ? r.of : []) };
+    case 'average': return { filings: [], funders: r.scope === 'funder' ? iris(r.of) : [] };
+    case 'two_funders': return { filings: [], funders: [...iris(r.sides[0].funder), ...iris(r.sides[1].funder)] };
+    case 'common_funders': return { filings: [], funders: r.funders.map((x) => x.funder.iri) };
   }
 }
 
@@ -290,15 +395,21 @@ const entityOf = (o: OrgRef): Item['entity'] => ({
   keys: { name: o.name, ...(o.ein ? { ein: o.ein } : { grant_graph_org: o.iri.split('/org/').pop()! }) } as Item['entity']['keys'],
 });
 
-function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 'composed', responses: Responses): { items: Item[]; text: string } {
+/** An amount to the cent, written as the grader reads it back: "$1,234.57", or "$1,235" when whole. */
+const usdCents = (v: number): string => (Number.isInteger(v) ? usd(v) : `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+const cents = (v: number): number => Math.round(v * 100) / 100;
+
+function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 'composed', responses: Responses): { items: Item[]; text: string; derived: DerivedFigure[] } {
   const items: Item[] = [];
+  const derived: DerivedFigure[] = [];
   const raw = responses.all[0]!;
   const matchKey = r.disclosures.some((d) => d.code === 'match_method' && d.method === 'ein');
   const base = (o: OrgRef, label: string, value: number, unit: 'USD' | 'count', kind: string, key: string, attributes: Record<string, string | number | boolean | null>): Item => ({
     attemptN, source: GRANT_SOURCE, operation: OPERATION[r.kind], measure: unit === 'USD' ? `${GRANT_SOURCE}/grants/amount-paid` : `${GRANT_SOURCE}/grants/grant-count`,
     measureLabel: label, attribute: 'grants', value, unit, ...(unit === 'USD' ? { currency: 'USD' } : {}),
     period: { label: 'tax years of the filings held', basis: 'fiscal' }, entity: entityOf(o), raw,
-    record: { kind, key: `${kind}=${key}`, label: `${label}: ${o.name}`, attributes },
+    // an answer for one tax year names it: the year is a period, not a measurement
+    record: { kind, key: `${kind}=${key}`, label: `${label}: ${o.name}`, attributes: { ...attributes, ...('taxYear' in r && r.taxYear ? { taxYear: String(r.taxYear) } : {}) } },
     assurance: { match: matchKey ? 'key' : 'name', planVerdict, warnings: r.coverage.complete ? [] : [`partial coverage: ${r.coverage.funders} funders' filings`] },
   });
   const lines: string[] = [];
@@ -364,25 +475,107 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     }
     case 'ranking': {
       if (r.subject === 'state') {
-        lines.push('Recipient states by grants paid, in the filings the grant graph holds:');
+        lines.push(r.of ? `Recipient states of ${r.of[0]!.name}'s grants by grants paid${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, in its filings the grant graph holds:` : 'Recipient states by grants paid, in the filings the grant graph holds:');
         (r.stateRows ?? []).forEach((s, i) => {
-          items.push(base({ iri: s.state, name: s.state, ein: null, state: s.state }, 'grants paid to recipients in the state', s.amount, 'USD', 'state_total', s.state, {}));
-          lines.push(`${i + 1}. ${s.state}: ${usd(s.amount)}`);
+          const who = r.of?.[0];
+          items.push(base({ iri: s.state, name: s.state, ein: null, state: s.state }, who ? `grants paid by ${who.name} to recipients in the state` : 'grants paid to recipients in the state', s.amount, 'USD', 'state_total', `${who?.iri ?? 'graph'}|${s.state}`, {}));
+          if (who) items.push(base({ iri: s.state, name: s.state, ein: null, state: s.state }, `grants paid by ${who.name} to recipients in the state (count)`, s.grants, 'count', 'state_count', `${who.iri}|${s.state}`, {}));
+          lines.push(`${i + 1}. ${s.state}: ${usd(s.amount)}${who ? ` in ${s.grants} grant${s.grants === 1 ? '' : 's'}` : ''}`);
         });
       } else {
-        lines.push(r.subject === 'recipient_of' ? `Largest recipients of ${r.of![0]!.name} by grants paid:` : `Largest ${r.subject === 'funder' ? 'funders' : 'recipients'} by grants paid, in the filings the grant graph holds:`);
+        const byCount = r.by === 'count';
+        const what = byCount ? 'by number of grants paid' : 'by grants paid';
+        lines.push(r.subject === 'recipient_of' ? `Largest recipients of ${r.of![0]!.name} ${what}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}:`
+          : r.state ? `Funders ${what} to organizations in ${r.state}, in the filings the grant graph holds:`
+          : r.to ? `Funders of ${r.to[0]!.name} ${what}, in the filings the grant graph holds:`
+          : `${r.order === 'asc' ? 'Smallest' : 'Largest'} ${r.subject === 'funder' ? 'funders' : 'recipients'} ${what}${r.order === 'asc' ? ', smallest first' : ''}, in the filings the grant graph holds:`);
         r.rows.forEach((x, i) => {
-          items.push(base(x.org, r.subject === 'funder' ? 'grants paid by the funder' : 'grants paid to the recipient', x.amount, 'USD', `${r.subject}_total`, `${r.of?.[0]?.iri ?? 'graph'}|${x.org.iri}`, { grants: String(x.grants) }));
-          lines.push(`${i + 1}. ${x.org.name}: ${usd(x.amount)}`);
+          const label = r.state ? `grants paid by the funder to organizations in ${r.state}` : r.to ? `grants paid by the funder to ${r.to[0]!.name}` : r.subject === 'funder' ? 'grants paid by the funder' : 'grants paid to the recipient';
+          const key = `${r.of?.[0]?.iri ?? r.to?.[0]?.iri ?? (r.state ? `state-${r.state}` : 'graph')}|${x.org.iri}`;
+          items.push(base(x.org, label, x.amount, 'USD', `${r.subject}_total`, key, { grants: String(x.grants) }));
+          if (byCount) items.push(base(x.org, `${label} (count)`, x.grants, 'count', `${r.subject}_count`, key, {}));
+          lines.push(byCount ? `${i + 1}. ${x.org.name}: ${x.grants} grant${x.grants === 1 ? '' : 's'} (${usd(x.amount)})` : `${i + 1}. ${x.org.name}: ${usd(x.amount)}`);
         });
       }
       break;
     }
     case 'geographic': {
       const who = r.funder ?? [{ iri: `state-${r.state}`, name: `Recipients in ${r.state}`, ein: null, state: r.state }];
-      head(who, r.totals, r.funder ? `paid organizations in ${r.state}` : 'received', r.funder ? 'recipients' : 'recipients');
+      head(who, r.totals, r.funder ? `paid organizations in ${r.state}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}` : 'received', r.funder ? 'recipients' : 'recipients');
+      break;
+    }
+    case 'largest': {
+      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `by ${r.of![0]!.name}` : `to ${r.of![0]!.name}`;
+      const scopeOrg = r.of?.[0] ?? { iri: 'graph', name: 'All funders in the graph', ein: null, state: null };
+      items.push(base(scopeOrg, 'grants paid (total)', r.totals.paid.amount, 'USD', 'total_paid', scopeOrg.iri, {}));
+      items.push(base(scopeOrg, 'grants paid (count)', r.totals.paid.grants, 'count', 'count_paid', scopeOrg.iri, {}));
+      lines.push(`The largest single grants paid ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, of ${r.totals.paid.grants} paid grants totalling ${usd(r.totals.paid.amount)}, according to the filings the grant graph holds:`);
+      r.edges.forEach((e, i) => {
+        items.push(base(r.scope === 'recipient' ? e.funder : e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, recipient: e.recipient.name, record: e.record }));
+        const who = r.scope === 'funder' ? `to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}`;
+        lines.push(`${i + 1}. ${usd(e.amount)} ${who}, tax year ${e.taxYear}${e.purpose ? ` (${e.purpose})` : ''}`);
+      });
+      break;
+    }
+    case 'average': {
+      const o = r.of?.[0] ?? { iri: 'graph', name: 'All funders in the graph', ein: null, state: null };
+      const t = r.totals;
+      items.push(base(o, 'grants paid (total)', t.paid.amount, 'USD', 'total_paid', o.iri, {}));
+      items.push(base(o, 'grants paid (count)', t.paid.grants, 'count', 'count_paid', o.iri, {}));
+      const avg = cents(t.paid.amount / t.paid.grants);
+      derived.push({ value: avg, unit: 'USD', label: 'average paid grant', arithmetic: `total paid ÷ paid grants = ${t.paid.amount} ÷ ${t.paid.grants}, rounded to the cent`, operands: [items.length - 2, items.length - 1] });
+      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `paid by ${o.name}` : `paid to ${o.name}`;
+      lines.push(`The average grant ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''} was ${usdCents(avg)}: ${usd(t.paid.amount)} paid in ${t.paid.grants} grant${t.paid.grants === 1 ? '' : 's'}, divided by Assay, according to the filings the grant graph holds.`);
+      if (t.approvedFuture.grants > 0) {
+        items.push(base(o, 'grants approved for future payment (total)', t.approvedFuture.amount, 'USD', 'total_future', o.iri, {}));
+        items.push(base(o, 'grants approved for future payment (count)', t.approvedFuture.grants, 'count', 'count_future', o.iri, {}));
+        lines.push(`Grants approved for future payment are not in the average: ${usd(t.approvedFuture.amount)} in ${t.approvedFuture.grants} grant${t.approvedFuture.grants === 1 ? '' : 's'}, not paid.`);
+      }
+      break;
+    }
+    case 'two_funders': {
+      const to = r.recipient?.[0];
+      const at: number[] = [];
+      for (const side of r.sides) {
+        const f = side.funder[0]!;
+        const key = to ? `${f.iri}|${to.iri}` : f.iri;
+        at.push(items.length);
+        items.push(base(to ?? f, to ? `grants paid by ${f.name} (total)` : 'grants paid (total)', side.totals.paid.amount, 'USD', to ? 'pair_total_paid' : 'total_paid', key, { funder: f.name }));
+        items.push(base(to ?? f, to ? `grants paid by ${f.name} (count)` : 'grants paid (count)', side.totals.paid.grants, 'count', to ? 'pair_count_paid' : 'count_paid', key, { funder: f.name }));
+        lines.push(side.totals.paid.grants > 0
+          ? `${f.name} paid ${to ? `${to.name} ` : ''}${usd(side.totals.paid.amount)} in ${side.totals.paid.grants} grant${side.totals.paid.grants === 1 ? '' : 's'}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}.`
+          : `${f.name} made no paid grant${to ? ` to ${to.name}` : 's'} in its filings the grant graph holds${r.taxYear ? ` for tax year ${r.taxYear}` : ''}.`);
+        if (side.totals.approvedFuture.grants > 0) {
+          items.push(base(to ?? f, `grants approved for future payment by ${f.name} (total)`, side.totals.approvedFuture.amount, 'USD', to ? 'pair_total_future' : 'total_future', key, { funder: f.name }));
+          lines.push(`Separately, ${f.name} approved ${usd(side.totals.approvedFuture.amount)} for future payment (not paid).`);
+        }
+      }
+      const [a, b] = r.sides.map((x) => x.totals.paid.amount) as [number, number];
+      const [na, nb] = [r.sides[0].funder[0]!.name, r.sides[1].funder[0]!.name];
+      if (r.combine === 'difference') {
+        if (a === b) lines.push(`They paid the same amount${to ? ` to ${to.name}` : ''}.`);
+        else {
+          const [more, less, diff] = a > b ? [na, nb, a - b] : [nb, na, b - a];
+          derived.push({ value: diff, unit: 'USD', label: `difference, ${more} minus ${less}`, arithmetic: `${a > b ? 'E1 − E3' : 'E3 − E1'} = ${Math.max(a, b)} − ${Math.min(a, b)}`, operands: [at[0]!, at[1]!] });
+          lines.push(`${more} paid more${to ? ` to ${to.name}` : ''}, by ${usd(diff)}.`);
+        }
+      } else if (a > 0 && b > 0) {
+        derived.push({ value: a + b, unit: 'USD', label: `sum of what ${na} and ${nb} paid`, arithmetic: `E1 + E3 = ${a} + ${b}`, operands: [at[0]!, at[1]!] });
+        lines.push(`Together they paid ${to ? `${to.name} ` : ''}${usd(a + b)} (summed by Assay from the two totals above).`);
+      }
+      break;
+    }
+    case 'common_funders': {
+      const [a, b] = r.recipients;
+      items.push(base(a[0]!, 'funders of both recipients (count)', r.funders.length, 'count', 'count_common_funders', `${a[0]!.iri}|${b[0]!.iri}`, {}));
+      lines.push(`${r.funders.length} funder${r.funders.length === 1 ? '' : 's'} in the filings the grant graph holds made grants to both ${a[0]!.name} and ${b[0]!.name}${r.funders.length ? ':' : '.'}`);
+      for (const x of r.funders.slice(0, TOP)) {
+        items.push(base(x.funder, `paid to ${a[0]!.name}`, x.amounts[0].paid.amount, 'USD', 'pair_a', `${x.funder.iri}|${a[0]!.iri}`, { recipient: a[0]!.name }));
+        items.push(base(x.funder, `paid to ${b[0]!.name}`, x.amounts[1].paid.amount, 'USD', 'pair_b', `${x.funder.iri}|${b[0]!.iri}`, { recipient: b[0]!.name }));
+        lines.push(`- ${x.funder.name}: ${usd(x.amounts[0].paid.amount)} to ${a[0]!.name} and ${usd(x.amounts[1].paid.amount)} to ${b[0]!.name}`);
+      }
       break;
     }
   }
-  return { items, text: lines.join('\n') };
+  return { items, text: lines.join('\n'), derived };
 }

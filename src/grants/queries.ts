@@ -380,3 +380,93 @@ export const naive = {
     return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ${T(G.Paid)} . ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.amount)} ?a } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;
   },
 };
+
+/*
+ * Readings beside the directions above (averages, single grants, rankings by count, two recipients'
+ * shared funders, a state's funders). Each is bounded by what it names: one funder's or one
+ * recipient's edges, or rollups read in order; none scans every edge of the graph.
+ */
+
+/**
+ * Some funders' largest single grants of one payment status (optionally one tax year): their own
+ * edges, ordered by amount — bounded by those funders' edges.
+ */
+export function largestEdgesOf(iris: GrantIris, funders: readonly string[], status: string, limit: number, taxYear?: number): string {
+  const q = forwardEdges(iris, funders, taxYear);
+  return checked(`${q.slice(0, q.lastIndexOf('}'))} FILTER(?status = ${sparqlIri(status)})\n} ORDER BY DESC(?amount) ?e LIMIT ${Math.trunc(limit)}`);
+}
+
+/**
+ * The edges to some recipients with what an edge row needs (funder, status, year, filing, record,
+ * purpose): optionally of one status, one tax year, the largest `limit` only. Bounded by the
+ * recipients' own edges (the same pattern the reverse traversal groups).
+ */
+export function edgesToRecipients(iris: GrantIris, recipients: readonly string[], opts: { status?: string; taxYear?: number; limit?: number } = {}): string {
+  const year = opts.taxYear === undefined ? -1 : Math.trunc(opts.taxYear);
+  const st = opts.status ? sparqlIri(opts.status) : '?status';
+  const g = iriRef(iris.graph);
+  const vr = `VALUES ?r { ${recipients.map(sparqlIri).join(' ')} }`;
+  const body = `GRAPH ${g} { ${vr}
+    ?e <${G.recipient}> ?r ; <${G.amount}> ?amount ; <${PROV.wasDerivedFrom}> ?l ; <${G.sourceRecord}> ?record .
+    ?l <${G.funder}> ?f ; <${G.paymentStatus}> ${st} ; <${G.taxYear}> ?year ; <${DCT.isPartOf}> ?filing .
+    OPTIONAL { ?e <${G.purpose}> ?purpose }
+    OPTIONAL { ?e <${G.cashAmount}> ?cash }
+    OPTIONAL { ?e <${G.nonCashAmount}> ?noncash }
+  }
+  ${opts.status ? `BIND(${st} AS ?status)` : ''}
+  FILTER(${year} < 0 || ?year = ${year})`;
+  const tail = opts.limit ? ` ORDER BY DESC(?amount) ?e LIMIT ${Math.trunc(opts.limit)}` : '';
+  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {\n  ${body}\n}${tail}`);
+}
+
+/** Funders by paid total, largest first, a page at a time (`offset`): the order a threshold search over funders reads them in. */
+export function fundersByTotal(iris: GrantIris, status: string, limit: number, offset = 0): string {
+  return checked(`SELECT ?o ?total ?n WHERE {
+  GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderRollup}> ; <${G.rollupFunder}> ?o ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n }
+} ORDER BY DESC(?total) ?o LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`);
+}
+
+/** Graph-wide ranking of funders or recipients by the number of grants of one status (ties by total, then IRI), from their rollups. */
+export function rankingByCount(iris: GrantIris, subject: 'funder' | 'recipient', status: string, limit: number, order: 'desc' | 'asc' = 'desc'): string {
+  const cls = subject === 'funder' ? G.FunderRollup : G.RecipientRollup;
+  const key = subject === 'funder' ? G.rollupFunder : G.rollupRecipient;
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  return checked(`SELECT ?o ?total ?n ?k WHERE {
+  GRAPH ${iriRef(iris.rollups)} { ?x a <${cls}> ; <${key}> ?o ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+} ORDER BY ${dir}(?n) ${dir}(?total) ?o LIMIT ${Math.trunc(limit)}`);
+}
+
+/** A funder's recipients ranked by the number of grants of one status (pair rollup or edge), ties by total. */
+export function topRecipientsOfByCount(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n} ORDER BY DESC(?n) DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
+}
+
+/**
+ * The funders two recipient sets share, fast form (the mirror of `intersection`): the distinct
+ * funders of each set's edges, joined on the funder — bounded by the two recipients' edges.
+ */
+export function commonFunders(iris: GrantIris, a: readonly string[], b: readonly string[]): string {
+  return sparql`SELECT ?f WHERE {
+  { SELECT DISTINCT ?f WHERE { GRAPH ${T(iris.graph)} { VALUES ?r1 { ${list(a)} } ?e1 ${T(G.recipient)} ?r1 ; ${T(PROV.wasDerivedFrom)} ?l1 . ?l1 ${T(G.funder)} ?f } } }
+  { SELECT DISTINCT ?f WHERE { GRAPH ${T(iris.graph)} { VALUES ?r2 { ${list(b)} } ?e2 ${T(G.recipient)} ?r2 ; ${T(PROV.wasDerivedFrom)} ?l2 . ?l2 ${T(G.funder)} ?f } } }
+}`;
+}
+
+/**
+ * Funders ranked by what they gave to recipients in one state (one status), from the funder–state
+ * rollups: one row per funder that gave there, read in order — the same rollups the geographic
+ * reading reads one funder at a time.
+ */
+export function fundersInState(iris: GrantIris, state: string, status: string, limit: number, by: 'amount' | 'count' = 'amount'): string {
+  const order = by === 'count' ? 'DESC(?n) DESC(?total)' : 'DESC(?total)';
+  return tagged([`SELECT ?o ?total ?n ?k WHERE {
+  GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderStateRollup}> ; <${G.rollupFunder}> ?o ; <${G.rollupState}> `, ` ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+} ORDER BY ${order} ?o LIMIT ${Math.trunc(limit)}`], [lit(state.toUpperCase())]);
+}
+
+/** The graph's paid and approved-for-future totals and grant counts: the funder rollups summed (one row per funder and status). */
+export function graphTotals(iris: GrantIris): string {
+  return checked(`SELECT ?status (SUM(?t) AS ?total) (SUM(?c) AS ?n) WHERE {
+  GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderRollup}> ; <${G.paymentStatus}> ?status ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?c }
+} GROUP BY ?status`);
+}

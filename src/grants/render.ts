@@ -9,6 +9,8 @@ import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantQuestion, GrantR
 export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const names = (orgs: readonly OrgRef[]) => [...new Set(orgs.map((o) => o.name))].join(' / ');
+/** One candidate of an ambiguous name, as an option or a disclosure names it. */
+export const renderCandidate = (o: OrgRef): string => orgLabel(o);
 const orgLabel = (o: OrgRef) => `${o.name}${o.ein ? ` (EIN ${o.ein.slice(0, 2)}-${o.ein.slice(2)})` : ''}${o.state ? `, ${o.state}` : ''}`;
 const years = (ys: readonly number[]) => (ys.length === 0 ? '' : ys.length === 1 ? `tax year ${ys[0]}` : `tax years ${ys[0]}–${ys[ys.length - 1]}`);
 
@@ -31,12 +33,22 @@ export function renderDisclosure(d: Disclosure): string {
     case 'ingest_unfinished': return `an ingest that began ${d.since} has not finished: totals may not yet count every filing it wrote (run the ingest again to finish it)`;
     case 'synthetic_graph': return 'SYNTHETIC benchmark graph: no figure here is a real grant';
     case 'tax_year_filter': return `only grants reported for tax year ${d.taxYear}`;
+    case 'ambiguous_chosen': return `"${d.asked}" matches ${plural(d.others.length + 1, `${d.role} record`)} that are not one organization; answered for ${d.chosen}, the one with the most paid grant money in the graph (others: ${d.others.join('; ')}; ask with on_ambiguity=ask to choose)`;
+    case 'paid_only': return `only grants paid are ranked; ${plural(d.approvedGrants, 'grant')} approved for future payment (not paid) are not`;
+    case 'ranked_by_count': return 'ranked by the number of grants paid, not by amount (ties by amount)';
+    case 'average_derived': return 'the average is derived by Assay: the paid total divided by the number of paid grants (both shown, as the filings report them), rounded to the cent; no filing states it, and grants approved for future payment are not in it';
+    case 'combined_derived': return d.combine === 'sum'
+      ? 'the combined total is derived by Assay: the two paid totals shown, added'
+      : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
+    case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
   }
 }
 
 const READING: Record<GrantQuestion['direction'], string> = {
   forward: 'a funder\'s grants', reverse: 'a recipient\'s funders', pair: 'one funder\'s grants to one recipient', intersection: 'the recipients two funders share',
   top_recipients_of: 'a funder\'s largest recipients', ranking: 'a ranking', geographic: 'grants to one state', cause: 'grants for a cause',
+  largest_grants: 'the largest single grants in the graph', average: 'the average grant in the graph', two_funders: 'two funders\' grants', common_funders: 'the funders two recipients share',
+  states_of: 'a funder\'s grants by state', funders_in_state: 'the funders of one state\'s organizations', funders_by_count: 'a recipient\'s funders by number of grants',
 };
 
 export function renderShapeFailure(f: ShapeFailure): string {
@@ -124,6 +136,24 @@ export function renderResult(r: GrantResult, top = 10): string {
     case 'geographic': {
       out.push(`${r.funder ? `${names(r.funder)} paid` : 'Grants paid to organizations in'} ${r.funder ? `${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')} to organizations in ${r.state}` : `${r.state}: ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}`}.`);
       if (r.totals.approvedFuture.grants > 0) out.push(`Separately, ${usd(r.totals.approvedFuture.amount)} approved for future payment (not paid).`);
+      break;
+    }
+    case 'largest': {
+      out.push(`Largest single grants paid${r.scope === 'graph' ? '' : r.scope === 'funder' ? ` by ${names(r.of ?? [])}` : ` to ${names(r.of ?? [])}`}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}:`);
+      out.push(...r.edges.slice(0, top).map((e, i) => `${i + 1}. ${usd(e.amount)} from ${orgLabel(e.funder)} → ${orgLabel(e.recipient)} (tax year ${e.taxYear})`));
+      break;
+    }
+    case 'average': {
+      out.push(`${r.scope === 'graph' ? 'All grants paid' : r.scope === 'funder' ? `Grants paid by ${names(r.of ?? [])}` : `Grants paid to ${names(r.of ?? [])}`}: ${usd(r.totals.paid.amount)} in ${plural(r.totals.paid.grants, 'grant')}; average ${usd(r.totals.paid.amount / r.totals.paid.grants)} (derived).`);
+      break;
+    }
+    case 'two_funders': {
+      for (const s of r.sides) out.push(`${names(s.funder)}${r.recipient ? ` → ${names(r.recipient)}` : ''}: ${usd(s.totals.paid.amount)} in ${plural(s.totals.paid.grants, 'grant')} paid.`);
+      break;
+    }
+    case 'common_funders': {
+      out.push(`${plural(r.funders.length, 'funder')} made grants to both ${names(r.recipients[0])} and ${names(r.recipients[1])}.`);
+      out.push(...r.funders.slice(0, top).map((x) => `- ${orgLabel(x.funder)}: ${usd(x.amounts[0].paid.amount)} to the first, ${usd(x.amounts[1].paid.amount)} to the second`));
       break;
     }
     case 'cause': {

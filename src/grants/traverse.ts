@@ -22,10 +22,27 @@ export type GrantQuestion =
   /** What one funder gave one recipient: the funder's edges to that recipient. */
   | { direction: 'pair'; funder: string; recipient: string; taxYear?: number }
   | { direction: 'intersection'; funders: [string, string] }
-  | { direction: 'top_recipients_of'; funder: string; limit: number }
-  | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc' }
-  | { direction: 'geographic'; state: string; funder?: string }
-  | { direction: 'cause'; cause: string; funder?: string };
+  | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number }
+  | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc'; by?: RankBy }
+  | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
+  | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
+  /** The largest single grants paid: of one funder, to one recipient, or graph-wide (neither named). */
+  | { direction: 'largest_grants'; funder?: string; recipient?: string; limit: number; taxYear?: number }
+  /** The totals an average grant is derived from: one funder's, one recipient's, or the graph's (neither named). */
+  | { direction: 'average'; funder?: string; recipient?: string; taxYear?: number }
+  /** Two funders' totals side by side: each one's grants to one recipient, or each one's grants in all. */
+  | { direction: 'two_funders'; funders: [string, string]; recipient?: string; taxYear?: number; combine: 'sum' | 'difference' }
+  /** The funders two recipients share (the mirror of the intersection). */
+  | { direction: 'common_funders'; recipients: [string, string] }
+  /** One funder's grants ranked by recipient state. */
+  | { direction: 'states_of'; funder: string; limit: number; taxYear?: number }
+  /** Funders ranked by what they gave to recipients in one state. */
+  | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy }
+  /** One recipient's funders ranked by the number of grants each made it (beside the reverse traversal, which ranks by amount). */
+  | { direction: 'funders_by_count'; recipient: string; limit: number };
+
+/** What a ranking orders by: the amount paid, or the number of grants. */
+export type RankBy = 'amount' | 'count';
 
 export interface Totals { paid: Total; approvedFuture: Total }
 export interface Total { amount: number; grants: number; counterparts?: number }
@@ -68,14 +85,26 @@ export type Disclosure =
   | { code: 'synthetic_graph' }
   /** An ingest began at `since` and has not rebuilt the rollups: totals may not count its filings yet. */
   | { code: 'ingest_unfinished'; since: string }
-  | { code: 'tax_year_filter'; taxYear: number };
+  | { code: 'tax_year_filter'; taxYear: number }
+  /** Several organizations matched a name; the answer is for `chosen`, the one with the largest paid total in that role. */
+  | { code: 'ambiguous_chosen'; role: Role; asked: string; chosen: string; others: string[] }
+  /** Only grants paid are ranked; grants approved for future payment are not single payments made. */
+  | { code: 'paid_only'; approvedGrants: number }
+  /** A ranking by the number of grants, not by amount. */
+  | { code: 'ranked_by_count' }
+  /** An average grant: derived by Assay from the paid total and the number of paid grants, not stated in any filing. */
+  | { code: 'average_derived' }
+  /** A sum or difference of two funders' totals: derived by Assay from the two totals shown. */
+  | { code: 'combined_derived'; combine: 'sum' | 'difference' }
+  /** Paid grants whose recipient was filed with no state: in no state's row. */
+  | { code: 'no_state_filed'; grants: number };
 
 export type GrantFailure =
   | { code: 'empty_graph' }
   /** The graph holds filings written in another layout than this build reads (layout.ts): the next ingest upgrades it. */
   | { code: 'layout_outdated'; found: number | null; expected: number }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
-  | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[] }
+  | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
   | { code: 'no_grants'; what: string; coverage: Coverage };
 
@@ -84,9 +113,18 @@ export type GrantResult =
   | { kind: 'reverse'; recipient: OrgRef[]; totals: Totals; funders: TotalRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'pair'; funder: OrgRef[]; recipient: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
-  | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[] }
-  | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[] }
-  | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[] };
+  | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[]; by?: RankBy; state?: string; taxYear?: number; to?: OrgRef[]; order?: 'asc' | 'desc' }
+  | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  /** Largest single paid grants; `totals` are the scope's own (a funder's, a recipient's, the graph's). */
+  | { kind: 'largest'; scope: Scope; of?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  /** The totals an average grant is derived from (the average itself is computed where the answer is built, and graded derived). */
+  | { kind: 'average'; scope: Scope; of?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'two_funders'; combine: 'sum' | 'difference'; recipient?: OrgRef[]; sides: [{ funder: OrgRef[]; totals: Totals }, { funder: OrgRef[]; totals: Totals }]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'common_funders'; recipients: [OrgRef[], OrgRef[]]; funders: Array<{ funder: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] };
+
+/** Whose grants a reading covers: one funder's, one recipient's, or every grant the graph holds. */
+export type Scope = 'funder' | 'recipient' | 'graph';
 
 export type GrantOutcome = { ok: true; result: GrantResult } | { ok: false; failure: GrantFailure };
 
@@ -168,7 +206,12 @@ function namesOf(q: GrantQuestion): Array<[string, Role]> {
     case 'pair': return [[q.funder, 'funder'], [q.recipient, 'recipient']];
     case 'intersection': return [[q.funders[0], 'funder'], [q.funders[1], 'funder']];
     case 'geographic': case 'cause': return q.funder ? [[q.funder, 'funder']] : [];
-    case 'ranking': return [];
+    case 'ranking': case 'funders_in_state': return [];
+    case 'largest_grants': case 'average': return q.funder ? [[q.funder, 'funder']] : q.recipient ? [[q.recipient, 'recipient']] : [];
+    case 'two_funders': return [[q.funders[0], 'funder'], [q.funders[1], 'funder'], ...(q.recipient ? [[q.recipient, 'recipient'] as [string, Role]] : [])];
+    case 'common_funders': return [[q.recipients[0], 'recipient'], [q.recipients[1], 'recipient']];
+    case 'states_of': return [[q.funder, 'funder']];
+    case 'funders_by_count': return [[q.recipient, 'recipient']];
   }
 }
 
@@ -190,13 +233,34 @@ function startLookups(ctx: TraverseContext, q: GrantQuestion): Lookups {
 }
 
 async function find(ctx: TraverseContext, name: string, role: Role, coverage: Coverage, lookups?: Lookups): Promise<Found | GrantFailure> {
+  // an organization chosen among a name's candidates (a clarification's option, or the leading reading) is named by its IRI
+  const chosen = chosenOrg(ctx.iris, name);
+  if (chosen) {
+    const hits = (await orgDetailsOf(ctx.store, ctx.iris, [chosen.iri], chosen.method)).filter((h) => h.names.length > 0);
+    if (hits.length === 0) return { code: 'not_in_graph', role, asked: chosen.asked, coverage };
+    return { status: 'found', asked: chosen.asked, role, orgs: hits, method: chosen.method };
+  }
   const r = await (lookups?.get(`${role}|${name}`) ?? resolveOrg(ctx.store, ctx.iris, name, role, ctx.registry, ctx.signal));
   if (r.status === 'found') return r;
-  if (r.status === 'ambiguous') return { code: 'ambiguous_org', role, asked: r.asked, candidates: r.candidates.map(ref) };
+  if (r.status === 'ambiguous') return { code: 'ambiguous_org', role, asked: r.asked, candidates: r.candidates.map(ref), ...(r.candidates[0] ? { method: r.candidates[0].method } : {}) };
   return { code: 'not_in_graph', role, asked: r.asked, coverage };
 }
 
 const failed = (x: Found | GrantFailure): x is GrantFailure => 'code' in x;
+
+/**
+ * A name that is one organization chosen among the candidates of an asked name: `<org IRI>#<method>#<asked>`,
+ * written by `choiceName` (never typed by a user: it must be an IRI of this graph's organizations).
+ */
+export function choiceName(org: string, method: MatchMethod, asked: string): string {
+  return `${org}#${method}#${asked}`;
+}
+function chosenOrg(iris: GrantIris, name: string): { iri: string; method: MatchMethod; asked: string } | null {
+  const base = iris.org('');
+  if (!name.startsWith(base)) return null;
+  const m = /^([^#\s]+)#(ein|name_exact|name_words)#(.*)$/s.exec(name);
+  return m ? { iri: m[1]!, method: m[2] as MatchMethod, asked: m[3]! } : null;
+}
 
 async function edgeRows(ctx: TraverseContext, rows: Awaited<ReturnType<GrantStore['select']>>): Promise<EdgeRow[]> {
   const orgs = await orgRefs(ctx, rows.flatMap((r) => [r.f!.value, r.r!.value]));
@@ -413,37 +477,62 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
     case 'top_recipients_of': {
       const f = await find(ctx, q.funder, 'funder', coverage, lookups);
       if (failed(f)) return fail(f);
-      const raw = await ctx.store.select(Q.topRecipientsOf(ctx.iris, f.orgs.map((o) => o.iri), G.Paid, q.limit), ctx.signal);
-      const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
-      const rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
-      const totals = zero();
-      for (const r of await ctx.store.select(Q.funderTotals(ctx.iris, f.orgs.map((o) => o.iri)), ctx.signal)) {
-        const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+      const fi = f.orgs.map((o) => o.iri);
+      let rows: TotalRow[];
+      let totals: Totals;
+      if (q.taxYear !== undefined) {
+        // a tax year is not a rollup key: one funder's edges of that year, grouped by recipient here
+        // (bounded by the funder's own grants)
+        const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, fi, q.taxYear), ctx.signal));
+        if (edges.length === 0) return fail({ code: 'no_grants', what: `grants made by ${q.funder} in tax year ${q.taxYear}`, coverage });
+        totals = totalsOf(edges);
+        const by = new Map<string, TotalRow>();
+        for (const e of edges.filter((x) => x.status === 'paid')) {
+          const v = by.get(e.recipient.iri) ?? { org: e.recipient, status: 'paid', amount: 0, grants: 0 };
+          v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
+        }
+        totals.paid.counterparts = by.size;
+        rows = [...by.values()].sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+      } else {
+        const raw = await ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal);
+        const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
+        rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
+        totals = await funderTotalsOf(ctx, fi, coverage);
       }
-      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), { code: 'rows_shown', shown: rows.length, total: totals.paid.counterparts ?? rows.length }, { code: 'recipients_keyed' }] } };
+      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), { code: 'rows_shown', shown: rows.length, total: totals.paid.counterparts ?? rows.length }, { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'ranking': {
-      const raw = await ctx.store.select(Q.ranking(ctx.iris, q.subject, G.Paid, q.limit, q.order ?? 'desc'), ctx.signal);
+      const byCount = q.by === 'count' && q.subject !== 'state';
+      const raw = await ctx.store.select(byCount ? Q.rankingByCount(ctx.iris, q.subject as 'funder' | 'recipient', G.Paid, q.limit, q.order ?? 'desc') : Q.ranking(ctx.iris, q.subject, G.Paid, q.limit, q.order ?? 'desc'), ctx.signal);
       if (q.subject === 'state') {
         return { ok: true, result: { kind: 'ranking', subject: 'state', rows: [], stateRows: raw.map((r) => ({ state: r.o!.value, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) })), coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }] } };
       }
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : [])] } };
+      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : []), ...(byCount ? [{ code: 'ranked_by_count' } as const] : [])], ...(byCount ? { by: 'count' as const } : {}), ...(q.order === 'asc' ? { order: 'asc' as const } : {}) } };
     }
     case 'geographic': {
       const state = q.state.toUpperCase();
-      const totals = zero();
+      let totals = zero();
       let funder: Found | undefined;
       if (q.funder) {
         const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
         funder = f;
       }
-      for (const r of await ctx.store.select(Q.stateTotals(ctx.iris, [state], funder?.orgs.map((o) => o.iri)), ctx.signal)) {
-        const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+      if (funder && q.taxYear !== undefined) {
+        // a tax year is not a rollup key: one funder's edges of that year to recipients filed in the
+        // state (bounded by the funder's own grants; a recipient's state as the rollups read it, the lowest filed)
+        const edges = (await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funder.orgs.map((o) => o.iri), q.taxYear), ctx.signal))).filter((e) => e.recipient.state?.toUpperCase() === state);
+        totals = totalsOf(edges);
+        totals.paid.counterparts = new Set(edges.filter((e) => e.status === 'paid').map((e) => e.recipient.iri)).size;
+      } else {
+        for (const r of await ctx.store.select(Q.stateTotals(ctx.iris, [state], funder?.orgs.map((o) => o.iri)), ctx.signal)) {
+          const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+        }
       }
-      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }] } };
+      const year = funder && q.taxYear !== undefined ? q.taxYear : undefined;
+      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
     }
     case 'cause': {
       const cause = causeMatch(q.cause);
@@ -456,14 +545,221 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       }
       const raw = await ctx.store.select(Q.causeEdges(ctx.iris, cause.groups.map((g) => g.letter), cause.pattern, funder?.orgs.map((o) => o.iri)), ctx.signal);
       const ntee = new Map(raw.map((r) => [r.e!.value, r.ntee ? 'ntee' as const : 'purpose' as const]));
-      const edges = (await edgeRows(ctx, raw)).map((e) => ({ ...e, causeBy: ntee.get(e.edge)! }));
+      // a tax year: the cause's edges are read one by one already, so the year filters them here
+      const edges = (await edgeRows(ctx, raw)).map((e) => ({ ...e, causeBy: ntee.get(e.edge)! })).filter((e) => q.taxYear === undefined || e.taxYear === q.taxYear);
       const totals = totalsOf(edges);
       return { ok: true, result: { kind: 'cause', cause, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, edges, coverage, disclosures: [
         ...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)),
         { code: 'cause_method', cause: q.cause, groups: cause.groups.map((g) => `${g.letter} ${g.label}`), byNtee: edges.filter((e) => e.causeBy === 'ntee').length, byPurpose: edges.filter((e) => e.causeBy === 'purpose').length, words: cause.words },
-        ...approvedDisclosure(totals),
-      ] } };
+        ...approvedDisclosure(totals), ...yearDisclosure(q.taxYear),
+      ], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
+    default: return traverseMore(ctx, q, coverage, lookups);
+  }
+}
+
+const yearDisclosure = (taxYear: number | undefined): Disclosure[] => (taxYear !== undefined ? [{ code: 'tax_year_filter', taxYear }] : []);
+
+/** Funder rollup totals of some funder nodes, summed per payment status (the counterparts: recipients per node, summed). */
+async function funderTotalsOf(ctx: TraverseContext, funders: readonly string[], coverage: Coverage, taxYear?: number): Promise<Totals> {
+  // a year, or rollups an unfinished ingest may have left behind the edges: the funder's own edges
+  // (bounded by its grants)
+  if (taxYear !== undefined || coverage.unfinishedIngest) {
+    const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funders, taxYear), ctx.signal));
+    const t = totalsOf(edges);
+    t.paid.counterparts = new Set(edges.filter((e) => e.status === 'paid').map((e) => e.recipient.iri)).size;
+    return t;
+  }
+  const totals = zero();
+  for (const r of await ctx.store.select(Q.funderTotals(ctx.iris, funders), ctx.signal)) {
+    const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
+  }
+  return totals;
+}
+
+/** Recipient rollup totals of some recipient nodes (or, for a tax year, their edges of that year). */
+async function recipientTotalsOf(ctx: TraverseContext, recipients: readonly string[], taxYear?: number): Promise<Totals> {
+  if (taxYear !== undefined) return totalsOf(await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, recipients, { taxYear }), ctx.signal)));
+  const totals = zero();
+  for (const r of await ctx.store.select(Q.recipientTotals(ctx.iris, recipients), ctx.signal)) {
+    const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n);
+  }
+  return totals;
+}
+
+/** The graph's totals: every funder rollup summed (one row per funder and status, not an edge scan). */
+async function graphTotalsOf(ctx: TraverseContext): Promise<Totals> {
+  const totals = zero();
+  for (const r of await ctx.store.select(Q.graphTotals(ctx.iris), ctx.signal)) {
+    const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n);
+  }
+  return totals;
+}
+
+/** Funders read per page by the graph-wide search for the largest single grants. */
+const FUNDER_PAGE = 25;
+
+/**
+ * The graph's largest `limit` paid grants without scanning every edge: funders are read in order
+ * of their paid total, and each one's own largest grants merged in, until the next funder's whole
+ * total is below the smallest grant kept — no grant of that funder, or of any after it, can be
+ * larger. Exact; it reads as many funders as the amounts require (on the bundled extract, a few).
+ * Ordered by amount, then edge IRI (the order every store agrees on).
+ */
+async function largestInGraph(ctx: TraverseContext, limit: number): Promise<{ edges: EdgeRow[]; fundersRead: number }> {
+  let kept: EdgeRow[] = [];
+  let fundersRead = 0;
+  const order = (a: EdgeRow, b: EdgeRow) => b.amount - a.amount || (a.edge < b.edge ? -1 : a.edge > b.edge ? 1 : 0);
+  for (let offset = 0; ; offset += FUNDER_PAGE) {
+    const page = await ctx.store.select(Q.fundersByTotal(ctx.iris, G.Paid, FUNDER_PAGE, offset), ctx.signal);
+    for (const f of page) {
+      if (kept.length >= limit && num(f.total) < kept[limit - 1]!.amount) return { edges: kept, fundersRead };
+      fundersRead++;
+      const rows = await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, [f.o!.value], G.Paid, limit), ctx.signal));
+      kept = [...kept, ...rows].sort(order).slice(0, limit);
+    }
+    if (page.length < FUNDER_PAGE) return { edges: kept, fundersRead };
+  }
+}
+
+/** The readings added beside the directions above: each bounded by what it names (see queries.ts). */
+async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Coverage, lookups: Lookups): Promise<GrantOutcome> {
+  const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
+  const paidOnly = (t: Totals): Disclosure[] => (t.approvedFuture.grants > 0 ? [{ code: 'paid_only', approvedGrants: t.approvedFuture.grants }] : []);
+  switch (q.direction) {
+    case 'largest_grants': {
+      if (q.funder) {
+        const f = await find(ctx, q.funder, 'funder', coverage, lookups);
+        if (failed(f)) return fail(f);
+        const fi = f.orgs.map((o) => o.iri);
+        const edges = await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, fi, G.Paid, q.limit, q.taxYear), ctx.signal));
+        if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+        const totals = await funderTotalsOf(ctx, fi, coverage, q.taxYear);
+        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      }
+      if (q.recipient) {
+        const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+        if (failed(r)) return fail(r);
+        const ri = r.orgs.map((o) => o.iri);
+        const edges = await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, ri, { status: G.Paid, limit: q.limit, ...(q.taxYear ? { taxYear: q.taxYear } : {}) }), ctx.signal));
+        if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid to ${q.recipient}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+        const totals = await recipientTotalsOf(ctx, ri, q.taxYear);
+        return { ok: true, result: { kind: 'largest', scope: 'recipient', of: r.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...paidOnly(totals), { code: 'recipients_keyed' }, ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      }
+      const { edges } = await largestInGraph(ctx, q.limit);
+      if (edges.length === 0) return fail({ code: 'no_grants', what: 'grants paid', coverage });
+      const totals = await graphTotalsOf(ctx);
+      return { ok: true, result: { kind: 'largest', scope: 'graph', edges, totals, coverage, disclosures: [...coverageDisclosures(coverage), ...paidOnly(totals)] } };
+    }
+    case 'average': {
+      let scope: Scope = 'graph';
+      let of: OrgRef[] | undefined;
+      let totals: Totals;
+      const shown: Disclosure[] = [];
+      if (q.funder) {
+        const f = await find(ctx, q.funder, 'funder', coverage, lookups);
+        if (failed(f)) return fail(f);
+        scope = 'funder'; of = f.orgs.map(ref); shown.push(...matchDisclosures(f));
+        totals = await funderTotalsOf(ctx, f.orgs.map((o) => o.iri), coverage, q.taxYear);
+      } else if (q.recipient) {
+        const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+        if (failed(r)) return fail(r);
+        scope = 'recipient'; of = r.orgs.map(ref); shown.push(...matchDisclosures(r), ...coverageDisclosures(coverage), { code: 'recipients_keyed' });
+        totals = await recipientTotalsOf(ctx, r.orgs.map((o) => o.iri), q.taxYear);
+      } else {
+        shown.push(...coverageDisclosures(coverage));
+        totals = await graphTotalsOf(ctx);
+      }
+      if (totals.paid.grants === 0) return fail({ code: 'no_grants', what: `grants paid${q.funder ? ` by ${q.funder}` : q.recipient ? ` to ${q.recipient}` : ''}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+      return { ok: true, result: { kind: 'average', scope, ...(of ? { of } : {}), totals, coverage, disclosures: [...shown, ...approvedDisclosure(totals), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'two_funders': {
+      const a = await find(ctx, q.funders[0], 'funder', coverage, lookups);
+      if (failed(a)) return fail(a);
+      const b = await find(ctx, q.funders[1], 'funder', coverage, lookups);
+      if (failed(b)) return fail(b);
+      let to: Found | undefined;
+      if (q.recipient) {
+        const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+        if (failed(r)) return fail(r);
+        to = r;
+      }
+      // each side: the funder's edges to the recipient, summed (a pair total); or the funder's own totals
+      const side = async (f: Found): Promise<Totals> => to
+        ? totalsOf(await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear, to.orgs.map((o) => o.iri)), ctx.signal)))
+        : funderTotalsOf(ctx, f.orgs.map((o) => o.iri), coverage, q.taxYear);
+      const [ta, tb] = [await side(a), await side(b)];
+      if (ta.paid.grants + tb.paid.grants + ta.approvedFuture.grants + tb.approvedFuture.grants === 0) {
+        return fail({ code: 'no_grants', what: `grants from ${q.funders[0]} or ${q.funders[1]}${q.recipient ? ` to ${q.recipient}` : ''}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+      }
+      const future: Totals = { paid: { amount: 0, grants: 0 }, approvedFuture: { amount: ta.approvedFuture.amount + tb.approvedFuture.amount, grants: ta.approvedFuture.grants + tb.approvedFuture.grants } };
+      return { ok: true, result: { kind: 'two_funders', combine: q.combine, ...(to ? { recipient: to.orgs.map(ref) } : {}), sides: [{ funder: a.orgs.map(ref), totals: ta }, { funder: b.orgs.map(ref), totals: tb }], coverage, disclosures: [...matchDisclosures(a), ...matchDisclosures(b), ...(to ? [...matchDisclosures(to), { code: 'recipients_keyed' } as const] : []), ...approvedDisclosure(future), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'common_funders': {
+      const a = await find(ctx, q.recipients[0], 'recipient', coverage, lookups);
+      if (failed(a)) return fail(a);
+      const b = await find(ctx, q.recipients[1], 'recipient', coverage, lookups);
+      if (failed(b)) return fail(b);
+      const ai = a.orgs.map((o) => o.iri);
+      const bi = b.orgs.map((o) => o.iri);
+      const common = (await ctx.store.select(Q.commonFunders(ctx.iris, ai, bi), ctx.signal)).map((r) => r.f!.value);
+      const amounts = new Map<string, [Totals, Totals]>(common.map((f) => [f, [zero(), zero()]]));
+      if (common.length > 0) {
+        for (const p of await ctx.store.select(Q.pairTotals(ctx.iris, common, [...ai, ...bi]), ctx.signal)) {
+          const pair = amounts.get(p.f!.value)!;
+          const s = slot(pair[ai.includes(p.r!.value) ? 0 : 1], statusOf(p.status!.value)); s.amount += num(p.total); s.grants += num(p.n);
+        }
+      }
+      const orgs = await orgRefs(ctx, common);
+      const funders = common.map((f) => ({ funder: orgs.get(f)!, amounts: amounts.get(f)! }))
+        .sort((x, y) => (y.amounts[0].paid.amount + y.amounts[1].paid.amount) - (x.amounts[0].paid.amount + x.amounts[1].paid.amount) || x.funder.name.localeCompare(y.funder.name));
+      return { ok: true, result: { kind: 'common_funders', recipients: [a.orgs.map(ref), b.orgs.map(ref)], funders, coverage, disclosures: [...matchDisclosures(a), ...matchDisclosures(b), ...coverageDisclosures(coverage), { code: 'recipients_keyed' }] } };
+    }
+    case 'states_of': {
+      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
+      if (failed(f)) return fail(f);
+      // one funder's edges grouped by recipient state here: bounded by that funder's own grants (at
+      // the reference size a funder's grants are its return's list, not the graph); a recipient's
+      // state as the state rollups read it (the lowest filed), and a state whose recipients were
+      // filed under several states is refused by the executor as for any state total
+      const edges = (await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear), ctx.signal))).filter((e) => e.status === 'paid');
+      if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+      const by = new Map<string, { state: string; amount: number; grants: number; recipients: Set<string> }>();
+      let unplaced = 0;
+      for (const e of edges) {
+        const st = e.recipient.state?.toUpperCase();
+        if (!st) { unplaced++; continue; }
+        const v = by.get(st) ?? { state: st, amount: 0, grants: 0, recipients: new Set<string>() };
+        v.amount += e.amount; v.grants++; v.recipients.add(e.recipient.iri); by.set(st, v);
+      }
+      const stateRows = [...by.values()].sort((x, y) => y.amount - x.amount || x.state.localeCompare(y.state)).slice(0, q.limit)
+        .map((x) => ({ state: x.state, amount: x.amount, grants: x.grants, counterparts: x.recipients.size }));
+      return { ok: true, result: { kind: 'ranking', subject: 'state', of: f.orgs.map(ref), rows: [], stateRows, coverage, disclosures: [...matchDisclosures(f), { code: 'state_as_filed' }, ...(by.size > stateRows.length ? [{ code: 'rows_shown', shown: stateRows.length, total: by.size } as const] : []), ...(unplaced ? [{ code: 'no_state_filed', grants: unplaced } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+    }
+    case 'funders_in_state': {
+      const state = q.state.toUpperCase();
+      const raw = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.limit, q.by ?? 'amount'), ctx.signal);
+      if (raw.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
+      const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
+      const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
+      return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
+    }
+    case 'funders_by_count': {
+      const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
+      if (failed(r)) return fail(r);
+      const ri = r.orgs.map((o) => o.iri);
+      // the recipient's own paid edges grouped per funder here: bounded by the recipient's grants
+      const edges = await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, ri, { status: G.Paid }), ctx.signal));
+      if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid to ${q.recipient}`, coverage });
+      const by = new Map<string, TotalRow>();
+      for (const e of edges) {
+        const v = by.get(e.funder.iri) ?? { org: e.funder, status: 'paid', amount: 0, grants: 0 };
+        v.amount += e.amount; v.grants++; by.set(e.funder.iri, v);
+      }
+      const rows = [...by.values()].sort((a, b) => b.grants - a.grants || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+      return { ok: true, result: { kind: 'ranking', subject: 'funder', to: r.orgs.map(ref), rows, by: 'count', coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), { code: 'ranked_by_count' }, ...(by.size > rows.length ? [{ code: 'rows_shown', shown: rows.length, total: by.size } as const] : []), { code: 'recipients_keyed' }] } };
+    }
+    default: throw new Error(`no reading for a grant question of direction ${q.direction}`);
   }
 }
 

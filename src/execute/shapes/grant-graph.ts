@@ -24,6 +24,10 @@ export const grantGraph: ShapeExecutor = {
     // loaded by the first grant question only (see src/ask/grants.ts)
     const { executeGrantGraph }: typeof GrantExecute = await import('../../grants/execute.ts');
     const x = await executeGrantGraph({ ...g, registry: input.ctx.registry, signal: input.ctx.signal }, input.intent, { onAmbiguity: input.onAmbiguity, nextAttempt: input.nextAttempt, planVerdict: verdict });
+    if (x.kind === 'clarify_org') {
+      input.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `"${x.asked}" matches ${x.options.length} ${x.role}s: ${x.options.map((o) => o.label).join('; ')}` });
+      return { kind: 'clarify', attempts: [], intent: { ...input.intent, entity_status: 'ambiguous', entity_candidates: x.options.slice(0, 5).map((o) => o.choice) } };
+    }
     if (x.kind === 'clarify') {
       for (const o of x.options) input.ctx.emit({ stage: 'ambiguity', by: 'grant graph', message: `${o.label}: $${o.paid.toLocaleString('en-US')} paid in ${o.grants} grants` });
       return { kind: 'clarify', attempts: [], intent: { ...input.intent, interpretations: x.options.map((o) => o.label) } };

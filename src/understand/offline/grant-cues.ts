@@ -95,9 +95,74 @@ function typedName(q: string): string | undefined {
   return words.slice(a, b + 1).join(' ');
 }
 
+/** An average grant asked: "the average grant size", "mean grant", "how much per grant on average". */
+const AVERAGE = /\b(?:average|mean|typical|median)\s+(?:size\s+|amount\s+|value\s+)?(?:of\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b|\b(?:per\s+grant|grants?\s+on\s+average|on\s+average\s+per\s+grant)\b/i;
+/** The largest single grants asked ("the biggest grant", "the 10 largest grants"), not the largest grantees or grantmakers. */
+const LARGEST_GRANT = /\b(?:largest|biggest|top|highest|single\s+largest|single\s+biggest)\s+(?:\d+\s+)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b(?!\s*(?:-|\s)(?:recipients?|makers?|money|funders?|grantees?))/i;
+/** A ranking by the number of grants, not the amount. */
+const BY_COUNT = /\b(?:the\s+)?(?:most|fewest|largest\s+number\s+of|highest\s+number\s+of|greatest\s+number\s+of|most\s+number\s+of)\s+(?:individual\s+|separate\s+)?grants\b/i;
+/** A capitalised name after the opening word, or a name typed with its head word. */
+const hasName = (q: string): boolean => /\p{Lu}/u.test(q.replace(/^\s*\p{Lu}/u, '')) || typedName(q) !== undefined;
+/** Words that end a funder's name (a list of two funders is split only where each part reads as a name). */
+const FUNDER_HEAD = /\b(?:foundation|fund|trust|endowment|philanthropies|foundations)$/i;
+
+/** "How much did A and B give to X?", "Who gave more to X, A or B?": two funders named, their totals side by side. */
+function twoFunders(q: string): ShapeDecision | null {
+  const strip = (x: string) => x.trim().replace(/^the\s+/i, '').replace(/['’]s$/, '');
+  const pairOk = (a: string, b: string) => a.length > 0 && b.length > 0 && (FUNDER_HEAD.test(a) || (!/\s/.test(a) && /^\p{Lu}/u.test(a) && (!/\s/.test(b) || FUNDER_HEAD.test(b))));
+  const sum = /^\s*how\s+much\s+(?:money\s+)?(?:did|do|have|has)\s+(?:the\s+)?(.+?)\s+(?:and|&)\s+(?:the\s+)?(.+?)\s+(?:(?:together|combined|each|both)\s+)?(?:give|gave|given|grant|granted|donate|donated|pay|paid|contribute|contributed)(?:\s+in\s+grants)?(?:\s+to\s+(.+?))?(?:\s+in\s+\d{4})?(?:\s+(?:together|combined|in\s+total|between\s+them))?\s*[?.!]*\s*$/iu.exec(q);
+  if (sum && pairOk(strip(sum[1]!), strip(sum[2]!))) {
+    return { ...exhaustive, direction: 'forward', funders: [strip(sum[1]!), strip(sum[2]!)], attribute: sum[3] ? placeOrName(sum[3]) : 'grants', rule: 'two-funders-gave' };
+  }
+  const more = /^\s*(?:who|which(?:\s+(?:foundation|funder|one|of\s+them))?)\s+(?:gave|gives|has\s+given|paid|pays|granted|donated|contributed)\s+more(?:\s+(?:money|in\s+grants))?(?:\s+to\s+(.+?)\s*[,:;]\s*|\s*[,:;]?\s*)(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s*[?.!]*\s*$/iu.exec(q);
+  if (more && strip(more[2]!) && strip(more[3]!)) return { ...exhaustive, direction: 'forward', order: 'desc', funders: [strip(more[2]!), strip(more[3]!)], attribute: more[1] ? placeOrName(more[1]) : 'grants', rule: 'two-funders-gave-more' };
+  const didMore = /^\s*(?:did|has|does)\s+(?:the\s+)?(.+?)\s+or\s+(?:the\s+)?(.+?)\s+(?:give|gave|given|pay|paid|grant|granted|donate|donated|contribute|contributed)\s+more(?:\s+(?:money|in\s+grants))?(?:\s+to\s+(.+?))?\s*[?.!]*\s*$/iu.exec(q);
+  if (didMore) return { ...exhaustive, direction: 'forward', order: 'desc', funders: [strip(didMore[1]!), strip(didMore[2]!)], attribute: didMore[3] ? placeOrName(didMore[3]) : 'grants', rule: 'two-funders-did-more' };
+  return null;
+}
+
+/** Average grants, the largest single grants, and rankings by count: which organization, if any, the question is about. */
+function measuredReading(q: string): ShapeDecision | null {
+  const avg = AVERAGE.exec(q);
+  const big = avg ? null : LARGEST_GRANT.exec(q);
+  const hit = avg ?? big;
+  if (hit) {
+    const attribute = avg ? 'average grant' : 'largest grants';
+    const rule = avg ? 'average-grant' : 'largest-single-grants';
+    const after = q.slice(hit.index + hit[0].length);
+    const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data)\b/i.test(q) || !hasName(q);
+    if (graphWide && !/['’]s\s/.test(q.slice(0, hit.index + 1))) return { ...exhaustive, direction: 'population', attribute, rule: `${rule}-graph` };
+    if (new RegExp(`^\\s*(?:(?:ever\\s+)?(?:made|given|paid|awarded|sent)\\s+)?(?:to|for)\\s+(?:the\\s+)?\\S|\\b${RECEIVE}\\b`, 'i').test(after) && !/^\s*(?:(?:ever\s+)?(?:made|given|paid|awarded)\s+)?(?:by|from)\b/i.test(after)) return { ...exhaustive, direction: 'reverse', attribute, rule: `${rule}-to` };
+    return { ...exhaustive, direction: 'forward', attribute, rule: `${rule}-of` };
+  }
+  const count = BY_COUNT.exec(q);
+  if (count && GRANT_NOUN.test(q)) {
+    const before = q.slice(0, count.index);
+    const after = q.slice(count.index + count[0].length);
+    const recipientsRanked = new RegExp(`\\b${RECEIVE}\\b`, 'i').test(before) || /\b(?:recipients?|grantees?|organi[sz]ations?|nonprofits?|charities|groups)\b/i.test(before) && !/\b(?:foundations?|funders?|donors?|grant\s?makers?)\b/i.test(before);
+    if (recipientsRanked) {
+      return /\bfrom\s+\S/i.test(after)
+        ? { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients by number of grants', rule: 'most-grants-from' }
+        : { ...exhaustive, direction: 'population', order: 'desc', attribute: 'recipients by number of grants', rule: 'received-most-grants' };
+    }
+    if (/^\s*(?:(?:made|given|paid|awarded)\s+)?to\s+(?:the\s+)?(?:organi[sz]ations?|nonprofits?|recipients?|groups|charities)\s+in\s+\S/i.test(after)) return { ...exhaustive, direction: 'population', attribute: 'funders by number of grants', rule: 'most-grants-in-place' };
+    if (/^\s*(?:(?:made|given|paid|awarded)\s+)?to\s+\S/i.test(after)) return { ...exhaustive, direction: 'reverse', attribute: 'funders by number of grants', rule: 'most-grants-to' };
+    return { ...exhaustive, direction: 'population', ...(/\bfewest\b/i.test(count[0]) ? { order: 'asc' as const } : {}), attribute: 'funders by number of grants', rule: 'made-most-grants' };
+  }
+  return null;
+}
+
 function grantReading(q: string): ShapeDecision | null {
   if (PUBLIC_MONEY.test(q)) return null;
   const re = (s: string) => new RegExp(s, 'i');
+
+  // the funders two recipients share: "Which funders do X and Y have in common?"
+  if (/\b(?:funders?|donors?|foundations|grant\s?makers|supporters)\b/i.test(q) && /\b(?:in\s+common|do\s+.+\s+share|shared\s+by|that\s+.+\s+share|common\s+to)\b|\b(?:common|shared)\s+(?:funders|donors|foundations|supporters)\b/i.test(q) && /\s(?:and|&)\s/.test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'funders-in-common' };
+  // two funders side by side
+  const two = twoFunders(q);
+  if (two) return two;
+  const measured = measuredReading(q);
+  if (measured) return measured;
 
   // two funders, one set of recipients
   // "Which foundations fund both X and Y?": X and Y are recipients, their common funders asked
@@ -114,7 +179,7 @@ function grantReading(q: string): ShapeDecision | null {
   // "the biggest foundations by grants paid": funders ranked by what they gave (not by assets or any other measure)
   if (/\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(?:foundations|grant\s?makers)\b\s*(?:(?:by|in)\s+(?:grants?(?:\s+(?:paid|made|given))?|giving|grant\s+money|total\s+giving))?\s*(?:in\s+(?:the\s+)?grant\s+graph)?\s*[?.!]*\s*$/i.test(q)) return { ...exhaustive, direction: 'population', rule: 'largest-foundations-by-giving' };
   // "X's largest grants", "the biggest grants made by X": X's grants, largest first
-  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants?\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', rule: 'largest-grants-of' };
+  if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants?\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', attribute: 'largest grants', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
   if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
   const topRecipients = /\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.exec(q);
@@ -124,7 +189,7 @@ function grantReading(q: string): ShapeDecision | null {
 
   // "Who gave the most (to X)?": funders ranked — X's (reverse) or the graph's (population)
   const gaveMost = re(`^\\s*(?:who|which\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+${GIVE}\\s+(?:(?:the\\s+)?most|more\\s+than\\s+any)\\b(.*)$`).exec(q);
-  if (gaveMost && re(`^\\s*to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(gaveMost[1]!)) return { ...exhaustive, direction: 'population', attribute: 'funders', rule: 'gave-most-in-place' };
+  if (gaveMost && re(`^\\s*(?:(?:money|grants?|grant\\s+money|funding|dollars)\\s+)?to\\s+(?:the\\s+)?${MEMBERS}\\s+in\\s+\\S`).test(gaveMost[1]!)) return { ...exhaustive, direction: 'population', attribute: 'funders', rule: 'gave-most-in-place' };
   if (gaveMost && GRANT_TAIL.test(gaveMost[1]!)) return /\bto\s+\S/i.test(gaveMost[1]!) ? { ...exhaustive, direction: 'reverse', rule: 'gave-most-to' } : { ...exhaustive, direction: 'population', rule: 'gave-most' };
   // "Who received the most (from X)?": recipients ranked — X's (forward) or the graph's (population)
   const gotMost = re(`\\b${RECEIVE}\\s+(?:the\\s+)?most\\b(.*)$`).exec(q);

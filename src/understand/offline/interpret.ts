@@ -101,7 +101,9 @@ export function interpretOffline(question: string): Understanding {
   if (shape === 'grant_graph' && decided?.direction === 'population') entity = null;
   if (shape === 'grant_graph' && decided?.named) entity = decided.named;
   if (shape === 'grant_graph' && !entity && decided?.subject) entity = decided.subject;
-  const entities = isList ? names : [];
+  // two funders a grant rule read by name: listed, none of them the question's one entity
+  if (shape === 'grant_graph' && decided?.funders) entity = null;
+  const entities = shape === 'grant_graph' && decided?.funders ? decided.funders : isList ? names : [];
 
   // "Which company earned more, A or B?": the noun before the verb is what the entities are, not the measure
   let typeNoun: string | null = null;

@@ -35,6 +35,8 @@ export interface ShapeDecision {
    * one named ("grants to Michigan organizations from the Joyce Foundation": the funder, not Michigan).
    */
   named?: string;
+  /** Grant questions: two funders a rule read by name ("How much did Mott and Joyce give to X?"), set side by side. */
+  funders?: string[];
   rule: string;
 }
 

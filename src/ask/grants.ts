@@ -113,7 +113,7 @@ export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, 
   if (x.kind === 'refused') {
     const f = x.failure;
     const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood'
-      : f.code === 'year_not_filterable' || f.code === 'funder_state_ranking' || f.code === 'state_split' || f.code === 'common_funders' || f.code === 'funder_ranking_in_state' ? 'no_access_path' : 'no_data';
+      : f.code === 'year_not_filterable' || f.code === 'state_split' || f.code === 'smallest_graph_wide' ? 'no_access_path' : 'no_data';
     return s.refuse({ boundary, code: f.code, detail: x.reason, context: { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity } });
   }
   const items = s.number(x.items);

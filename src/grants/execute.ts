@@ -41,6 +41,8 @@ const OPERATION: Record<GrantResult['kind'], string> = {
  */
 const AVERAGE = /\b(?:average|mean|typical)\b/i;
 const LARGEST = /\b(?:largest|biggest|top|single)\s+(?:single\s+|individual\s+)?grants?\b|\b(?:single|individual)\s+grants?\b/i;
+/** The smallest single grants (of one funder or one recipient): the largest-grants reading, ascending. */
+const SMALLEST = /\b(?:smallest|lowest|tiniest)\s+(?:single\s+|individual\s+)?grants?\b/i;
 const BY_COUNT = /\b(?:number\s+of\s+grants|most\s+grants|fewest\s+grants|grant\s+counts?|grants?\s+count|count\s+of\s+grants|by\s+count)\b/i;
 
 /** Words that name grants in general, not a cause or a recipient: an attribute made only of these asks for all of a funder's grants. */
@@ -56,12 +58,8 @@ export type ShapeFailure =
   | { code: 'unmappable'; why: string }
   /** A tax year was asked of a reading whose rollups are not kept per year, and the graph holds other years for it. */
   | { code: 'year_not_filterable'; taxYear: number; reading: GrantQuestion['direction']; years: number[] }
-  /** The funders two recipients share: the intersection runs over two funders' recipients only. */
-  | { code: 'common_funders' }
-  /** Funders ranked by their grants to one state: the state rollups give one funder's total there at a time. */
-  | { code: 'funder_ranking_in_state'; state: string }
-  /** One funder's grants ranked by recipient state: a state is answerable one at a time. */
-  | { code: 'funder_state_ranking'; funder: string }
+  /** The smallest grants of the whole graph: no bound on which funders hold them, so only every edge would answer. */
+  | { code: 'smallest_graph_wide' }
   /** A state total counts recipients filed under addresses in several states (their grants are counted in one of them). */
   | { code: 'state_split'; state: string; funder: string | null; recipients: Array<{ name: string; states: string[] }>; more: boolean }
   /** No grant is placed under the cause by an NTEE code or a purpose text: not a finding that none went to it. */
@@ -79,7 +77,9 @@ export function questionFromIntent(intent: Intent): Mapped {
   const recipients = /\b(recipients?|grantees?)\b/i.test(attr);
   const within = intent.geography?.within ?? null;
   const average = AVERAGE.test(attr);
-  const largest = !average && LARGEST.test(attr);
+  const smallest = !average && SMALLEST.test(attr);
+  const largest = !average && (smallest || LARGEST.test(attr));
+  const asc = smallest ? { order: 'asc' as const } : {};
   const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
   // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
   const rest = attr.replace(AVERAGE, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
@@ -93,13 +93,14 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (intent.entities.length > 2) return { ok: false, failure: { code: 'unmappable', why: `two funders can be set side by side; this question names ${intent.entities.length}` } };
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about the grants an organization made must name the organization' } };
       if (average) return { ok: true, question: { direction: 'average', funder: name, ...year } };
-      if (largest) return { ok: true, question: { direction: 'largest_grants', funder: name, limit, ...year } };
+      if (largest) return { ok: true, question: { direction: 'largest_grants', funder: name, limit, ...year, ...asc } };
       if (within) {
         const st = stateCode(within);
         if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
         return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
       }
-      if ((recipients || intent.order) && intent.geography?.level === 'state') return { ok: true, question: { direction: 'states_of', funder: name, limit, ...year } };
+      // states named as the grain, none as the place: the funder's grants by state
+      if (intent.geography?.level === 'state') return { ok: true, question: { direction: 'states_of', funder: name, limit, ...year } };
       if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
@@ -112,7 +113,7 @@ export function questionFromIntent(intent: Intent): Mapped {
     case 'reverse':
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
       if (average) return { ok: true, question: { direction: 'average', recipient: name, ...year } };
-      if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year } };
+      if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year, ...asc } };
       if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
       return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year } };
     case 'intersection':
@@ -121,6 +122,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
       if (average) return { ok: true, question: { direction: 'average' } };
+      if (smallest) return { ok: false, failure: { code: 'smallest_graph_wide' } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', limit } };
       if (/^funders\b/.test(attr) && within) {
         const st = stateCode(within);
@@ -506,10 +508,11 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     }
     case 'largest': {
       const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `by ${r.of![0]!.name}` : `to ${r.of![0]!.name}`;
+      const which = r.order === 'asc' ? 'smallest' : 'largest';
       const scopeOrg = r.of?.[0] ?? { iri: 'graph', name: 'All funders in the graph', ein: null, state: null };
       items.push(base(scopeOrg, 'grants paid (total)', r.totals.paid.amount, 'USD', 'total_paid', scopeOrg.iri, {}));
       items.push(base(scopeOrg, 'grants paid (count)', r.totals.paid.grants, 'count', 'count_paid', scopeOrg.iri, {}));
-      lines.push(`The largest single grants paid ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, of ${r.totals.paid.grants} paid grants totalling ${usd(r.totals.paid.amount)}, according to the filings the grant graph holds:`);
+      lines.push(`The ${which} single grants paid ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, of ${r.totals.paid.grants} paid grants totalling ${usd(r.totals.paid.amount)}, according to the filings the grant graph holds:`);
       r.edges.forEach((e, i) => {
         items.push(base(r.scope === 'recipient' ? e.funder : e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, recipient: e.recipient.name, record: e.record }));
         const who = r.scope === 'funder' ? `to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}`;

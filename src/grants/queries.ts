@@ -391,9 +391,9 @@ export const naive = {
  * Some funders' largest single grants of one payment status (optionally one tax year): their own
  * edges, ordered by amount — bounded by those funders' edges.
  */
-export function largestEdgesOf(iris: GrantIris, funders: readonly string[], status: string, limit: number, taxYear?: number): string {
+export function largestEdgesOf(iris: GrantIris, funders: readonly string[], status: string, limit: number, taxYear?: number, order: 'desc' | 'asc' = 'desc'): string {
   const q = forwardEdges(iris, funders, taxYear);
-  return checked(`${q.slice(0, q.lastIndexOf('}'))} FILTER(?status = ${sparqlIri(status)})\n} ORDER BY DESC(?amount) ?e LIMIT ${Math.trunc(limit)}`);
+  return checked(`${q.slice(0, q.lastIndexOf('}'))} FILTER(?status = ${sparqlIri(status)})\n} ORDER BY ${order === 'asc' ? 'ASC' : 'DESC'}(?amount) ?e LIMIT ${Math.trunc(limit)}`);
 }
 
 /**
@@ -401,7 +401,7 @@ export function largestEdgesOf(iris: GrantIris, funders: readonly string[], stat
  * purpose): optionally of one status, one tax year, the largest `limit` only. Bounded by the
  * recipients' own edges (the same pattern the reverse traversal groups).
  */
-export function edgesToRecipients(iris: GrantIris, recipients: readonly string[], opts: { status?: string; taxYear?: number; limit?: number } = {}): string {
+export function edgesToRecipients(iris: GrantIris, recipients: readonly string[], opts: { status?: string; taxYear?: number; limit?: number; order?: 'desc' | 'asc' } = {}): string {
   const year = opts.taxYear === undefined ? -1 : Math.trunc(opts.taxYear);
   const st = opts.status ? sparqlIri(opts.status) : '?status';
   const g = iriRef(iris.graph);
@@ -415,7 +415,7 @@ export function edgesToRecipients(iris: GrantIris, recipients: readonly string[]
   }
   ${opts.status ? `BIND(${st} AS ?status)` : ''}
   FILTER(${year} < 0 || ?year = ${year})`;
-  const tail = opts.limit ? ` ORDER BY DESC(?amount) ?e LIMIT ${Math.trunc(opts.limit)}` : '';
+  const tail = opts.limit ? ` ORDER BY ${opts.order === 'asc' ? 'ASC' : 'DESC'}(?amount) ?e LIMIT ${Math.trunc(opts.limit)}` : '';
   return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {\n  ${body}\n}${tail}`);
 }
 

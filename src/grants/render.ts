@@ -56,12 +56,8 @@ export function renderShapeFailure(f: ShapeFailure): string {
     case 'unmappable': return f.why;
     case 'year_not_filterable':
       return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
-    case 'common_funders':
-      return 'the grant graph finds the recipients two funders share, not the funders two recipients share; ask who funds each of them ("Who funds …?")';
-    case 'funder_ranking_in_state':
-      return `the grant graph totals grants to organizations in ${f.state} over all its funders, and one funder's grants there, but does not rank its funders by what they gave to ${f.state}; ask for the total ("How much grant money went to organizations in ${f.state}?") or for one funder`;
-    case 'funder_state_ranking':
-      return `the grant graph ranks recipient states over all its funders, and gives one funder's grants to one state, but does not rank one funder's grants by state; ask for one state ("How much did ${f.funder} give to organizations in Ohio?")`;
+    case 'smallest_graph_wide':
+      return 'the grant graph finds its largest single grants by reading funders in order of their totals (no grant of a funder can exceed its total), but nothing bounds where the smallest are: only a scan of every grant would answer; ask for one funder\'s or one recipient\'s smallest grants ("What was the smallest grant the Joyce Foundation made?")';
     case 'state_split':
       return `the grant graph keeps a recipient's addresses on the recipient, not on each grant, and ${f.recipients.length}${f.more ? ' or more' : ''} recipient${f.recipients.length === 1 && !f.more ? '' : 's'} ${f.funder ? `of ${f.funder} ` : ''}in ${f.state} ${f.recipients.length === 1 && !f.more ? 'was' : 'were'} filed under addresses in several states (${f.recipients.map((x) => `${x.name}: ${x.states.join(', ')}`).join('; ')}), so the total of grants to organizations in ${f.state} cannot be told from grants filed to addresses elsewhere`;
     case 'cause_unclassified':

@@ -27,7 +27,7 @@ export type GrantQuestion =
   | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
   | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
   /** The largest single grants paid: of one funder, to one recipient, or graph-wide (neither named). */
-  | { direction: 'largest_grants'; funder?: string; recipient?: string; limit: number; taxYear?: number }
+  | { direction: 'largest_grants'; funder?: string; recipient?: string; limit: number; taxYear?: number; order?: 'desc' | 'asc' }
   /** The totals an average grant is derived from: one funder's, one recipient's, or the graph's (neither named). */
   | { direction: 'average'; funder?: string; recipient?: string; taxYear?: number }
   /** Two funders' totals side by side: each one's grants to one recipient, or each one's grants in all. */
@@ -117,7 +117,7 @@ export type GrantResult =
   | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   /** Largest single paid grants; `totals` are the scope's own (a funder's, a recipient's, the graph's). */
-  | { kind: 'largest'; scope: Scope; of?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'largest'; scope: Scope; of?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number; order?: 'asc' }
   /** The totals an average grant is derived from (the average itself is computed where the answer is built, and graded derived). */
   | { kind: 'average'; scope: Scope; of?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'two_funders'; combine: 'sum' | 'difference'; recipient?: OrgRef[]; sides: [{ funder: OrgRef[]; totals: Totals }, { funder: OrgRef[]; totals: Totals }]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
@@ -632,19 +632,21 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
         const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
         const fi = f.orgs.map((o) => o.iri);
-        const edges = await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, fi, G.Paid, q.limit, q.taxYear), ctx.signal));
+        const asc = q.order === 'asc';
+        const edges = (await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, fi, G.Paid, q.limit, q.taxYear, q.order), ctx.signal))).sort((a, b) => (asc ? a.amount - b.amount : 0));
         if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
         const totals = await funderTotalsOf(ctx, fi, coverage, q.taxYear);
-        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
       }
       if (q.recipient) {
         const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
         if (failed(r)) return fail(r);
         const ri = r.orgs.map((o) => o.iri);
-        const edges = await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, ri, { status: G.Paid, limit: q.limit, ...(q.taxYear ? { taxYear: q.taxYear } : {}) }), ctx.signal));
+        const asc = q.order === 'asc';
+        const edges = (await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, ri, { status: G.Paid, limit: q.limit, ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(q.order ? { order: q.order } : {}) }), ctx.signal))).sort((a, b) => (asc ? a.amount - b.amount : 0));
         if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid to ${q.recipient}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
         const totals = await recipientTotalsOf(ctx, ri, q.taxYear);
-        return { ok: true, result: { kind: 'largest', scope: 'recipient', of: r.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...paidOnly(totals), { code: 'recipients_keyed' }, ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+        return { ok: true, result: { kind: 'largest', scope: 'recipient', of: r.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...paidOnly(totals), { code: 'recipients_keyed' }, ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
       }
       const { edges } = await largestInGraph(ctx, q.limit);
       if (edges.length === 0) return fail({ code: 'no_grants', what: 'grants paid', coverage });

@@ -180,3 +180,61 @@ describe('what one funder gave one recipient, a cause or a place (offline defaul
     expect(r.figures).toEqual([]);
   }, 120_000);
 });
+
+describe('an ambiguous name, an average and two funders (offline default)', () => {
+  const rows = extractRows();
+  let services: AskServices;
+  beforeAll(async () => { services = await testServices(); }, 240_000);
+
+  it('a recipient name several organizations share is asked with numbered options carrying their paid totals; the option chosen is bound on resume', async () => {
+    // "Salvation Army": filed under one EIN (13-5562351), and without an EIN in MI and in IL — three organizations to the graph
+    const ein = rows.filter((x) => x.grantee_ein === '13-5562351' && paid(x));
+    const nameKeyed = new Set(rows.filter((x) => !x.grantee_ein && norm(x.grantee_name).replace(/^the /, '') === 'salvation army').map((x) => x.grantee_state.toUpperCase()));
+    expect([...nameKeyed].sort()).toEqual(['IL', 'MI']);
+    const asked = await ask(services, { question: 'Who funds the Salvation Army?', on_ambiguity: 'ask' });
+    expect(asked.status, asked.text).toBe('needs_clarification');
+    const options = asked.clarification!.options;
+    expect(options).toHaveLength(3);
+    expect(options[0]!.value).toBe(sum(ein));
+    expect(asked.text).toMatch(/^1\. SALVATION ARMY EMPIRE STATE DIVISION/m);
+    // the third option: one of the name-keyed organizations, answered alone
+    const third = options[2]!;
+    const resumed = await ask(services, { resume: { run: asked.run_id, option: 3 } });
+    expect(resumed.status, resumed.text).toBe('answered');
+    expect(resumed.figures.map((f) => f.value)).toContain(third.value);
+    expect(resumed.figures.map((f) => f.value)).not.toContain(sum(ein));
+    // under the default (answer) the leading organization is answered and the choice disclosed
+    const told = await ask(services, { question: 'Who funds the Salvation Army?' });
+    expect(told.status).toBe('answered');
+    expect(told.figures.find((f) => f.value === sum(ein))?.grade).toBe('verified');
+    expect(told.qualification!.disclosures.join(' ')).toMatch(/matches 3 recipient records that are not one organization; answered for SALVATION ARMY EMPIRE STATE DIVISION/);
+  }, 120_000);
+
+  it('an average grant is derived from the paid total and count, graded derived with its operands, never mixed with approved-for-future grants', async () => {
+    const erb = rows.filter((x) => x.foundation_ein === '20-5966333');
+    const p = erb.filter(paid);
+    const avg = Math.round((sum(p) / p.length) * 100) / 100;
+    const r = await ask(services, { question: 'What is the average grant of the Erb Family Foundation?' });
+    expect(r.status, r.text).toBe('answered');
+    const fig = r.figures.find((f) => f.value === avg);
+    expect(fig?.grade).toBe('derived');
+    expect(fig?.arithmetic).toMatch(new RegExp(`${sum(p)} ÷ ${p.length}`));
+    expect(fig?.evidence).toHaveLength(2);
+    expect(r.figures.map((f) => f.value)).not.toContain(Math.round((sum(erb) / erb.length) * 100) / 100);
+    expect(r.qualification!.disclosures.join(' ')).toMatch(/average is derived by Assay/);
+    // strict mode publishes a derived figure: it is not unverified
+    const strict = await ask(services, { question: 'What is the average grant of the Erb Family Foundation?', strict: true });
+    expect(strict.status).toBe('answered');
+  }, 120_000);
+
+  it('two funders to one recipient: each pair total verified, the difference derived', async () => {
+    const pairOf = (f: string) => sum(rows.filter((x) => x.foundation_ein === f && norm(x.grantee_name) === 'alliance for the great lakes' && paid(x)));
+    const [joyce, erb] = [pairOf('36-6079185'), pairOf('20-5966333')];
+    expect(joyce).toBeGreaterThan(0);
+    const r = await ask(services, { question: 'Who gave more to the Alliance for the Great Lakes, the Joyce Foundation or the Erb Family Foundation?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.figures.find((f) => f.value === joyce)?.grade).toBe('verified');
+    expect(r.figures.find((f) => f.value === erb)?.grade).toBe('verified');
+    expect(r.figures.find((f) => f.value === Math.abs(joyce - erb))?.grade).toBe('derived');
+  }, 120_000);
+});

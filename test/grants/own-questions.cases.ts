@@ -14,10 +14,13 @@
 import { extractRows, paid, sum, type Row } from './helpers.ts';
 
 export type Expect =
-  | { answer: number[]; never?: number[]; coverage?: boolean; disclose?: RegExp }
-  | { refuse: true; code?: string };
+  /** `derived`: figures Assay computes (an average, a sum or difference of two totals) that must be published graded derived. */
+  | { answer: number[]; derived?: number[]; never?: number[]; coverage?: boolean; disclose?: RegExp }
+  | { refuse: true; code?: string }
+  /** A clarification with at least `options` numbered options. */
+  | { clarify: true; options: number };
 
-export interface OwnCase { q: string; kind: string; expect: Expect }
+export interface OwnCase { q: string; kind: string; expect: Expect; onAmbiguity?: 'ask' | 'answer' }
 
 const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
 /** A recipient's name as a reader matches it: case, punctuation, "&"/"and" and legal-form words aside. */
@@ -92,6 +95,36 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     return { answer: [totals(rs).paid], never: [...mixedIfAny(rs), sum(paidOf(by(funder)))] };
   };
   const refuse = (code?: string): Expect => ({ refuse: true, ...(code ? { code } : {}) });
+  /** The average paid grant, to the cent; never the average with approved-for-future grants mixed in. */
+  const cents = (v: number) => Math.round(v * 100) / 100;
+  const avg = (rs: readonly Row[]): Expect => {
+    const p = paidOf(rs);
+    return { answer: [sum(p), p.length], derived: [cents(sum(p) / p.length)], never: futureOf(rs).length ? [cents(sum(rs) / rs.length), ...mixedIfAny(rs)] : [] };
+  };
+  const amounts = (rs: readonly Row[]) => paidOf(rs).map((r) => Number(r.grant_amount)).sort((a, b) => b - a);
+  /** Recipients keyed as the graph keys them: the EIN filed, else the name and state. */
+  const rkey = (r: Row) => (r.grantee_ein ? `ein:${r.grantee_ein}` : `${nameKey(r.grantee_name)}|${r.grantee_state.toUpperCase()}`);
+  const countsBy = (rs: readonly Row[], k: (r: Row) => string) => { const m = new Map<string, number>(); for (const r of paidOf(rs)) m.set(k(r), (m.get(k(r)) ?? 0) + 1); return [...m.values()].sort((a, b) => b - a); };
+  const funderCounts = countsBy(rows, (r) => r.foundation_ein);
+  /** The funders (by EIN) that made a grant of any status to both recipients. */
+  const commonFundersOf = (a: string, b: string) => { const fa = new Set(to(a).map((r) => r.foundation_ein)); return new Set(to(b).map((r) => r.foundation_ein).filter((f) => fa.has(f))).size; };
+  const pairPaid = (funder: string, name: string) => sum(paidOf(to(name).filter((r) => r.foundation_ein === funder)));
+  /** A funder's grants by recipient state: the top state's paid total, unless a listed state holds a recipient filed in two states. */
+  const statesOf = (rs: readonly Row[]): Expect => {
+    const m = new Map<string, number>();
+    for (const r of paidOf(rs)) if (r.grantee_state) m.set(r.grantee_state.toUpperCase(), (m.get(r.grantee_state.toUpperCase()) ?? 0) + Number(r.grant_amount));
+    const top = [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
+    if (top.some(([st]) => splitIn(rs, st))) return refuse('state_split');
+    return { answer: [top[0]![1]], never: [sum(paidOf(rs))] };
+  };
+  /** Funders ranked by their paid grants to one state (all funders), unless a recipient there was filed in two states. */
+  const fundersIn = (st: string): Expect => {
+    if (splitIn(rows, st)) return refuse('state_split');
+    const m = new Map<string, number>();
+    for (const r of inState(paidOf(rows), st)) m.set(r.foundation_ein, (m.get(r.foundation_ein) ?? 0) + Number(r.grant_amount));
+    return { answer: [Math.max(...m.values())], coverage: true, never: [stateTotal(st)] };
+  };
+  const SALVATION = rows.filter((r) => r.grantee_ein === '13-5562351');
 
   return [
     // forward: a funder's grants
@@ -116,7 +149,7 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'forward', q: 'How much did the Toledo Community Foundation give out in grants?', expect: f(by(TOLEDO)) },
     { kind: 'forward', q: 'What organizations did the Crown Family Foundation give grants to?', expect: f(by(CROWN)) },
     { kind: 'forward', q: 'How much did rochester area community foundation grant in total?', expect: f(by(ROCHESTER)) },
-    { kind: 'forward', q: 'What is the average grant size of the Brookby Foundation?', expect: refuse() },
+    { kind: 'average', q: 'What is the average grant size of the Brookby Foundation?', expect: avg(by(BROOKBY)) },
     // a funder's recipients ranked
     { kind: 'top recipients', q: 'Who received the most money from the Joyce Foundation?', expect: { answer: [topRecipient(by(JOYCE))] } },
     { kind: 'top recipients', q: 'What are the largest recipients of the Community Foundation for Greater Buffalo?', expect: { answer: [topRecipient(by(BUFFALO))] } },
@@ -167,7 +200,7 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'geographic', q: 'Who did the Joyce Foundation give money to in Ohio?', expect: geo(JOYCE, 'OH') },
     { kind: 'geographic', q: 'Which nonprofits in Illinois did the Joyce Foundation fund?', expect: geo(JOYCE, 'IL') },
     { kind: 'geographic', q: 'How much did the Toledo Community Foundation give to organizations in New York?', expect: geo(TOLEDO, 'NY') },
-    { kind: 'geographic', q: 'Which states received the most from the Joyce Foundation?', expect: refuse() },
+    { kind: 'state ranking', q: 'Which states received the most from the Joyce Foundation?', expect: statesOf(by(JOYCE)) },
     // cause
     { kind: 'cause', q: 'Environmental grants from the Joyce Foundation', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ENV))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
     { kind: 'cause', q: 'How much did the Mott Foundation give to education?', expect: { answer: [sum(purposeNames(paidOf(by(MOTT)), EDU))], never: [totals(by(MOTT)).paid], disclose: /purpose text/ } },
@@ -210,7 +243,7 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'cause', q: 'Health grants from the Toledo Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(TOLEDO)), ['health', 'hospital', 'medical', 'clinic', 'patient']))], never: [totals(by(TOLEDO)).paid], disclose: /purpose text/ } },
     { kind: 'open direction', q: 'Brookby Foundation grants', expect: { ...f(by(BROOKBY)), disclose: /read as the grants .* made/ } },
     { kind: 'open direction', q: 'Freshwater Future grants', expect: { ...rev('Freshwater Future'), disclose: /read as the grants .* received/ } },
-    { kind: 'graph-wide', q: 'What are the 10 largest grants in the graph?', expect: refuse() },
+    { kind: 'largest', q: 'What are the 10 largest grants in the graph?', expect: { answer: amounts(rows).slice(0, 10), coverage: true } },
     // a third set, the same way
     { kind: 'top recipients', q: "Give me the Erb Family Foundation's top 5 grantees", expect: { answer: [topRecipient(by(ERB))], never: [recipientTop] } },
     { kind: 'top recipients', q: 'Who were the biggest recipients of Mott Foundation money?', expect: { answer: [topRecipient(by(MOTT))] } },
@@ -227,8 +260,8 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'pair', q: 'Did Mott give anything to Freshwater Future?', expect: refuse() },
     { kind: 'cause', q: 'What grants did the Joyce Foundation make for journalism?', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ARTS))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
     { kind: 'cause', q: 'Arts grants by the Rochester Area Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(ROCHESTER)), ARTS))], disclose: /purpose text/ } },
-    { kind: 'intersection', q: 'Which foundations fund both Freshwater Future and the Alliance for the Great Lakes?', expect: refuse('common_funders') },
-    { kind: 'graph-wide', q: 'Which foundation gave the most to organizations in Michigan?', expect: refuse('funder_ranking_in_state') },
+    { kind: 'common funders', q: 'Which foundations fund both Freshwater Future and the Alliance for the Great Lakes?', expect: { answer: [commonFundersOf('Freshwater Future', 'Alliance for the Great Lakes')], coverage: true } },
+    { kind: 'state ranking', q: 'Which foundation gave the most to organizations in Michigan?', expect: fundersIn('MI') },
     // a fourth set, the same way
     { kind: 'pair', q: 'How much did the Joyce Foundation give Northwestern University?', expect: pair(JOYCE, 'Northwestern University') },
     { kind: 'pair', q: 'What did the Sears Swetland Family Foundation give to the Ohio Environmental Council?', expect: pair(SEARS, 'Ohio Environmental Council') },
@@ -250,15 +283,63 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'graph-wide', q: 'Largest funders in the graph', expect: { answer: [funderTotals[0]!], coverage: true } },
     { kind: 'graph-wide', q: 'Who gave the most money overall?', expect: { answer: [funderTotals[0]!], coverage: true } },
     { kind: 'open direction', q: 'Erb Family Foundation grants in 2023', expect: f(year(by(ERB), 2023)) },
+    // a fifth set: averages, single grants, counts, two funders, shared funders, states, years and ambiguous names
+    { kind: 'average', q: "What's the Joyce Foundation's average grant?", expect: avg(by(JOYCE)) },
+    { kind: 'average', q: 'How big is the typical grant from the Toledo Community Foundation?', expect: avg(by(TOLEDO)) },
+    { kind: 'average', q: 'average grant from the mott foundation', expect: avg(by(MOTT)) },
+    { kind: 'average', q: 'How much does the Crown Family Foundation give per grant on average?', expect: avg(by(CROWN)) },
+    { kind: 'average', q: "What's the average grant made by the Joyce Foundation in 2023?", expect: avg(year(by(JOYCE), 2023)) },
+    { kind: 'average', q: 'What was the average grant size of the Erb Family Foundation in 2023?', expect: avg(year(by(ERB), 2023)) },
+    { kind: 'average', q: 'What is the average grant to Freshwater Future?', expect: { ...avg(to('Freshwater Future')), coverage: true } },
+    { kind: 'average', q: 'What is the average grant Mott Community College received?', expect: { ...avg(to('Mott Community College')), coverage: true } },
+    { kind: 'average', q: 'What is the average grant in the graph?', expect: { ...avg(rows), coverage: true } },
+    { kind: 'largest', q: 'What was the biggest grant the Mott Foundation made?', expect: { answer: [amounts(by(MOTT))[0]!], never: [sum(paidOf(by(MOTT))) + 1] } },
+    { kind: 'largest', q: 'Top 5 largest grants from the Joyce Foundation', expect: { answer: amounts(by(JOYCE)).slice(0, 5) } },
+    { kind: 'largest', q: 'Largest grant made by the Toledo Community Foundation', expect: { answer: [amounts(by(TOLEDO))[0]!] } },
+    { kind: 'largest', q: 'What was the single largest grant in the grant graph?', expect: { answer: [amounts(rows)[0]!], coverage: true } },
+    { kind: 'largest', q: 'What is the largest grant Freshwater Future received?', expect: { answer: [amounts(to('Freshwater Future'))[0]!], coverage: true } },
+    { kind: 'largest', q: 'What is the biggest grant Michigan State University got?', expect: { answer: [amounts(to('Michigan State University'))[0]!], coverage: true } },
+    { kind: 'count ranking', q: 'Which foundation made the most grants?', expect: { answer: [funderCounts[0]!], coverage: true, disclose: /number of grants/ } },
+    { kind: 'count ranking', q: 'Which funder made the fewest grants?', expect: { answer: [funderCounts[funderCounts.length - 1]!], coverage: true, disclose: /number of grants/ } },
+    { kind: 'count ranking', q: 'Which organization received the most grants?', expect: { answer: [countsBy(rows, rkey)[0]!], coverage: true } },
+    { kind: 'count ranking', q: 'Who got the most grants from the Joyce Foundation?', expect: { answer: [countsBy(by(JOYCE), rkey)[0]!], disclose: /number of grants/ } },
+    { kind: 'count ranking', q: 'Which organizations got the most grants from the Mott Foundation?', expect: { answer: [countsBy(by(MOTT), rkey)[0]!], disclose: /number of grants/ } },
+    { kind: 'count ranking', q: 'Which foundation made the most grants to the Community Foundation of Greater Flint?', expect: { answer: [countsBy(to('Community Foundation of Greater Flint'), (r) => r.foundation_ein)[0]!], coverage: true } },
+    { kind: 'two funders', q: 'How much did Mott and Joyce give to Freshwater Future?', expect: { answer: [pairPaid(JOYCE, 'Freshwater Future')], never: [sum(paidOf(by(JOYCE)))] } },
+    { kind: 'two funders', q: 'Who gave more to Freshwater Future, the Joyce Foundation or the Erb Family Foundation?', expect: { answer: [pairPaid(JOYCE, 'Freshwater Future'), pairPaid(ERB, 'Freshwater Future')], derived: [Math.abs(pairPaid(JOYCE, 'Freshwater Future') - pairPaid(ERB, 'Freshwater Future'))] } },
+    { kind: 'two funders', q: 'Did the Joyce Foundation or the Erb Family Foundation give more to the Alliance for the Great Lakes?', expect: { answer: [pairPaid(JOYCE, 'Alliance for the Great Lakes'), pairPaid(ERB, 'Alliance for the Great Lakes')], derived: [Math.abs(pairPaid(JOYCE, 'Alliance for the Great Lakes') - pairPaid(ERB, 'Alliance for the Great Lakes'))], never: [sum(to('Alliance for the Great Lakes').filter((r) => r.foundation_ein === ERB))] } },
+    { kind: 'two funders', q: 'Who gave more, the Mott Foundation or the Joyce Foundation?', expect: { answer: [sum(paidOf(by(MOTT))), sum(paidOf(by(JOYCE)))], derived: [sum(paidOf(by(MOTT))) - sum(paidOf(by(JOYCE)))], never: [sum(by(MOTT)), sum(by(JOYCE))] } },
+    { kind: 'two funders', q: 'How much did the Erb Family Foundation and the Joyce Foundation give in total?', expect: { answer: [sum(paidOf(by(ERB))), sum(paidOf(by(JOYCE)))], derived: [sum(paidOf(by(ERB))) + sum(paidOf(by(JOYCE)))], never: [sum(by(ERB)) + sum(by(JOYCE))] } },
+    { kind: 'two funders', q: 'How much did the Toledo Community Foundation and the Rochester Area Community Foundation give to the University of Notre Dame?', expect: { answer: [pairPaid(TOLEDO, 'University of Notre Dame'), pairPaid(ROCHESTER, 'University of Notre Dame')], derived: [pairPaid(TOLEDO, 'University of Notre Dame') + pairPaid(ROCHESTER, 'University of Notre Dame')] } },
+    { kind: 'common funders', q: 'Which funders do Freshwater Future and the Ohio Environmental Council have in common?', expect: { answer: [commonFundersOf('Freshwater Future', 'Ohio Environmental Council')], coverage: true } },
+    { kind: 'common funders', q: 'Which foundations support both the Alliance for the Great Lakes and Elevate Energy?', expect: { answer: [commonFundersOf('Alliance for the Great Lakes', 'Elevate Energy')], coverage: true } },
+    { kind: 'common funders', q: 'Who funds both Michigan State University and the University of Notre Dame?', expect: { answer: [commonFundersOf('Michigan State University', 'University of Notre Dame')], coverage: true } },
+    { kind: 'state ranking', q: 'Which states did the Erb Family Foundation give the most to?', expect: statesOf(by(ERB)) },
+    { kind: 'state ranking', q: 'Which funders gave the most to organizations in New York?', expect: fundersIn('NY') },
+    { kind: 'state ranking', q: 'Who gave the most grant money to organizations in Illinois?', expect: fundersIn('IL') },
+    { kind: 'year', q: 'Who received the most money from the Erb Family Foundation in 2023?', expect: { answer: [topRecipient(year(by(ERB), 2023))] } },
+    { kind: 'year', q: 'Which organizations did the Joyce Foundation fund in Illinois in 2023?', expect: splitIn(by(JOYCE), 'IL') ? refuse('state_split') : f(inState(year(by(JOYCE), 2023), 'IL')) },
+    { kind: 'year', q: 'Environmental grants from the Joyce Foundation in 2023', expect: { answer: [sum(purposeNames(paidOf(year(by(JOYCE), 2023)), ENV))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    { kind: 'year', q: 'Which foundations gave the most in 2024?', expect: refuse('year_not_filterable') },
+    { kind: 'ambiguous', q: 'Who funds the Salvation Army?', onAmbiguity: 'ask', expect: { clarify: true, options: 3 } },
+    { kind: 'ambiguous', q: 'Who funds the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION))], coverage: true, disclose: /matches 3 recipient records .* answered for/ } },
+    { kind: 'ambiguous', q: 'How much did the Community Foundation give?', onAmbiguity: 'ask', expect: { clarify: true, options: 5 } },
+    { kind: 'ambiguous', q: 'How much did the Community Foundation give?', expect: { ...f(by(BUFFALO)), disclose: /answered for COMMUNITY FOUNDATION FOR GREATER BUFFALO/ } },
+    { kind: 'ambiguous', q: 'Who funds First United Methodist Church?', onAmbiguity: 'ask', expect: { clarify: true, options: 3 } },
+    { kind: 'ambiguous', q: 'How much did the Toledo Community Foundation give to the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION.filter((r) => r.foundation_ein === TOLEDO)))], disclose: /answered for/ } },
   ];
 }
 
 /** What an answer is, judged against its expectation: right, a wrong figure, refused, or a clarification asked. */
 export type Outcome = 'right' | 'wrong_figure' | 'refused' | 'clarified';
 
-interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; disclosures: readonly string[]; refusalCode?: string | undefined }
+interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; disclosures: readonly string[]; refusalCode?: string | undefined; options?: number }
 
 export function judge(e: Expect, r: Judged, funders: number): { outcome: Outcome; why: string } {
+  if ('clarify' in e) {
+    if (r.status !== 'needs_clarification') return { outcome: r.status === 'refused' ? 'refused' : 'wrong_figure', why: `${r.status} where a clarification was expected` };
+    return (r.options ?? 0) >= e.options ? { outcome: 'right', why: 'asked' } : { outcome: 'clarified', why: `asked with ${r.options} options, expected ${e.options}` };
+  }
   if (r.status === 'needs_clarification') return { outcome: 'clarified', why: 'asked' };
   if ('refuse' in e) {
     if (r.status === 'refused') return e.code && r.refusalCode !== e.code ? { outcome: 'refused', why: `refused with ${r.refusalCode}, expected ${e.code}` } : { outcome: 'right', why: 'refused' };
@@ -267,6 +348,9 @@ export function judge(e: Expect, r: Judged, funders: number): { outcome: Outcome
   if (r.status === 'refused') return { outcome: 'refused', why: `refused (${r.refusalCode})` };
   const verified = new Set(r.figures.filter((x) => x.grade === 'verified').map((x) => x.value));
   const missing = e.answer.filter((v) => !verified.has(v));
+  const derived = new Set(r.figures.filter((x) => x.grade === 'derived').map((x) => x.value));
+  const underived = (e.derived ?? []).filter((v) => !derived.has(v));
+  if (underived.length) return { outcome: 'wrong_figure', why: `expected ${underived.join(', ')} derived; published ${r.figures.slice(0, 6).map((x) => `${x.value}:${x.grade}`).join(', ')}` };
   if (missing.length) return { outcome: 'wrong_figure', why: `expected ${missing.join(', ')} verified; published ${r.figures.slice(0, 5).map((x) => `${x.value}:${x.grade}`).join(', ')}` };
   const wrong = (e.never ?? []).filter((v) => r.figures.some((x) => x.value === v));
   if (wrong.length) return { outcome: 'wrong_figure', why: `published ${wrong.join(', ')}, which answers another question` };

@@ -19,12 +19,13 @@ describe('grant questions in the phrasings people type (offline default, figures
 
   it('holds at least 60 questions, of every kind', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(['forward', 'top recipients', 'reverse', 'pair', 'intersection', 'graph-wide', 'geographic', 'cause', 'year', 'open direction', 'not held']));
+    expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(['forward', 'top recipients', 'reverse', 'pair', 'intersection', 'graph-wide', 'geographic', 'cause', 'year', 'open direction', 'not held',
+      'average', 'largest', 'count ranking', 'two funders', 'common funders', 'state ranking', 'ambiguous']));
   });
 
-  it.each(cases.map((c) => [c.kind, c.q, c] as const))('%s: %s', async (_kind, q, c) => {
-    const r = await ask(services, { question: q });
-    const j = judge(c.expect, { status: r.status, figures: r.figures, disclosures: r.qualification?.disclosures ?? [], refusalCode: r.refusal?.code }, funders);
+  it.each(cases.map((c) => [c.kind, `${c.q}${c.onAmbiguity ? ` (on_ambiguity=${c.onAmbiguity})` : ''}`, c] as const))('%s: %s', async (_kind, q, c) => {
+    const r = await ask(services, { question: c.q, ...(c.onAmbiguity ? { on_ambiguity: c.onAmbiguity } : {}) });
+    const j = judge(c.expect, { status: r.status, figures: r.figures, disclosures: r.qualification?.disclosures ?? [], refusalCode: r.refusal?.code, options: r.clarification?.options.length }, funders);
     expect(j, `${r.status}: ${r.refusal?.reason ?? r.text}`).toEqual({ outcome: 'right', why: expect.any(String) });
     // paid and approved-for-future are never one figure; the match method is disclosed on every answer
     if (r.status === 'answered') expect(r.qualification!.disclosures.join(' ')).toMatch(/matched|among the \d+ funders/);
@@ -41,6 +42,11 @@ describe('the judge itself: a wrong figure, a missing disclosure or an answer wh
     ['an answer where a refusal is due', { refuse: true }, answered([10]), 'wrong_figure'],
     ['a refusal where an answer is due', { answer: [10] }, { status: 'refused', figures: [], disclosures: [] }, 'refused'],
     ['the right figures and disclosures', { answer: [10], coverage: true }, answered([10], ['among the 15 funders whose filings the graph holds']), 'right'],
+    ['a derived figure published as verified', { answer: [10], derived: [5] }, answered([10, 5]), 'wrong_figure'],
+    ['a derived figure missing', { answer: [10], derived: [5] }, answered([10]), 'wrong_figure'],
+    ['an answer where a clarification is due', { clarify: true, options: 2 }, answered([10]), 'wrong_figure'],
+    ['a clarification with too few options', { clarify: true, options: 3 }, { status: 'needs_clarification', figures: [], disclosures: [], options: 2 }, 'clarified'],
+    ['a clarification with its options', { clarify: true, options: 2 }, { status: 'needs_clarification', figures: [], disclosures: [], options: 3 }, 'right'],
   ] as const)('%s', (_what, e, r, outcome) => {
     expect(judge(e as never, r, 15).outcome).toBe(outcome);
   });

@@ -98,7 +98,7 @@ function typedName(q: string): string | undefined {
 /** An average grant asked: "the average grant size", "mean grant", "how much per grant on average". */
 const AVERAGE = /\b(?:average|mean|typical|median)\s+(?:size\s+|amount\s+|value\s+)?(?:of\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b|\b(?:per\s+grant|grants?\s+on\s+average|on\s+average\s+per\s+grant)\b/i;
 /** The largest single grants asked ("the biggest grant", "the 10 largest grants"), not the largest grantees or grantmakers. */
-const LARGEST_GRANT = /\b(?:largest|biggest|top|highest|single\s+largest|single\s+biggest)\s+(?:\d+\s+)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b(?!\s*(?:-|\s)(?:recipients?|makers?|money|funders?|grantees?))/i;
+const LARGEST_GRANT = /\b(?:largest|biggest|top|highest|single\s+largest|single\s+biggest|smallest|lowest|tiniest)\s+(?:\d+\s+)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b(?!\s*(?:-|\s)(?:recipients?|makers?|money|funders?|grantees?))/i;
 /** A ranking by the number of grants, not the amount. */
 const BY_COUNT = /\b(?:the\s+)?(?:most|fewest|largest\s+number\s+of|highest\s+number\s+of|greatest\s+number\s+of|most\s+number\s+of)\s+(?:individual\s+|separate\s+)?grants\b/i;
 /** A capitalised name after the opening word, or a name typed with its head word. */
@@ -127,7 +127,7 @@ function measuredReading(q: string): ShapeDecision | null {
   const big = avg ? null : LARGEST_GRANT.exec(q);
   const hit = avg ?? big;
   if (hit) {
-    const attribute = avg ? 'average grant' : 'largest grants';
+    const attribute = avg ? 'average grant' : /^(?:smallest|lowest|tiniest)/i.test(hit[0]) ? 'smallest grants' : 'largest grants';
     const rule = avg ? 'average-grant' : 'largest-single-grants';
     const after = q.slice(hit.index + hit[0].length);
     const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data)\b/i.test(q) || !hasName(q);

@@ -82,7 +82,7 @@ export function questionFromIntent(intent: Intent): Mapped {
   const asc = smallest ? { order: 'asc' as const } : {};
   const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
   // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
-  const rest = attr.replace(AVERAGE, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  const rest = attr.replace(AVERAGE, ' ').replace(SMALLEST, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   switch (intent.direction) {
     case 'forward': {
       // two funders: each one's grants (to one recipient, or in all), side by side
@@ -92,8 +92,13 @@ export function questionFromIntent(intent: Intent): Mapped {
       }
       if (intent.entities.length > 2) return { ok: false, failure: { code: 'unmappable', why: `two funders can be set side by side; this question names ${intent.entities.length}` } };
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about the grants an organization made must name the organization' } };
-      if (average) return { ok: true, question: { direction: 'average', funder: name, ...year } };
-      if (largest) return { ok: true, question: { direction: 'largest_grants', funder: name, limit, ...year, ...asc } };
+      if (average || largest) {
+        // what is left of the attribute names the grants' recipient ("average grant to Elevate Energy"); a place is not read here
+        const to = rest.replace(/^(?:to|for)\s+/i, '').trim();
+        if (within || (to && stateCode(to))) return { ok: false, failure: { code: 'unmappable', why: `the ${average ? 'average' : smallest ? 'smallest' : 'largest'} of one funder's grants to one state is not a reading the grant graph has; ask for ${name}'s grants to organizations in that state, or for its ${average ? 'average grant' : 'largest grants'} overall` } };
+        const recipient = to && !GENERIC.test(to) ? { recipient: to } : {};
+        return { ok: true, question: average ? { direction: 'average', funder: name, ...recipient, ...year } : { direction: 'largest_grants', funder: name, limit, ...recipient, ...year, ...asc } };
+      }
       if (within) {
         const st = stateCode(within);
         if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
@@ -112,6 +117,7 @@ export function questionFromIntent(intent: Intent): Mapped {
     }
     case 'reverse':
       if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
+      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', why: `a recipient's ${average ? 'average grant' : 'largest grants'} within a state is not a reading the grant graph has; ask without the place` } };
       if (average) return { ok: true, question: { direction: 'average', recipient: name, ...year } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year, ...asc } };
       if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
@@ -121,6 +127,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (intent.attribute === 'funders') return { ok: true, question: { direction: 'common_funders', recipients: [intent.entities[0]!, intent.entities[1]!] } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
+      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', why: `the ${average ? 'average grant' : 'largest grants'} to one state's organizations is not a reading the grant graph has; ask for the grants to organizations in that state, or for the graph's ${average ? 'average grant' : 'largest grants'}` } };
       if (average) return { ok: true, question: { direction: 'average' } };
       if (smallest) return { ok: false, failure: { code: 'smallest_graph_wide' } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', limit } };
@@ -360,8 +367,8 @@ function sourcesOf(r: GrantResult | null): { filings: string[]; funders: string[
     case 'intersection': return { filings: [], funders: [...iris(r.funders[0]), ...iris(r.funders[1])] };
     case 'ranking': return { filings: [], funders: r.subject === 'recipient_of' || r.subject === 'state' ? iris(r.of) : r.subject === 'funder' ? r.rows.map((x) => x.org.iri) : [] };
     case 'geographic': return { filings: [], funders: iris(r.funder) };
-    case 'largest': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.of && r.scope === 'funder' ? r.of : []) };
-    case 'average': return { filings: [], funders: r.scope === 'funder' ? iris(r.of) : [] };
+    case 'largest': return { filings: [...new Set(r.edges.map((e) => e.filing))], funders: iris(r.of && (r.scope === 'funder' || r.scope === 'pair') ? r.of : []) };
+    case 'average': return { filings: [], funders: r.scope === 'funder' || r.scope === 'pair' ? iris(r.of) : [] };
     case 'two_funders': return { filings: [], funders: [...iris(r.sides[0].funder), ...iris(r.sides[1].funder)] };
     case 'common_funders': return { filings: [], funders: r.funders.map((x) => x.funder.iri) };
   }
@@ -507,7 +514,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       break;
     }
     case 'largest': {
-      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `by ${r.of![0]!.name}` : `to ${r.of![0]!.name}`;
+      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `by ${r.of![0]!.name}` : r.scope === 'pair' ? `by ${r.of![0]!.name} to ${r.to![0]!.name}` : `to ${r.of![0]!.name}`;
       const which = r.order === 'asc' ? 'smallest' : 'largest';
       const scopeOrg = r.of?.[0] ?? { iri: 'graph', name: 'All funders in the graph', ein: null, state: null };
       items.push(base(scopeOrg, 'grants paid (total)', r.totals.paid.amount, 'USD', 'total_paid', scopeOrg.iri, {}));
@@ -515,8 +522,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       lines.push(`The ${which} single grants paid ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, of ${r.totals.paid.grants} paid grants totalling ${usd(r.totals.paid.amount)}, according to the filings the grant graph holds:`);
       r.edges.forEach((e, i) => {
         items.push(base(r.scope === 'recipient' ? e.funder : e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, recipient: e.recipient.name, record: e.record }));
-        const who = r.scope === 'funder' ? `to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}`;
-        lines.push(`${i + 1}. ${usd(e.amount)} ${who}, tax year ${e.taxYear}${e.purpose ? ` (${e.purpose})` : ''}`);
+        const who = r.scope === 'pair' ? '' : r.scope === 'funder' ? `to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}`;
+        lines.push(`${i + 1}. ${usd(e.amount)}${who ? ` ${who}` : ''}, tax year ${e.taxYear}${e.purpose ? ` (${e.purpose})` : ''}`);
       });
       break;
     }
@@ -527,7 +534,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       items.push(base(o, 'grants paid (count)', t.paid.grants, 'count', 'count_paid', o.iri, {}));
       const avg = cents(t.paid.amount / t.paid.grants);
       derived.push({ value: avg, unit: 'USD', label: 'average paid grant', arithmetic: `total paid ÷ paid grants = ${t.paid.amount} ÷ ${t.paid.grants}, rounded to the cent`, operands: [items.length - 2, items.length - 1] });
-      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `paid by ${o.name}` : `paid to ${o.name}`;
+      const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `paid by ${o.name}` : r.scope === 'pair' ? `paid by ${o.name} to ${r.to![0]!.name}` : `paid to ${o.name}`;
       lines.push(`The average grant ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''} was ${usdCents(avg)}: ${usd(t.paid.amount)} paid in ${t.paid.grants} grant${t.paid.grants === 1 ? '' : 's'}, divided by Assay, according to the filings the grant graph holds.`);
       if (t.approvedFuture.grants > 0) {
         items.push(base(o, 'grants approved for future payment (total)', t.approvedFuture.amount, 'USD', 'total_future', o.iri, {}));

@@ -117,14 +117,14 @@ export type GrantResult =
   | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   /** Largest single paid grants; `totals` are the scope's own (a funder's, a recipient's, the graph's). */
-  | { kind: 'largest'; scope: Scope; of?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number; order?: 'asc' }
+  | { kind: 'largest'; scope: Scope; of?: OrgRef[]; to?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number; order?: 'asc' }
   /** The totals an average grant is derived from (the average itself is computed where the answer is built, and graded derived). */
-  | { kind: 'average'; scope: Scope; of?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  | { kind: 'average'; scope: Scope; of?: OrgRef[]; to?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'two_funders'; combine: 'sum' | 'difference'; recipient?: OrgRef[]; sides: [{ funder: OrgRef[]; totals: Totals }, { funder: OrgRef[]; totals: Totals }]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'common_funders'; recipients: [OrgRef[], OrgRef[]]; funders: Array<{ funder: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] };
 
 /** Whose grants a reading covers: one funder's, one recipient's, or every grant the graph holds. */
-export type Scope = 'funder' | 'recipient' | 'graph';
+export type Scope = 'funder' | 'recipient' | 'pair' | 'graph';
 
 export type GrantOutcome = { ok: true; result: GrantResult } | { ok: false; failure: GrantFailure };
 
@@ -207,7 +207,7 @@ function namesOf(q: GrantQuestion): Array<[string, Role]> {
     case 'intersection': return [[q.funders[0], 'funder'], [q.funders[1], 'funder']];
     case 'geographic': case 'cause': return q.funder ? [[q.funder, 'funder']] : [];
     case 'ranking': case 'funders_in_state': return [];
-    case 'largest_grants': case 'average': return q.funder ? [[q.funder, 'funder']] : q.recipient ? [[q.recipient, 'recipient']] : [];
+    case 'largest_grants': case 'average': return [...(q.funder ? [[q.funder, 'funder'] as [string, Role]] : []), ...(q.recipient ? [[q.recipient, 'recipient'] as [string, Role]] : [])];
     case 'two_funders': return [[q.funders[0], 'funder'], [q.funders[1], 'funder'], ...(q.recipient ? [[q.recipient, 'recipient'] as [string, Role]] : [])];
     case 'common_funders': return [[q.recipients[0], 'recipient'], [q.recipients[1], 'recipient']];
     case 'states_of': return [[q.funder, 'funder']];
@@ -350,6 +350,12 @@ function readAhead(ctx: TraverseContext, q: GrantQuestion): ReadAhead | undefine
 
 export async function traverse(ctx: TraverseContext, q: GrantQuestion): Promise<GrantOutcome> {
   const out = await traverseGraph(ctx, q);
+  // a name chosen among candidates is said as it was asked
+  if (!out.ok && out.failure.code === 'no_grants') {
+    let what = out.failure.what;
+    for (const [name] of namesOf(q)) { const c = chosenOrg(ctx.iris, name); if (c) what = what.split(name).join(c.asked); }
+    out.failure.what = what;
+  }
   const since = out.ok ? out.result.coverage.unfinishedIngest : null;
   if (out.ok && since) out.result.disclosures.push({ code: 'ingest_unfinished', since });
   return out;
@@ -596,6 +602,17 @@ async function graphTotalsOf(ctx: TraverseContext): Promise<Totals> {
   return totals;
 }
 
+/** One funder's edges to one recipient (both names resolved), as the pair reading reads them. */
+async function pairEdges(ctx: TraverseContext, funder: string, recipient: string, taxYear: number | undefined, coverage: Coverage, lookups: Lookups): Promise<{ f: Found; r: Found; edges: EdgeRow[] } | GrantFailure> {
+  const f = await find(ctx, funder, 'funder', coverage, lookups);
+  if (failed(f)) return f;
+  const r = await find(ctx, recipient, 'recipient', coverage, lookups);
+  if (failed(r)) return r;
+  const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), taxYear, r.orgs.map((o) => o.iri)), ctx.signal));
+  if (edges.length === 0) return { code: 'no_grants', what: `grants from ${funder} to ${recipient}${taxYear ? ` in tax year ${taxYear}` : ''}`, coverage };
+  return { f, r, edges };
+}
+
 /** Funders read per page by the graph-wide search for the largest single grants. */
 const FUNDER_PAGE = 25;
 
@@ -628,6 +645,14 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
   const paidOnly = (t: Totals): Disclosure[] => (t.approvedFuture.grants > 0 ? [{ code: 'paid_only', approvedGrants: t.approvedFuture.grants }] : []);
   switch (q.direction) {
     case 'largest_grants': {
+      if (q.funder && q.recipient) {
+        // one funder's grants to one recipient: its edges to that recipient (bounded by the pair's grants)
+        const pr = await pairEdges(ctx, q.funder, q.recipient, q.taxYear, coverage, lookups);
+        if ('code' in pr) return fail(pr);
+        const asc = q.order === 'asc';
+        const edges = pr.edges.filter((e) => e.status === 'paid').sort((a, b) => (asc ? a.amount - b.amount : b.amount - a.amount)).slice(0, q.limit);
+        return { ok: true, result: { kind: 'largest', scope: 'pair', of: pr.f.orgs.map(ref), to: pr.r.orgs.map(ref), edges, totals: totalsOf(pr.edges), coverage, disclosures: [...matchDisclosures(pr.f), ...matchDisclosures(pr.r), ...paidOnly(totalsOf(pr.edges)), { code: 'recipients_keyed' }, ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
+      }
       if (q.funder) {
         const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
@@ -658,7 +683,13 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
       let of: OrgRef[] | undefined;
       let totals: Totals;
       const shown: Disclosure[] = [];
-      if (q.funder) {
+      let to: OrgRef[] | undefined;
+      if (q.funder && q.recipient) {
+        const pr = await pairEdges(ctx, q.funder, q.recipient, q.taxYear, coverage, lookups);
+        if ('code' in pr) return fail(pr);
+        scope = 'pair'; of = pr.f.orgs.map(ref); to = pr.r.orgs.map(ref); shown.push(...matchDisclosures(pr.f), ...matchDisclosures(pr.r), { code: 'recipients_keyed' });
+        totals = totalsOf(pr.edges);
+      } else if (q.funder) {
         const f = await find(ctx, q.funder, 'funder', coverage, lookups);
         if (failed(f)) return fail(f);
         scope = 'funder'; of = f.orgs.map(ref); shown.push(...matchDisclosures(f));
@@ -673,7 +704,7 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
         totals = await graphTotalsOf(ctx);
       }
       if (totals.paid.grants === 0) return fail({ code: 'no_grants', what: `grants paid${q.funder ? ` by ${q.funder}` : q.recipient ? ` to ${q.recipient}` : ''}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
-      return { ok: true, result: { kind: 'average', scope, ...(of ? { of } : {}), totals, coverage, disclosures: [...shown, ...approvedDisclosure(totals), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      return { ok: true, result: { kind: 'average', scope, ...(of ? { of } : {}), ...(to ? { to } : {}), totals, coverage, disclosures: [...shown, ...approvedDisclosure(totals), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'two_funders': {
       const a = await find(ctx, q.funders[0], 'funder', coverage, lookups);

@@ -326,6 +326,21 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'ambiguous', q: 'How much did the Community Foundation give?', onAmbiguity: 'ask', expect: { clarify: true, options: 5 } },
     { kind: 'ambiguous', q: 'How much did the Community Foundation give?', expect: { ...f(by(BUFFALO)), disclose: /answered for COMMUNITY FOUNDATION FOR GREATER BUFFALO/ } },
     { kind: 'ambiguous', q: 'Who funds First United Methodist Church?', onAmbiguity: 'ask', expect: { clarify: true, options: 3 } },
+    // a sixth set, tried as a new user would after the fifth passed
+    { kind: 'pair', q: 'How many grants did the Joyce Foundation make to Elevate Energy?', expect: { answer: [pairPaid(JOYCE, 'Elevate Energy'), paidOf(to('Elevate Energy').filter((r) => r.foundation_ein === JOYCE)).length], never: [sum(paidOf(by(JOYCE)))] } },
+    { kind: 'average', q: 'What is the average grant from the Joyce Foundation to Elevate Energy?', expect: { ...avg(to('Elevate Energy').filter((r) => r.foundation_ein === JOYCE)), never: [cents(sum(paidOf(by(JOYCE))) / paidOf(by(JOYCE)).length)] } },
+    { kind: 'average', q: 'On average, how much does the Mott Foundation give per grant?', expect: avg(by(MOTT)) },
+    { kind: 'average', q: 'What is the mean grant amount for grants to Michigan State University?', expect: { ...avg(to('Michigan State University')), coverage: true } },
+    { kind: 'average', q: "What's the average grant the Joyce Foundation made to organizations in Illinois?", expect: refuse('unmappable') },
+    { kind: 'largest', q: 'What was the largest grant from the Mott Foundation to Michigan State University?', expect: { answer: [amounts(to('Michigan State University').filter((r) => r.foundation_ein === MOTT))[0]!] } },
+    { kind: 'largest', q: 'What was the smallest grant the Joyce Foundation made?', expect: { answer: [amounts(by(JOYCE)).at(-1)!] } },
+    { kind: 'largest', q: 'What is the smallest grant in the graph?', expect: refuse('smallest_graph_wide') },
+    { kind: 'count ranking', q: 'Which grantee received the most grants?', expect: { answer: [countsBy(rows, rkey)[0]!], coverage: true } },
+    { kind: 'two funders', q: 'Did Mott or Joyce give more?', expect: { answer: [sum(paidOf(by(MOTT))), sum(paidOf(by(JOYCE)))], derived: [sum(paidOf(by(MOTT))) - sum(paidOf(by(JOYCE)))] } },
+    { kind: 'two funders', q: 'How much did the Joyce and Mott foundations give to Elevate Energy?', expect: { answer: [pairPaid(JOYCE, 'Elevate Energy'), pairPaid(MOTT, 'Elevate Energy')], derived: [pairPaid(JOYCE, 'Elevate Energy') + pairPaid(MOTT, 'Elevate Energy')] } },
+    { kind: 'common funders', q: 'Which foundations gave to both Freshwater Future and the Alliance for the Great Lakes?', expect: { answer: [commonFundersOf('Freshwater Future', 'Alliance for the Great Lakes')], coverage: true } },
+    { kind: 'state ranking', q: 'What states did the Mott Foundation give to?', expect: statesOf(by(MOTT)) },
+    { kind: 'year', q: 'How much did the Joyce Foundation give to Illinois organizations in 2023?', expect: splitIn(by(JOYCE), 'IL') ? refuse('state_split') : f(inState(year(by(JOYCE), 2023), 'IL')) },
     { kind: 'ambiguous', q: 'How much did the Toledo Community Foundation give to the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION.filter((r) => r.foundation_ein === TOLEDO)))], disclose: /answered for/ } },
   ];
 }

@@ -30,6 +30,22 @@ const QUESTIONS: GrantQuestion[] = [
   { direction: 'geographic', state: 'NY' },
   { direction: 'cause', cause: 'education', funder: 'Mott Foundation' },
   { direction: 'forward', funder: 'Ford Foundation' },
+  // the readings beside the directions: averages, single grants, counts, two funders, shared funders, states
+  { direction: 'average', funder: 'Joyce Foundation' },
+  { direction: 'average', recipient: 'Freshwater Future' },
+  { direction: 'average' },
+  { direction: 'largest_grants', funder: 'Mott Foundation', limit: 5 },
+  { direction: 'largest_grants', recipient: 'Michigan State University', limit: 3 },
+  { direction: 'largest_grants', limit: 10 },
+  { direction: 'largest_grants', funder: 'Joyce Foundation', limit: 3, order: 'asc' },
+  { direction: 'ranking', subject: 'funder', limit: 5, by: 'count' },
+  { direction: 'top_recipients_of', funder: 'Joyce Foundation', limit: 5, by: 'count' },
+  { direction: 'top_recipients_of', funder: 'Erb Family Foundation', limit: 5, taxYear: 2023 },
+  { direction: 'two_funders', funders: ['Joyce Foundation', 'Erb Family Foundation'], recipient: 'Alliance for the Great Lakes', combine: 'difference' },
+  { direction: 'common_funders', recipients: ['Freshwater Future', 'Alliance for the Great Lakes'] },
+  { direction: 'states_of', funder: 'Joyce Foundation', limit: 10 },
+  { direction: 'funders_in_state', state: 'MI', limit: 5 },
+  { direction: 'funders_by_count', recipient: 'Community Foundation of Greater Flint', limit: 5 },
 ];
 
 describe.skipIf(skip !== undefined)('grant questions on Virtuoso and on the embedded store', () => {

@@ -130,10 +130,17 @@ function measuredReading(q: string): ShapeDecision | null {
     const attribute = avg ? 'average grant' : /^(?:smallest|lowest|tiniest)/i.test(hit[0]) ? 'smallest grants' : 'largest grants';
     const rule = avg ? 'average-grant' : 'largest-single-grants';
     const after = q.slice(hit.index + hit[0].length);
-    const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data)\b/i.test(q) || !hasName(q);
+    const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data(?:set)?)\b/i.test(q) || !hasName(q);
     if (graphWide && !/['’]s\s/.test(q.slice(0, hit.index + 1))) return { ...exhaustive, direction: 'population', attribute, rule: `${rule}-graph` };
-    if (new RegExp(`^\\s*(?:(?:ever\\s+)?(?:made|given|paid|awarded|sent)\\s+)?(?:to|for)\\s+(?:the\\s+)?\\S|\\b${RECEIVE}\\b`, 'i').test(after) && !/^\s*(?:(?:ever\s+)?(?:made|given|paid|awarded)\s+)?(?:by|from)\b/i.test(after)) return { ...exhaustive, direction: 'reverse', attribute, rule: `${rule}-to` };
-    return { ...exhaustive, direction: 'forward', attribute, rule: `${rule}-of` };
+    // who gave: "of / from / by X", "X's average grant", "does X give"; who got: "to X", "X received"
+    const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after)
+      ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
+    const to = /\b(?:to|for)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after);
+    const trim = (x: string) => x.replace(/\s+(?:of|and|for|the)$/i, '');
+    const possessive = /['’]s\s+$/.test(q.slice(0, hit.index).replace(/\s*(?:the\s+)?$/i, ' ').replace(/\s+$/, ' ')) || /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, hit.index));
+    if (to && (from || possessive)) return { ...exhaustive, direction: 'forward', ...(from ? { named: trim(from[1]!) } : {}), attribute: `${attribute} to ${trim(to[1]!)}`, rule: `${rule}-from-to` };
+    if ((to || new RegExp(`\\b${RECEIVE}\\b`, 'i').test(after)) && !from) return { ...exhaustive, direction: 'reverse', ...(to ? { named: trim(to[1]!) } : {}), attribute, rule: `${rule}-to` };
+    return { ...exhaustive, direction: 'forward', ...(from ? { named: trim(from[1]!) } : {}), attribute, rule: `${rule}-of` };
   }
   const count = BY_COUNT.exec(q);
   if (count && GRANT_NOUN.test(q)) {
@@ -158,6 +165,9 @@ function grantReading(q: string): ShapeDecision | null {
 
   // the funders two recipients share: "Which funders do X and Y have in common?"
   if (/\b(?:funders?|donors?|foundations|grant\s?makers|supporters)\b/i.test(q) && /\b(?:in\s+common|do\s+.+\s+share|shared\s+by|that\s+.+\s+share|common\s+to)\b|\b(?:common|shared)\s+(?:funders|donors|foundations|supporters)\b/i.test(q) && /\s(?:and|&)\s/.test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'funders-in-common' };
+  // "How many grants did X make to Y?": X's grants to Y (a pair, its count), not all of X's grants
+  const manyTo = re(`^\\s*how\\s+many\\s+(?:grants|donations|gifts|payments)\\s+(?:did|does|has|have)\\s+(?:the\\s+)?(.+?)\\s+(?:make|made|give|gave|given|award|awarded|pay|paid|send|sent)\\s+(?:to|for)\\s+(.+?)(?:\\s+in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (manyTo) return { ...exhaustive, direction: 'forward', named: manyTo[1]!, attribute: placeOrName(manyTo[2]!), rule: 'how-many-grants-to' };
   // two funders side by side
   const two = twoFunders(q);
   if (two) return two;
@@ -166,7 +176,7 @@ function grantReading(q: string): ShapeDecision | null {
 
   // two funders, one set of recipients
   // "Which foundations fund both X and Y?": X and Y are recipients, their common funders asked
-  if (re(`\\b${FUND}\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'fund-both' };
+  if (re(`\\b${FUND}\\s+both\\b`).test(q) || re(`\\b(?:${GIVE}|made\\s+grants)\\s+(?:money\\s+|grants\\s+)?to\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'fund-both' };
   if (re(`\\b${RECEIVE}\\s+(?:grants?|money|funding|support)\\s+from\\s+both\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'received-from-both' };
   if (re(`\\bboth\\b.*\\b${FUND}\\b|\\b${FUND}\\b.*\\bboth\\b`).test(q)) return { ...exhaustive, direction: 'intersection', rule: 'both-fund' };
 
@@ -239,7 +249,7 @@ function grantReading(q: string): ShapeDecision | null {
   // "How much did X give to organizations in Michigan / to education / to Y?": X's grants, by place, cause or recipient
   // "How much did foundations give to organizations in Wisconsin?": no funder named, the graph's grants (to a place, or ranked)
   if (re(`^\\s*how\\s+much\\s+(?:money\\s+)?(?:did|do|have)\\s+(?:all\\s+)?(?:the\\s+)?(?:foundations|funders|donors|grant\\s?makers|philanthropies)\\s+(?:in\\s+the\\s+graph\\s+)?${GIVE}\\b`).test(q)) return { ...exhaustive, direction: 'population', rule: 'funders-gave-to-place' };
-  const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)\\s*\\??$`).exec(q);
+  const giveTo = re(`\\bhow\\s+much\\s+(?:money\\s+)?(?:did|does|has|have)\\s+.+?\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?(?:to|for)\\s+(.+?)(?:\\s+in\\s+\\d{4})?\\s*\\??$`).exec(q);
   if (giveTo && giving(q)) {
     // as written: a recipient's name keeps its case (a cause or a place reads the same either way)
     return { ...exhaustive, direction: 'forward', attribute: placeOrName(giveTo[1]!), rule: 'how-much-give-to' };

@@ -41,6 +41,8 @@ const OPERATION: Record<GrantResult['kind'], string> = {
  */
 const AVERAGE = /\b(?:average|mean|typical)\b/i;
 const LARGEST = /\b(?:largest|biggest|top|single)\s+(?:single\s+|individual\s+)?grants?\b|\b(?:single|individual)\s+grants?\b/i;
+/** States as the grain a question asks by, in its own words (lower case: "Michigan State University" is a name). */
+const STATE_GRAIN = /\b(?:states|each\s+state|by\s+state|per\s+state|(?:[Ww]hich|[Ww]hat)\s+state)\b/;
 /** The smallest single grants (of one funder or one recipient): the largest-grants reading, ascending. */
 const SMALLEST = /\b(?:smallest|lowest|tiniest)\s+(?:single\s+|individual\s+)?grants?\b/i;
 const BY_COUNT = /\b(?:number\s+of\s+grants|most\s+grants|fewest\s+grants|grant\s+counts?|grants?\s+count|count\s+of\s+grants|by\s+count)\b/i;
@@ -104,8 +106,8 @@ export function questionFromIntent(intent: Intent): Mapped {
         if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
         return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
       }
-      // states named as the grain, none as the place: the funder's grants by state
-      if (intent.geography?.level === 'state') return { ok: true, question: { direction: 'states_of', funder: name, limit, ...year } };
+      // states named as the grain ("which states", "by state"; not the "State" of a name), none as the place: the funder's grants by state
+      if (intent.geography?.level === 'state' && (!attr || GENERIC.test(attr) || recipients || intent.order) && STATE_GRAIN.test(intent.question)) return { ok: true, question: { direction: 'states_of', funder: name, limit, ...by, ...year } };
       if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
@@ -123,6 +125,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
       return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year } };
     case 'intersection':
+      if (/\bbut\s+not\b|\bnot\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph finds the recipients two funders share (or the funders two recipients share), not the recipients of one funder that the other did not fund; ask "Which organizations do both … fund?" and each funder\'s grants' } };
       if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two ${intent.attribute === 'funders' ? 'recipients' : 'funders'}; this question names ${intent.entities.length}` } };
       if (intent.attribute === 'funders') return { ok: true, question: { direction: 'common_funders', recipients: [intent.entities[0]!, intent.entities[1]!] } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
@@ -208,7 +211,9 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   // "give to education": no recipient of that name, so the words name a cause
   // (a recipient found only by some words of its name yields to a cause the words name: "education" is not "XYZ Education Fund")
   const byWordsOnly = outcome.ok && outcome.result.disclosures.some((d) => d.code === 'match_method' && d.role === 'recipient' && d.method === 'name_words');
-  if (question.direction === 'pair' && (byWordsOnly || (!outcome.ok && (outcome.failure.code === 'not_in_graph' || outcome.failure.code === 'ambiguous_org') && outcome.failure.role === 'recipient')) && causeMatch(question.recipient.toLowerCase())) {
+  // (a cause as typed: a word or three, not a list of names — "Freshwater Future and the Alliance for the Great Lakes" names recipients)
+  const causeLike = (t: string) => t.trim().split(/\s+/).length <= 3 && !/\s\p{Lu}/u.test(t.trim());
+  if (question.direction === 'pair' && causeLike(question.recipient) && (byWordsOnly || (!outcome.ok && (outcome.failure.code === 'not_in_graph' || outcome.failure.code === 'ambiguous_org') && outcome.failure.role === 'recipient')) && causeMatch(question.recipient.toLowerCase())) {
     question = { direction: 'cause', cause: question.recipient, funder: question.funder, ...(question.taxYear ? { taxYear: question.taxYear } : {}) };
     outcome = await traverse(deps, question);
   }
@@ -484,7 +489,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     }
     case 'ranking': {
       if (r.subject === 'state') {
-        lines.push(r.of ? `Recipient states of ${r.of[0]!.name}'s grants by grants paid${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, in its filings the grant graph holds:` : 'Recipient states by grants paid, in the filings the grant graph holds:');
+        lines.push(r.of ? `Recipient states of ${r.of[0]!.name}'s grants by ${r.by === 'count' ? 'number of grants paid' : 'grants paid'}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, in its filings the grant graph holds:` : 'Recipient states by grants paid, in the filings the grant graph holds:');
         (r.stateRows ?? []).forEach((s, i) => {
           const who = r.of?.[0];
           items.push(base({ iri: s.state, name: s.state, ein: null, state: s.state }, who ? `grants paid by ${who.name} to recipients in the state` : 'grants paid to recipients in the state', s.amount, 'USD', 'state_total', `${who?.iri ?? 'graph'}|${s.state}`, {}));

@@ -35,7 +35,7 @@ export type GrantQuestion =
   /** The funders two recipients share (the mirror of the intersection). */
   | { direction: 'common_funders'; recipients: [string, string] }
   /** One funder's grants ranked by recipient state. */
-  | { direction: 'states_of'; funder: string; limit: number; taxYear?: number }
+  | { direction: 'states_of'; funder: string; limit: number; taxYear?: number; by?: RankBy }
   /** Funders ranked by what they gave to recipients in one state. */
   | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy }
   /** One recipient's funders ranked by the number of grants each made it (beside the reverse traversal, which ranks by amount). */
@@ -765,9 +765,9 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
         const v = by.get(st) ?? { state: st, amount: 0, grants: 0, recipients: new Set<string>() };
         v.amount += e.amount; v.grants++; v.recipients.add(e.recipient.iri); by.set(st, v);
       }
-      const stateRows = [...by.values()].sort((x, y) => y.amount - x.amount || x.state.localeCompare(y.state)).slice(0, q.limit)
+      const stateRows = [...by.values()].sort((x, y) => (q.by === 'count' ? y.grants - x.grants : 0) || y.amount - x.amount || x.state.localeCompare(y.state)).slice(0, q.limit)
         .map((x) => ({ state: x.state, amount: x.amount, grants: x.grants, counterparts: x.recipients.size }));
-      return { ok: true, result: { kind: 'ranking', subject: 'state', of: f.orgs.map(ref), rows: [], stateRows, coverage, disclosures: [...matchDisclosures(f), { code: 'state_as_filed' }, ...(by.size > stateRows.length ? [{ code: 'rows_shown', shown: stateRows.length, total: by.size } as const] : []), ...(unplaced ? [{ code: 'no_state_filed', grants: unplaced } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      return { ok: true, result: { kind: 'ranking', subject: 'state', of: f.orgs.map(ref), rows: [], stateRows, coverage, ...(q.by ? { by: q.by } : {}), disclosures: [...matchDisclosures(f), { code: 'state_as_filed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...(by.size > stateRows.length ? [{ code: 'rows_shown', shown: stateRows.length, total: by.size } as const] : []), ...(unplaced ? [{ code: 'no_state_filed', grants: unplaced } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'funders_in_state': {
       const state = q.state.toUpperCase();

@@ -110,9 +110,9 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
   const commonFundersOf = (a: string, b: string) => { const fa = new Set(to(a).map((r) => r.foundation_ein)); return new Set(to(b).map((r) => r.foundation_ein).filter((f) => fa.has(f))).size; };
   const pairPaid = (funder: string, name: string) => sum(paidOf(to(name).filter((r) => r.foundation_ein === funder)));
   /** A funder's grants by recipient state: the top state's paid total, unless a listed state holds a recipient filed in two states. */
-  const statesOf = (rs: readonly Row[]): Expect => {
+  const statesOf = (rs: readonly Row[], byCount = false): Expect => {
     const m = new Map<string, number>();
-    for (const r of paidOf(rs)) if (r.grantee_state) m.set(r.grantee_state.toUpperCase(), (m.get(r.grantee_state.toUpperCase()) ?? 0) + Number(r.grant_amount));
+    for (const r of paidOf(rs)) if (r.grantee_state) m.set(r.grantee_state.toUpperCase(), (m.get(r.grantee_state.toUpperCase()) ?? 0) + (byCount ? 1 : Number(r.grant_amount)));
     const top = [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
     if (top.some(([st]) => splitIn(rs, st))) return refuse('state_split');
     return { answer: [top[0]![1]], never: [sum(paidOf(rs))] };
@@ -341,6 +341,18 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'common funders', q: 'Which foundations gave to both Freshwater Future and the Alliance for the Great Lakes?', expect: { answer: [commonFundersOf('Freshwater Future', 'Alliance for the Great Lakes')], coverage: true } },
     { kind: 'state ranking', q: 'What states did the Mott Foundation give to?', expect: statesOf(by(MOTT)) },
     { kind: 'year', q: 'How much did the Joyce Foundation give to Illinois organizations in 2023?', expect: splitIn(by(JOYCE), 'IL') ? refuse('state_split') : f(inState(year(by(JOYCE), 2023), 'IL')) },
+    // a seventh set, the same way
+    { kind: 'average', q: "What's the typical grant size for the Community Foundation for Greater Buffalo?", expect: avg(by(BUFFALO)) },
+    { kind: 'pair', q: 'How many grants did Michigan State University get from the Mott Foundation?', expect: { answer: [pairPaid(MOTT, 'Michigan State University'), paidOf(to('Michigan State University').filter((r) => r.foundation_ein === MOTT)).length], never: [sum(paidOf(to('Michigan State University')))] } },
+    { kind: 'pair', q: 'How much did the Joyce Foundation give to Freshwater Future and the Alliance for the Great Lakes?', expect: refuse() },
+    { kind: 'intersection', q: 'Which organizations received grants from the Joyce Foundation but not the Mott Foundation?', expect: refuse('unmappable') },
+    { kind: 'top recipients', q: 'Who was the top grantee of the Crown Family Foundation in 2023?', expect: { answer: [topRecipient(year(by(CROWN), 2023))] } },
+    { kind: 'reverse', q: 'Which funder gave Freshwater Future the most money?', expect: rev('Freshwater Future') },
+    { kind: 'reverse', q: 'How many funders does Freshwater Future have?', expect: { ...rev('Freshwater Future'), answer: [totals(to('Freshwater Future')).paid, new Set(paidOf(to('Freshwater Future')).map((r) => r.foundation_ein)).size] } },
+    { kind: 'two funders', q: 'Compare grants from the Mott Foundation and the Joyce Foundation to Elevate Energy', expect: { answer: [pairPaid(MOTT, 'Elevate Energy'), pairPaid(JOYCE, 'Elevate Energy')], derived: [Math.abs(pairPaid(JOYCE, 'Elevate Energy') - pairPaid(MOTT, 'Elevate Energy'))] } },
+    { kind: 'state ranking', q: 'Which states did the Joyce Foundation make the most grants to?', expect: statesOf(by(JOYCE), true) },
+    { kind: 'count ranking', q: 'Which organizations did the Joyce Foundation make the most grants to?', expect: { answer: [countsBy(by(JOYCE), rkey)[0]!], disclose: /number of grants/ } },
+    { kind: 'pair', q: 'Did the Mott Foundation fund Michigan State University?', expect: pair(MOTT, 'Michigan State University') },
     { kind: 'ambiguous', q: 'How much did the Toledo Community Foundation give to the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION.filter((r) => r.foundation_ein === TOLEDO)))], disclose: /answered for/ } },
   ];
 }

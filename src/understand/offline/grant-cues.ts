@@ -135,7 +135,7 @@ function measuredReading(q: string): ShapeDecision | null {
     // who gave: "of / from / by X", "X's average grant", "does X give"; who got: "to X", "X received"
     const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after)
       ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
-    const to = /\b(?:to|for)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after);
+    const to = /\bto\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after);
     const trim = (x: string) => x.replace(/\s+(?:of|and|for|the)$/i, '');
     const possessive = /['’]s\s+$/.test(q.slice(0, hit.index).replace(/\s*(?:the\s+)?$/i, ' ').replace(/\s+$/, ' ')) || /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, hit.index));
     if (to && (from || possessive)) return { ...exhaustive, direction: 'forward', ...(from ? { named: trim(from[1]!) } : {}), attribute: `${attribute} to ${trim(to[1]!)}`, rule: `${rule}-from-to` };
@@ -144,6 +144,9 @@ function measuredReading(q: string): ShapeDecision | null {
   }
   const count = BY_COUNT.exec(q);
   if (count && GRANT_NOUN.test(q)) {
+    // "Which states / organizations did X make the most grants to?": X's recipients (or states) ranked by count
+    const didX = /\b(?:did|does|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:make|made|give|given|award|awarded|pay|paid|fund|funded)\b/u.exec(q);
+    if (didX) return { ...exhaustive, direction: 'forward', order: 'desc', named: didX[1]!.replace(/\s+(?:of|and|for|the)$/i, ''), attribute: 'recipients by number of grants', rule: 'made-most-grants-to-whom' };
     const before = q.slice(0, count.index);
     const after = q.slice(count.index + count[0].length);
     const recipientsRanked = new RegExp(`\\b${RECEIVE}\\b`, 'i').test(before) || /\b(?:recipients?|grantees?|organi[sz]ations?|nonprofits?|charities|groups)\b/i.test(before) && !/\b(?:foundations?|funders?|donors?|grant\s?makers?)\b/i.test(before);
@@ -168,6 +171,20 @@ function grantReading(q: string): ShapeDecision | null {
   // "How many grants did X make to Y?": X's grants to Y (a pair, its count), not all of X's grants
   const manyTo = re(`^\\s*how\\s+many\\s+(?:grants|donations|gifts|payments)\\s+(?:did|does|has|have)\\s+(?:the\\s+)?(.+?)\\s+(?:make|made|give|gave|given|award|awarded|pay|paid|send|sent)\\s+(?:to|for)\\s+(.+?)(?:\\s+in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
   if (manyTo) return { ...exhaustive, direction: 'forward', named: manyTo[1]!, attribute: placeOrName(manyTo[2]!), rule: 'how-many-grants-to' };
+  // "How many grants did Y get from X?": X's grants to Y (a pair), not all of Y's funders
+  const manyFrom = re(`^\\s*how\\s+many\\s+(?:grants|donations|gifts|payments)\\s+(?:did|does|has|have)\\s+(?:the\\s+)?(.+?)\\s+${RECEIVE}\\s+from\\s+(?:the\\s+)?(.+?)(?:\\s+in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (manyFrom) return { ...exhaustive, direction: 'forward', named: manyFrom[2]!, attribute: placeOrName(manyFrom[1]!), rule: 'how-many-grants-from' };
+  // "How many funders does Y have?": Y's funders (their count is the reverse reading's)
+  const manyFunders = re(`^\\s*how\\s+many\\s+(?:funders|donors|foundations|grant\\s?makers|supporters)\\s+(?:does|did|do|has|have)\\s+(?:the\\s+)?(.+?)\\s+(?:have|had|got|get)\\b`).exec(q);
+  if (manyFunders) return { ...exhaustive, direction: 'reverse', named: manyFunders[1]!, rule: 'how-many-funders' };
+  // "Which funder gave Y the most (money)?": Y's funders ranked
+  const gaveYMost = /^\s*(?:[Ww]ho|[Ww]hich\s+(?:foundations?|funders?|donors?|grant\s?makers?))\s+(?:gave|gives|has\s+given|paid|granted)\s+(?:the\s+)?(\p{Lu}.*?)\s+the\s+most\b/u.exec(q);
+  if (gaveYMost && !/^(?:money|grants?)$/i.test(gaveYMost[1]!)) return { ...exhaustive, direction: 'reverse', named: gaveYMost[1]!, rule: 'gave-recipient-most' };
+  // "recipients of X but not of Y": a difference of two funders' recipients, not either funder's grants
+  if (/\bbut\s+not\b|\bexcept\s+(?:from|by)\b|\bnot\s+(?:from|by)\s+(?:the\s+)?\p{Lu}/u.test(q) && re(`\\b(?:${GIVE}|${RECEIVE})\\b`).test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'recipients of one but not the other', rule: 'funders-difference' };
+  // "Compare grants from A and B (to Y)": two funders side by side
+  const compare = /^\s*compare\s+(?:the\s+)?(?:grants?|giving|funding|donations)\s+(?:from|of|by|made\s+by)\s+(?:the\s+)?(.+?)\s+(?:and|with|vs\.?|versus)\s+(?:the\s+)?(.+?)(?:\s+to\s+(?:the\s+)?(.+?))?\s*[?.!]*\s*$/i.exec(q);
+  if (compare) return { ...exhaustive, direction: 'forward', order: 'desc', funders: [compare[1]!.replace(/['’]s$/, ''), compare[2]!.replace(/['’]s$/, '')], attribute: compare[3] ? placeOrName(compare[3]) : 'grants', rule: 'compare-two-funders' };
   // two funders side by side
   const two = twoFunders(q);
   if (two) return two;
@@ -191,7 +208,7 @@ function grantReading(q: string): ShapeDecision | null {
   // "X's largest grants", "the biggest grants made by X": X's grants, largest first
   if (/['’]s\s+(?:\d+\s+)?(?:largest|biggest|top|main|major)\s+(?:\d+\s+)?grants?\b/i.test(q) || /\b(?:largest|biggest|top)\s+(?:\d+\s+)?grants\s+(?:(?:made|given|awarded|paid)\s+)?(?:by|from|of)\s+(?:the\s+)?\S/i.test(q)) return { ...exhaustive, direction: 'forward', attribute: 'largest grants', rule: 'largest-grants-of' };
   // "largest recipients of X": X's recipients ranked (forward); without "of X", every recipient (population)
-  if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients|grantees)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
+  if (/\b(largest|biggest|top|leading|main|major)\s+(?:\d+\s+)?(recipients?|grantees?)\s+of\b/i.test(q)) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'largest-recipients-of' };
   const topRecipients = /\b(largest|biggest|top|leading)\s+(?:\d+\s+)?(grant\s+)?(recipients|grantees)\b/i.exec(q);
   // "the Erb Family Foundation's top 5 grantees": that funder's recipients ranked
   if (topRecipients && /['’]s\s+$/.test(q.slice(0, topRecipients.index))) return { ...exhaustive, direction: 'forward', order: 'desc', attribute: 'recipients', rule: 'possessive-top-recipients' };

@@ -28,6 +28,10 @@ const QUESTIONS: GrantQuestion[] = [
   { direction: 'top_recipients_of', funder: 'National Fish and Wildlife Foundation', limit: 5 },
   { direction: 'geographic', state: 'MI', funder: 'Brookby Foundation' },
   { direction: 'geographic', state: 'NY' },
+  // states where recipients were filed under two states: each grant counted in its own filed state
+  { direction: 'geographic', state: 'OH' },
+  { direction: 'geographic', state: 'OH', funder: 'Toledo Community Foundation' },
+  { direction: 'geographic', state: 'IL', funder: 'Joyce Foundation' },
   { direction: 'cause', cause: 'education', funder: 'Mott Foundation' },
   { direction: 'forward', funder: 'Ford Foundation' },
 ];

@@ -8,7 +8,7 @@
  * virtuoso: starts a private Virtuoso with .ci/virtuoso.sh (own directory and ports), writes the
  * generated N-Triples to files there and loads them with Virtuoso's bulk loader, then queries it
  * over the SPARQL protocol — the graph is external, so Assay's RSS is the client's.
- * embedded: the in-memory oxigraph store (bounded near 13 M triples: about 1.8 M edges at most in layout 2, computed from 7.14 triples an edge).
+ * embedded: the in-memory oxigraph store (bounded near 13 M triples: about 1.6 M edges at most in layout 3, computed from 8.26 triples an edge).
  *
  * Prints, beside the naive forms of the same questions on the same store in the same run: load
  * time and throughput, store size, Assay's RSS, reverse traversal p50 for a typical and for the

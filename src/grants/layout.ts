@@ -146,7 +146,7 @@ export async function finishLayout(store: GrantStore, iris: GrantIris, signal?: 
   const left = await pendingDocuments(store, iris, signal);
   if (left.length > 0) return left;
   const g = iriRef(iris.graph);
-  await store.update(checked(`DELETE WHERE { GRAPH ${g} { ?d <${G.layout}> ?v . ?d a <${G.SourceDocument}> } }`));
+  await store.update(checked(`DELETE { GRAPH ${g} { ?d <${G.layout}> ?v } } WHERE { GRAPH ${g} { ?d <${G.layout}> ?v ; a <${G.SourceDocument}> } }`));
   await store.update(layoutMarkUpdate(iris));
   return [];
 }

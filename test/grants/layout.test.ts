@@ -97,6 +97,23 @@ describe('grant graph layout', () => {
     expect(await snapshot(two.store, two.iris)).toEqual(want);
   }, 300_000);
 
+  it('a document whose filings another document now holds is not waited for, and keeps its node', async () => {
+    const two = await ingestedStore([PF, EXTRACT]);
+    await downgradeTo2(two.store, two.iris);
+    // another copy of the extract (other bytes, so another document) takes over every one of its filings
+    const copy = { ...(await readIngestFile(EXTRACT)), fileName: 'copy.csv' };
+    copy.text += '\n';
+    const took = await ingest(two.store, [copy], { iris: two.iris, replace: true });
+    expect(took.docs.map((d) => d.outcome)).toEqual(['replaced']);
+    expect(took.upgradePending).toEqual({ from: 2, files: [PF] });
+    const done = await ingest(two.store, [await readIngestFile(PF)], { iris: two.iris });
+    expect(done.upgradedFrom).toBe(2);
+    const marks = await two.store.select(`SELECT ?d WHERE { GRAPH <${two.iris.graph}> { ?d <${G.layout}> ?v } }`);
+    expect(marks.map((m) => m.d!.value)).toEqual([two.iris.graph]);
+    const docs = await two.store.select(`SELECT ?d WHERE { GRAPH <${two.iris.graph}> { ?d a <${G.SourceDocument}> } }`);
+    expect(docs).toHaveLength(3);
+  }, 300_000);
+
   it('refuses a graph a newer layout wrote, on reading and on ingest', async () => {
     const g = `<${iris.graph}>`;
     await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } } ; INSERT DATA { GRAPH ${g} { ${g} <${G.layout}> ${GRANT_LAYOUT + 1} } }`);

@@ -19,7 +19,6 @@ import type { IdentityRegistry } from '../resolve/registry.ts';
 import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
 import { renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
-import { splitStateRecipients } from './split-states.ts';
 import { stateCode } from './states.ts';
 import type { GrantStore } from './store.ts';
 import { traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
@@ -51,8 +50,6 @@ export type ShapeFailure =
   | { code: 'funder_ranking_in_state'; state: string }
   /** One funder's grants ranked by recipient state: a state is answerable one at a time. */
   | { code: 'funder_state_ranking'; funder: string }
-  /** A state total counts recipients filed under addresses in several states (their grants are counted in one of them). */
-  | { code: 'state_split'; state: string; funder: string | null; recipients: Array<{ name: string; states: string[] }>; more: boolean }
   /** No grant is placed under the cause by an NTEE code or a purpose text: not a finding that none went to it. */
   | { code: 'cause_unclassified'; cause: string; funder: string | null };
 
@@ -177,16 +174,6 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
     const years = await yearsOf(deps, question, r);
     if (years.some((y) => y !== year)) return refusedAfter(attempt, { code: 'year_not_filterable', taxYear: year, reading: question.direction, years });
   }
-  // a state total is the grants filed to addresses there only when no recipient it counts has addresses in two states
-  // (a ranking of states: each state listed)
-  const statesOf = r.kind === 'geographic' ? [r.state] : r.kind === 'ranking' && r.subject === 'state' ? (r.stateRows ?? []).map((x) => x.state) : [];
-  for (const state of statesOf) {
-    const funder = r.kind === 'geographic' && r.funder ? r.funder : null;
-    const split = await splitStateRecipients(deps.store, deps.iris, state, (funder ?? []).map((o) => o.iri), deps.signal, SPLIT_SHOWN + 1);
-    if (split.length > 0) {
-      return refusedAfter(attempt, { code: 'state_split', state, funder: funder ? funder[0]!.name : null, recipients: split.slice(0, SPLIT_SHOWN).map((x) => ({ name: x.name, states: x.states })), more: split.length > SPLIT_SHOWN });
-    }
-  }
   // nothing placed under the cause: the purpose texts may simply not say ("PROGRAM SUPPORT"), so $0 is not a finding
   if (r.kind === 'cause' && r.totals.paid.grants + r.totals.approvedFuture.grants === 0) {
     return refusedAfter(attempt, { code: 'cause_unclassified', cause: r.cause.cause, funder: r.funder ? r.funder[0]!.name : null });
@@ -197,9 +184,6 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   if (relation) disclosures.unshift(relationNote(relation));
   return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, ...(relation ? { relation } : {}) };
 }
-
-/** Recipients named in a state_split refusal. */
-const SPLIT_SHOWN = 5;
 
 /** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
 const YEAR_FILTERED = new Set<GrantQuestion['direction']>(['forward', 'reverse', 'pair']);

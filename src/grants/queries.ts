@@ -13,7 +13,8 @@
  *   `naive` for the benchmark);
  * - ranking: funder, recipient or state rollups ordered by total; a funder's largest recipients from
  *   its pairs, each read from the pair rollup or, for a pair of one grant (no rollup), the edge;
- * - geography: state and funder–state rollups;
+ * - geography: state and funder–state rollups, which count each grant in the state of the
+ *   recipient address filed for it (layout 3);
  * - cause: edges whose recipient's NTEE code is in the cause's major groups, or, where the recipient
  *   has no NTEE code, whose purpose text names the cause.
  * Paid and approved-for-future amounts are separate rows (the payment status is a group key
@@ -375,6 +376,10 @@ export const naive = {
   },
   intersection(iris: GrantIris, a: string, b: string): string {
     return sparql`SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { ?l1 ${T(G.funder)} ${T(a)} . ?e1 ${T(PROV.wasDerivedFrom)} ?l1 ; ${T(G.recipient)} ?r . ?e2 ${T(G.recipient)} ?r ; ${T(PROV.wasDerivedFrom)} ?l2 . ?l2 ${T(G.funder)} ${T(b)} } }`;
+  },
+  /** A state's paid total grouped from the edges by the address filed for each grant (what the state rollup holds). */
+  stateTotal(iris: GrantIris, state: string): string {
+    return sparql`SELECT (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { GRAPH ${T(iris.graph)} { ?p ${T(SDO.addressRegion)} ${lit(state)} . ?e ${T(G.recipientAddress)} ?p ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.paymentStatus)} ${T(G.Paid)} } }`;
   },
   topFunders(iris: GrantIris, limit: number): string {
     return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ${T(G.Paid)} . ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.amount)} ?a } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;

@@ -10,6 +10,7 @@
  */
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import { causeMatch, type CauseMatch } from './cause.ts';
+import { filesToIngestAgain } from './layout.ts';
 import * as Q from './queries.ts';
 import { nameSelection, orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
 import { num, type GrantStore, type Row, type RowTerm } from './store.ts';
@@ -72,8 +73,11 @@ export type Disclosure =
 
 export type GrantFailure =
   | { code: 'empty_graph' }
-  /** The graph holds filings written in another layout than this build reads (layout.ts): the next ingest upgrades it. */
-  | { code: 'layout_outdated'; found: number | null; expected: number }
+  /**
+   * The graph holds filings written in another layout than this build reads (layout.ts). An earlier
+   * layout is upgraded by ingesting its files again (`files`: the first few, of `total`, as recorded).
+   */
+  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[] }
   | { code: 'unknown_cause'; cause: string }
@@ -297,7 +301,10 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
   const { coverage, layout } = await readCoverageAndLayout(ctx);
   if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
   // an earlier build's graph is not read as this layout (its edges have no grant lists): say so, and what upgrades it
-  if (layout !== GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+  if (layout !== GRANT_LAYOUT) {
+    if (layout !== null && layout > GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+    return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, ...(await filesToIngestAgain(ctx.store, ctx.iris, 5, ctx.signal)) } };
+  }
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
   switch (q.direction) {
     case 'forward': {

@@ -73,7 +73,9 @@ async function seedGrantGraph(s: RunState, deps: { store: GrantStore; iris: Gran
         : `the grant graph is empty: ingesting the ${files.length} bundled grant file(s) of the offline default` });
       // the documents are named by their path in the repository, not on this machine
       const inputs = await Promise.all(files.map(async (f) => ({ ...(await readIngestFile(f)), fileName: `fixtures/grants/${basename(f)}` })));
-      await ingest(deps.store, inputs, { iris: deps.iris, registry: deps.registry });
+      const report = await ingest(deps.store, inputs, { iris: deps.iris, registry: deps.registry });
+      // the graph holds other files too: the upgrade waits for them, and grant questions are refused naming them
+      if (report.upgradePending) s.ctx.emit({ stage: 'execution_plan', by: 'grant graph', message: `the grant graph also holds grants read from ${report.upgradePending.files.length} other file(s) (${report.upgradePending.files.slice(0, 3).join(', ')}${report.upgradePending.files.length > 3 ? ', …' : ''}): its upgrade waits until they are ingested again` });
     })();
     seeding.set(s.services.store, p);
     p.catch(() => seeding.delete(s.services.store));
@@ -113,7 +115,7 @@ export async function answerGrantGraph(s: RunState, intent: Intent, plan: Plan, 
   if (x.kind === 'refused') {
     const f = x.failure;
     const boundary = f.code === 'not_in_graph' || f.code === 'ambiguous_org' ? 'entity_unresolved' : f.code === 'unmappable' ? 'not_understood'
-      : f.code === 'year_not_filterable' || f.code === 'state_split' || f.code === 'smallest_graph_wide' ? 'no_access_path' : 'no_data';
+      : f.code === 'year_not_filterable' || f.code === 'smallest_graph_wide' ? 'no_access_path' : 'no_data';
     return s.refuse({ boundary, code: f.code, detail: x.reason, context: { attribute: intent.attribute, entity: intent.canonical_entity ?? intent.entity } });
   }
   const items = s.number(x.items);

@@ -19,7 +19,6 @@ import type { IdentityRegistry } from '../resolve/registry.ts';
 import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
 import { renderCandidate, renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
-import { splitStateRecipients } from './split-states.ts';
 import { stateCode } from './states.ts';
 import type { GrantStore } from './store.ts';
 import type { Role } from './resolve.ts';
@@ -62,8 +61,6 @@ export type ShapeFailure =
   | { code: 'year_not_filterable'; taxYear: number; reading: GrantQuestion['direction']; years: number[] }
   /** The smallest grants of the whole graph: no bound on which funders hold them, so only every edge would answer. */
   | { code: 'smallest_graph_wide' }
-  /** A state total counts recipients filed under addresses in several states (their grants are counted in one of them). */
-  | { code: 'state_split'; state: string; funder: string | null; recipients: Array<{ name: string; states: string[] }>; more: boolean }
   /** No grant is placed under the cause by an NTEE code or a purpose text: not a finding that none went to it. */
   | { code: 'cause_unclassified'; cause: string; funder: string | null };
 
@@ -250,17 +247,6 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
     const years = await yearsOf(deps, question, r);
     if (years.some((y) => y !== year)) return refusedAfter(attempt, { code: 'year_not_filterable', taxYear: year, reading: question.direction, years });
   }
-  // a state total is the grants filed to addresses there only when no recipient it counts has addresses in two states
-  // (a ranking of states: each state listed)
-  // (funders ranked in one state: that state, over every funder)
-  const statesOf = r.kind === 'geographic' ? [r.state] : r.kind === 'ranking' && r.subject === 'state' ? (r.stateRows ?? []).map((x) => x.state) : r.kind === 'ranking' && r.state ? [r.state] : [];
-  for (const state of statesOf) {
-    const funder = r.kind === 'geographic' && r.funder ? r.funder : r.kind === 'ranking' && r.subject === 'state' && r.of ? r.of : null;
-    const split = await splitStateRecipients(deps.store, deps.iris, state, (funder ?? []).map((o) => o.iri), deps.signal, SPLIT_SHOWN + 1);
-    if (split.length > 0) {
-      return refusedAfter(attempt, { code: 'state_split', state, funder: funder ? funder[0]!.name : null, recipients: split.slice(0, SPLIT_SHOWN).map((x) => ({ name: x.name, states: x.states })), more: split.length > SPLIT_SHOWN });
-    }
-  }
   // nothing placed under the cause: the purpose texts may simply not say ("PROGRAM SUPPORT"), so $0 is not a finding
   if (r.kind === 'cause' && r.totals.paid.grants + r.totals.approvedFuture.grants === 0) {
     return refusedAfter(attempt, { code: 'cause_unclassified', cause: r.cause.cause, funder: r.funder ? r.funder[0]!.name : null });
@@ -271,9 +257,6 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
   if (relation) disclosures.unshift(relationNote(relation));
   return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, derived: built.derived, ...(relation ? { relation } : {}) };
 }
-
-/** Recipients named in a state_split refusal. */
-const SPLIT_SHOWN = 5;
 
 /** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
 const yearApplied = (q: GrantQuestion, year: number): boolean => 'taxYear' in q && q.taxYear === year;
@@ -447,7 +430,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       head(funder, r.totals, r.kind === 'cause' ? `paid, for ${r.cause.cause},` : 'paid', 'recipients');
       for (const e of r.edges.filter((x) => x.status === 'paid').slice(0, TOP)) {
         items.push(base(e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record, ...(e.causeBy ? { selectedBy: e.causeBy } : {}) }));
-        lines.push(`- ${usd(e.amount)} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
+        lines.push(`- ${usd(e.amount)} to ${e.recipient.name}${e.state ? `, ${e.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
       }
       break;
     }
@@ -527,7 +510,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       lines.push(`The ${which} single grants paid ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}, of ${r.totals.paid.grants} paid grants totalling ${usd(r.totals.paid.amount)}, according to the filings the grant graph holds:`);
       r.edges.forEach((e, i) => {
         items.push(base(r.scope === 'recipient' ? e.funder : e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, recipient: e.recipient.name, record: e.record }));
-        const who = r.scope === 'pair' ? '' : r.scope === 'funder' ? `to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.recipient.state ? `, ${e.recipient.state}` : ''}`;
+        const who = r.scope === 'pair' ? '' : r.scope === 'funder' ? `to ${e.recipient.name}${e.state ? `, ${e.state}` : ''}` : r.scope === 'recipient' ? `from ${e.funder.name}` : `from ${e.funder.name} to ${e.recipient.name}${e.state ? `, ${e.state}` : ''}`;
         lines.push(`${i + 1}. ${usd(e.amount)}${who ? ` ${who}` : ''}, tax year ${e.taxYear}${e.purpose ? ` (${e.purpose})` : ''}`);
       });
       break;

@@ -22,7 +22,7 @@ import { iri, sparql } from '../resolve/sparql-text.ts';
 import { parseEfile, EfileFormatError } from './efile.ts';
 import { parseCsvInput, ExtractFormatError } from './extract.ts';
 import { TripleWriter, filingIriOf, formOf, iriNt, litNt, orgLocal, writeDoc, writeEdge, writeFiling, writeNtee } from './model.ts';
-import { ensureLayout } from './layout.ts';
+import { clearPendingUpdate, ensureLayout, finishLayout } from './layout.ts';
 import { ingestStartedUpdate, rebuildRollups } from './rollups.ts';
 import type { GrantStore } from './store.ts';
 import type { FilingCover, ParsedDoc, ParseIssue } from './types.ts';
@@ -34,7 +34,8 @@ export interface DocReport {
   file: string;
   docId: string;
   kind: ParsedDoc['doc']['kind'];
-  outcome: 'added' | 'unchanged' | 'replaced' | 'skipped';
+  /** upgraded: held already, in an earlier layout; its grants were written again in this build's (layout.ts). */
+  outcome: 'added' | 'unchanged' | 'upgraded' | 'replaced' | 'skipped';
   edges: number;
   filings: number;
   ntee: number;
@@ -51,6 +52,11 @@ export interface IngestReport {
   graph: { edges: number; filings: number; funders: number; triples: number; rollupTriples: number };
   /** The layout the graph was in when this ingest upgraded it to this build's (layout.ts); absent when it was current. */
   upgradedFrom?: number;
+  /**
+   * An upgrade this ingest could not finish: the graph was in layout `from`, and these documents'
+   * grants (file as recorded at their ingest) are still in layout 2 — ingest those files again.
+   */
+  upgradePending?: { from: number; files: string[] };
 }
 
 export class IngestInputError extends Error {
@@ -118,9 +124,8 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
       throw e;
     }
   }
-  // a graph in an earlier layout is upgraded in place first (layout.ts); an empty one is marked
-  const upgraded = await ensureLayout(store, iris, opts.signal);
-  if (upgraded) report.upgradedFrom = upgraded.upgradedFrom;
+  // a graph in an earlier layout is upgraded in place first, as far as the store alone can (layout.ts); an empty one is marked
+  const layout = await ensureLayout(store, iris, opts.signal);
   const h = await held(store, iris);
   const newEins = new Map<string, string>();
   // until the rollups are rebuilt below, answers say an ingest is unfinished (one that dies midway leaves the mark)
@@ -132,7 +137,10 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
     report.docs.push(r);
     const sha = h.docs.get(docIri);
     const elsewhere = p.covers.map((c) => filingIriOf(iris, c)).filter((fi) => { const d = h.filings.get(fi); return d !== undefined && d !== docIri; });
-    if (sha === p.doc.sha256 && elsewhere.length === 0) { r.outcome = 'unchanged'; continue; }
+    // a document held in layout 2 is written again: its grants get the addresses filed for them (the rest is what the graph holds)
+    const upgrade = sha === p.doc.sha256 && layout.pending.has(docIri);
+    if (sha === p.doc.sha256 && elsewhere.length === 0 && !upgrade) { r.outcome = 'unchanged'; continue; }
+    if (upgrade && elsewhere.length === 0) r.outcome = 'upgraded';
     if (sha !== undefined && sha !== p.doc.sha256) {
       // the same document id with other bytes (a corrected return): its filings are replaced
       for (const [filing, d] of h.filings) if (d === docIri) { await store.update(dropFiling(filing, iris.graph)); h.filings.delete(filing); }
@@ -153,7 +161,8 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
     }
     if (keep.size === 0 && p.ntee.length === 0 && r.heldElsewhere.length > 0) { r.outcome = 'skipped'; continue; }
     const w = new TripleWriter();
-    writeDoc(w, iris, p.doc, now);
+    // an upgraded document keeps its node as first ingested (its ingest time and file name)
+    if (r.outcome !== 'upgraded') writeDoc(w, iris, p.doc, now);
     const covers: FilingCover[] = p.covers.filter((c) => keep.has(filingIriOf(iris, c)));
     for (const c of covers) writeFiling(w, iris, c);
     for (const e of p.edges) {
@@ -167,7 +176,13 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
     r.filings = covers.length;
     r.ntee = p.ntee.length;
     await store.insertTriples(iris.graph, w.text());
+    if (layout.pending.delete(docIri)) await store.update(clearPendingUpdate(iris, docIri));
     h.docs.set(docIri, p.doc.sha256);
+  }
+  if (layout.from !== undefined) {
+    const left = await finishLayout(store, iris, opts.signal);
+    if (left.length === 0) report.upgradedFrom = layout.from;
+    else report.upgradePending = { from: layout.from, files: left.map((d) => d.file ?? d.doc) };
   }
   if (opts.registry && newEins.size > 0) report.reconciled = await reconcile(store, iris, opts.registry, newEins, opts.signal);
   await rebuildRollups(store, iris);

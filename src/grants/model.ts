@@ -1,8 +1,15 @@
 /**
- * Grant records → N-Triples of the grant graph, layout 2 (the slim model; `GRANT_LAYOUT`).
+ * Grant records → N-Triples of the grant graph, layout 3 (`GRANT_LAYOUT`).
  *
- * Per edge, four triples plus the purpose and the cash/non-cash split where filed:
- *   <edge> grants:recipient <org> ; grants:amount N ; prov:wasDerivedFrom <list> ; grants:sourceRecord "row=12" .
+ * Per edge, five triples plus the purpose and the cash/non-cash split where filed:
+ *   <edge> grants:recipient <org> ; grants:amount N ; prov:wasDerivedFrom <list> ; grants:sourceRecord "row=12" ;
+ *          grants:recipientAddress <place> .
+ * The address is the one the filer wrote for this grant (layout 3; layout 2 kept addresses on the
+ * recipient only, so a recipient filed under two states could not be placed grant by grant). It is
+ * one node per distinct country, state and city, shared by every grant filed there, so the city
+ * costs no triple per edge:
+ *   <place> a schema:PostalAddress ; schema:addressCountry "US" ; schema:addressRegion "OH" ; schema:addressLocality "TOLEDO" .
+ * The recipient keeps the addresses filers gave it (every one, as before), for naming it.
  * What every grant of one filing and payment status shares is stated once, on its grant list:
  *   <list> a grants:GrantList ; dct:isPartOf <filing> ; grants:funder <org> ; grants:taxYear Y ;
  *          grants:paymentStatus grants:Paid|grants:ApprovedForFuturePayment .
@@ -72,6 +79,25 @@ export function writeOrg(w: TripleWriter, iris: GrantIris, key: RecipientKey, o:
   return iri;
 }
 
+/** The city as a place is keyed and written: trimmed, spaces collapsed, upper case (filers write "Toledo" and "TOLEDO"). */
+export const placeCity = (city: string): string => city.trim().replace(/\s+/g, ' ').toUpperCase();
+
+/** A recipient address as filed, once per batch; null when the filer wrote none of city, state and country. */
+export function writePlace(w: TripleWriter, iris: GrantIris, a: { city: string | null; state: string | null; country: string | null }): string | null {
+  const city = a.city?.trim() ? placeCity(a.city) : null;
+  const state = a.state?.trim() ? a.state.trim().toUpperCase() : null;
+  const country = a.country?.trim() ? a.country.trim().toUpperCase() : null;
+  if (!city && !state && !country) return null;
+  const iri = iris.place(country, state, city);
+  if (w.once(`place|${iri}`)) {
+    w.t(iri, RDF.type, iriNt(SDO.PostalAddress));
+    if (country) w.t(iri, SDO.addressCountry, litNt(country));
+    if (state) w.t(iri, SDO.addressRegion, litNt(state));
+    if (city) w.t(iri, SDO.addressLocality, litNt(city));
+  }
+  return iri;
+}
+
 export function edgeIri(iris: GrantIris, e: Pick<GrantEdge, 'source' | 'part'>): string {
   return iris.edge(hash(`${e.source.docId}|${e.source.record}|${e.part}`));
 }
@@ -103,6 +129,8 @@ export function writeEdge(w: TripleWriter, iris: GrantIris, e: GrantEdge, nameKe
   w.t(iri, G.amount, amountNt(e.amount));
   w.t(iri, PROV.wasDerivedFrom, iriNt(list));
   w.t(iri, G.sourceRecord, litNt(e.source.record));
+  const place = writePlace(w, iris, e.recipient);
+  if (place) w.t(iri, G.recipientAddress, iriNt(place));
   if (e.purpose) w.t(iri, G.purpose, litNt(e.purpose));
   if (e.cash !== null) w.t(iri, G.cashAmount, amountNt(e.cash));
   if (e.nonCash !== null && e.nonCash !== 0) w.t(iri, G.nonCashAmount, amountNt(e.nonCash));

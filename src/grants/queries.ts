@@ -13,7 +13,8 @@
  *   `naive` for the benchmark);
  * - ranking: funder, recipient or state rollups ordered by total; a funder's largest recipients from
  *   its pairs, each read from the pair rollup or, for a pair of one grant (no rollup), the edge;
- * - geography: state and funder–state rollups;
+ * - geography: state and funder–state rollups, which count each grant in the state of the
+ *   recipient address filed for it (layout 3);
  * - cause: edges whose recipient's NTEE code is in the cause's major groups, or, where the recipient
  *   has no NTEE code, whose purpose text names the cause.
  * Paid and approved-for-future amounts are separate rows (the payment status is a group key
@@ -65,7 +66,8 @@ export function forwardEdges(iris: GrantIris, funders: readonly string[], taxYea
   // no recipients given: ?r is bound by the edge alone (an empty VALUES would match nothing)
   const toSome = recipients && recipients.length > 0 ? sparql`SELECT * WHERE { VALUES ?r { ${list(recipients)} } }` : '';
   const byRecipient = toSome ? toSome.slice(toSome.indexOf('{') + 1, toSome.lastIndexOf('}')) : '';
-  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {${byRecipient}
+  // ?fst: the state filed for the grant itself (layout 3), which an answer prints beside the recipient
+  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record ?fst WHERE {${byRecipient}
   ${forwardPattern(iris, funders, year)}`);
 }
 
@@ -77,6 +79,7 @@ function forwardPattern(iris: GrantIris, funders: readonly string[], year: numbe
     OPTIONAL { ?e ${T(G.purpose)} ?purpose }
     OPTIONAL { ?e ${T(G.cashAmount)} ?cash }
     OPTIONAL { ?e ${T(G.nonCashAmount)} ?noncash }
+    OPTIONAL { ?e ${T(G.recipientAddress)} ?place . ?place ${T(SDO.addressRegion)} ?fst }
   }
   FILTER(${year} < 0 || ?year = ${year})
 }`;
@@ -264,12 +267,13 @@ export function causeEdges(iris: GrantIris, nteeGroups: readonly string[], purpo
     ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.recipient)} ?r ; ${T(G.amount)} ?amount ; ${T(G.sourceRecord)} ?record .
     OPTIONAL { ?e ${T(G.purpose)} ?purpose }
     OPTIONAL { ?r ${T(G.nteeCode)} ?ntee }
+    OPTIONAL { ?e ${T(G.recipientAddress)} ?place . ?place ${T(SDO.addressRegion)} ?fst }
   }`;
   const filter = sparql`SELECT * WHERE { VALUES ?group { ${groups} } FILTER((BOUND(?ntee) && STRSTARTS(?ntee, ?group)) || (!BOUND(?ntee) && BOUND(?purpose) && REGEX(LCASE(?purpose), ${lit(purposePattern)}))) }`;
   const body = (q: string) => q.slice(q.indexOf('{') + 1, q.lastIndexOf('}'));
   // the funders, when given, are bound first (VALUES), so the engine starts from their edges
   const byFunder = funders.length ? sparql`SELECT * WHERE { VALUES ?f { ${list(funders)} } }` : '';
-  return checked(`SELECT DISTINCT ?e ?f ?r ?amount ?status ?year ?purpose ?ntee ?filing ?record WHERE {
+  return checked(`SELECT DISTINCT ?e ?f ?r ?amount ?status ?year ?purpose ?ntee ?filing ?record ?fst WHERE {
   GRAPH ${iriRef(iris.graph)} { ${byFunder ? body(byFunder) : ''} ${body(pattern)} }
   ${body(filter)}
 }`);
@@ -376,6 +380,10 @@ export const naive = {
   intersection(iris: GrantIris, a: string, b: string): string {
     return sparql`SELECT DISTINCT ?r WHERE { GRAPH ${T(iris.graph)} { ?l1 ${T(G.funder)} ${T(a)} . ?e1 ${T(PROV.wasDerivedFrom)} ?l1 ; ${T(G.recipient)} ?r . ?e2 ${T(G.recipient)} ?r ; ${T(PROV.wasDerivedFrom)} ?l2 . ?l2 ${T(G.funder)} ${T(b)} } }`;
   },
+  /** A state's paid total grouped from the edges by the address filed for each grant (what the state rollup holds). */
+  stateTotal(iris: GrantIris, state: string): string {
+    return sparql`SELECT (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE { GRAPH ${T(iris.graph)} { ?p ${T(SDO.addressRegion)} ${lit(state)} . ?e ${T(G.recipientAddress)} ?p ; ${T(G.amount)} ?a ; ${T(PROV.wasDerivedFrom)} ?l . ?l ${T(G.paymentStatus)} ${T(G.Paid)} } }`;
+  },
   topFunders(iris: GrantIris, limit: number): string {
     return sparql`SELECT ?f (SUM(?a) AS ?total) WHERE { GRAPH ${T(iris.graph)} { ?l ${T(G.funder)} ?f ; ${T(G.paymentStatus)} ${T(G.Paid)} . ?e ${T(PROV.wasDerivedFrom)} ?l ; ${T(G.amount)} ?a } } GROUP BY ?f ORDER BY DESC(?total) LIMIT ${Math.trunc(limit)}`;
   },
@@ -412,11 +420,12 @@ export function edgesToRecipients(iris: GrantIris, recipients: readonly string[]
     OPTIONAL { ?e <${G.purpose}> ?purpose }
     OPTIONAL { ?e <${G.cashAmount}> ?cash }
     OPTIONAL { ?e <${G.nonCashAmount}> ?noncash }
+    OPTIONAL { ?e <${G.recipientAddress}> ?place . ?place <${SDO.addressRegion}> ?fst }
   }
   ${opts.status ? `BIND(${st} AS ?status)` : ''}
   FILTER(${year} < 0 || ?year = ${year})`;
   const tail = opts.limit ? ` ORDER BY ${opts.order === 'asc' ? 'ASC' : 'DESC'}(?amount) ?e LIMIT ${Math.trunc(opts.limit)}` : '';
-  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record WHERE {\n  ${body}\n}${tail}`);
+  return checked(`SELECT ?e ?f ?r ?amount ?status ?year ?purpose ?cash ?noncash ?filing ?record ?fst WHERE {\n  ${body}\n}${tail}`);
 }
 
 /** Funders by paid total, largest first, a page at a time (`offset`): the order a threshold search over funders reads them in. */

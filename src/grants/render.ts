@@ -27,7 +27,7 @@ export function renderDisclosure(d: Disclosure): string {
     case 'approved_not_paid': return `${usd(d.amount)} in ${plural(d.grants, 'grant')} approved for future payment is reported separately: it was not paid in the year and is not in any paid total`;
     case 'recipients_keyed': return 'recipients are the same organization when the filers gave the same EIN, or, without an EIN, the same name and state';
     case 'cause_method': return `"${d.cause}" read as NTEE ${d.groups.join('; ')}: ${plural(d.byNtee, 'grant')} selected by the recipient's NTEE code (IRS Business Master File), ${plural(d.byPurpose, 'grant')} by purpose text naming ${d.words.slice(0, 6).join(', ')}${d.words.length > 6 ? ', …' : ''} (recipients with no NTEE code in the graph)`;
-    case 'state_as_filed': return 'states are the recipient addresses as filed';
+    case 'state_as_filed': return 'each grant counts in the state of the recipient address its filer gave for it';
     case 'largest_shown': return `the largest ${d.shown.toLocaleString('en-US')} of ${plural(d.total, d.role)}${d.status === 'approved_future' ? ' with grants approved for future payment' : ''} are listed; the total and the count cover all ${d.total.toLocaleString('en-US')}`;
     case 'rows_shown': return `${plural(d.shown, 'row')} shown of ${d.total.toLocaleString('en-US')}`;
     case 'ingest_unfinished': return `an ingest that began ${d.since} has not finished: totals may not yet count every filing it wrote (run the ingest again to finish it)`;
@@ -58,8 +58,6 @@ export function renderShapeFailure(f: ShapeFailure): string {
       return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
     case 'smallest_graph_wide':
       return 'the grant graph finds its largest single grants by reading funders in order of their totals (no grant of a funder can exceed its total), but nothing bounds where the smallest are: only a scan of every grant would answer; ask for one funder\'s or one recipient\'s smallest grants ("What was the smallest grant the Joyce Foundation made?")';
-    case 'state_split':
-      return `the grant graph keeps a recipient's addresses on the recipient, not on each grant, and ${f.recipients.length}${f.more ? ' or more' : ''} recipient${f.recipients.length === 1 && !f.more ? '' : 's'} ${f.funder ? `of ${f.funder} ` : ''}in ${f.state} ${f.recipients.length === 1 && !f.more ? 'was' : 'were'} filed under addresses in several states (${f.recipients.map((x) => `${x.name}: ${x.states.join(', ')}`).join('; ')}), so the total of grants to organizations in ${f.state} cannot be told from grants filed to addresses elsewhere`;
     case 'cause_unclassified':
       return `no grant ${f.funder ? `of ${f.funder}'s ` : ''}in the grant graph is placed under "${f.cause}" by its recipient's NTEE code or by its purpose text; a purpose written as "program support" or "general support" places a grant under no cause, so this is not a finding that nothing went to ${f.cause}`;
   }
@@ -70,7 +68,7 @@ export function renderFailure(f: GrantFailure): string {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
     case 'layout_outdated': return f.found !== null && f.found > f.expected
       ? `the grant graph was written by a newer Assay (layout ${f.found}; this build reads layout ${f.expected}); answer with that Assay, or clear the graph and ingest its files again`
-      : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}); run \`assay grants ingest <files…>\` (a file already ingested will do) to upgrade it in place`;
+      : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
       return f.role === 'funder'
@@ -87,7 +85,7 @@ function totalLine(label: string, t: Total): string {
   return `${label}: ${usd(t.amount)} in ${plural(t.grants, 'grant')}${t.counterparts !== undefined ? ` (${plural(t.counterparts, 'counterpart')})` : ''}`;
 }
 
-const edgeLine = (e: EdgeRow) => `${usd(e.amount)} → ${orgLabel(e.recipient)}${e.purpose ? ` — ${e.purpose}` : ''} (tax year ${e.taxYear}${e.status === 'approved_future' ? ', approved for future payment' : ''})`;
+const edgeLine = (e: EdgeRow) => `${usd(e.amount)} → ${orgLabel({ ...e.recipient, state: e.state })}${e.purpose ? ` — ${e.purpose}` : ''} (tax year ${e.taxYear}${e.status === 'approved_future' ? ', approved for future payment' : ''})`;
 const totalRowLine = (r: TotalRow) => `${usd(r.amount)} from ${orgLabel(r.org)} (${plural(r.grants, 'grant')}${r.status === 'approved_future' ? ', approved for future payment' : ''})`;
 
 /** Plain text of a result: a headline, up to `top` rows, then the disclosures. */

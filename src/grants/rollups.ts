@@ -1,7 +1,9 @@
 /**
  * Rollups, materialized at ingest so graph-wide questions read totals instead of scanning edges:
- * per funder, per recipient, per funder–recipient pair with two or more grants, per recipient
- * state, and per funder and recipient state (plus one coverage node: how many filings, funders and
+ * per funder, per recipient, per funder–recipient pair with two or more grants, per state, and per
+ * funder and state — a grant in the state of the recipient address filed for it (layout 3: a
+ * recipient filed under two states counts in each for the grants filed there, so a state total is
+ * exactly the grants filed to addresses in that state) — (plus one coverage node: how many filings, funders and
  * documents, which tax years) — each for one payment status, so paid and approved-for-future
  * amounts are never in one sum. A pair with one grant has no rollup: its grant is its total, and
  * the readers take the rollup or the edge (queries.ts). The rollup graph is cleared and rebuilt
@@ -26,8 +28,8 @@ export function rollupUpdates(iris: GrantIris): string[] {
   iriRef(iris.graph); iriRef(iris.rollups);
   // an edge's funder and status are its grant list's (layout 2)
   const edges = `GRAPH <${iris.graph}> { ?e <${G.recipient}> ?r ; <${G.amount}> ?a ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.funder}> ?f ; <${G.paymentStatus}> ?s }`;
-  // one state per recipient: the lowest as filed, so an organization is never counted in two states
-  const stateOf = `{ SELECT ?r (MIN(?st0) AS ?st) WHERE { GRAPH <${iris.graph}> { ?r <${SDO.addressRegion}> ?st0 } } GROUP BY ?r }`;
+  // each grant's state: the region of the recipient address its filer gave for it (layout 3)
+  const stateOf = `GRAPH <${iris.graph}> { ?e <${G.recipientAddress}> ?place . ?place <${SDO.addressRegion}> ?st }`;
   const types = (cls: string) => `a <${cls}>`;
   return [
     `CLEAR SILENT GRAPH <${iris.rollups}>`,

@@ -7,7 +7,11 @@
  * ingests (edges with their source records, one filing and its grant lists per funder, funder /
  * recipient / state rollups), so the same queries run on it; every pair is one grant, so there are
  * no pair rollups (an ingest writes none for such pairs either), and the funder–state rollups are
- * not generated (no benchmarked question reads them).
+ * not generated (no benchmarked question reads them). Each edge carries its recipient address as
+ * an ingest writes it (layout 3: one shared place node per country, state and city); a recipient
+ * is filed at one place (its state as before, and a SYNTHETIC city drawn from a pool of one place
+ * per four recipients, at most 30,000 — about as many as the US has incorporated places), and its
+ * node carries a name, name key and state only, as before layout 3.
  *
  * Degrees are heavy-tailed: recipient k (by rank) has max(1, round(D₁·k^−s)) funders, D₁ the
  * hottest recipient's (71,841 at the reference 7.8 M edges, scaled linearly below it) and s solved
@@ -138,6 +142,9 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
     t(f, G.nameKey, litNt(`synthetic funder ${i}`));
     if (lines.length >= chunkLines) yield* flush(iris.graph);
   }
+  // the pool of SYNTHETIC cities, spread over the states; each place node written once
+  const citiesPerState = Math.ceil(Math.min(30_000, Math.max(STATES.length, Math.ceil(recipients / 4))) / STATES.length);
+  const placesWritten = new Set<number>();
   const pairs: string[] = [];
   let edgeNo = 0;
   const seen = new Set<number>();
@@ -149,6 +156,15 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
     t(r, SDO.name, litNt(`SYNTHETIC RECIPIENT ${k}`));
     t(r, G.nameKey, litNt(`synthetic recipient ${k}`));
     t(r, SDO.addressRegion, litNt(STATES[st]!));
+    const city = (k * 104_729) % citiesPerState;
+    const place = iris.place('US', STATES[st]!, `SYNTHETIC CITY ${city}`);
+    if (!placesWritten.has(st * citiesPerState + city)) {
+      placesWritten.add(st * citiesPerState + city);
+      t(place, RDF.type, iriNt(SDO.PostalAddress));
+      t(place, SDO.addressCountry, litNt('US'));
+      t(place, SDO.addressRegion, litNt(STATES[st]!));
+      t(place, SDO.addressLocality, litNt(`SYNTHETIC CITY ${city}`));
+    }
     seen.clear();
     const rt = [0, 0], rc = [0, 0];
     while (seen.size < d) {
@@ -157,12 +173,13 @@ export function* syntheticChunks(o: SyntheticOptions, chunkLines = 200_000): Gen
       seen.add(f);
       const si = rand() < future ? 1 : 0;
       const amount = Math.max(100, Math.round(Math.exp(9 + 1.6 * gauss(rand))));
-      // the edge as an ingest writes it (model.ts): recipient, amount, its grant list, its record (the generator's Nth)
+      // the edge as an ingest writes it (model.ts): recipient, amount, its grant list, its record (the generator's Nth), the address filed
       const e = iris.edge(`e${edgeNo}`);
       t(e, G.recipient, iriNt(r));
       t(e, G.amount, amountNt(amount));
       t(e, PROV.wasDerivedFrom, iriNt(list(f, si)));
       t(e, G.sourceRecord, litNt(`row=${edgeNo + 2}`));
+      t(e, G.recipientAddress, iriNt(place));
       edgeNo++;
       const ft = total[si]!, fc = count[si]!, sT = stateTotal[st]!, sC = stateCount[st]!;
       ft[f] = ft[f]! + amount; fc[f] = fc[f]! + 1;

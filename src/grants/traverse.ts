@@ -10,6 +10,7 @@
  */
 import type { IdentityRegistry } from '../resolve/registry.ts';
 import { causeMatch, type CauseMatch } from './cause.ts';
+import { filesToIngestAgain } from './layout.ts';
 import * as Q from './queries.ts';
 import { nameSelection, orgDetailsOf, resolveOrg, type MatchMethod, type OrgHit, type OrgResolution, type Role } from './resolve.ts';
 import { num, type GrantStore, type Row, type RowTerm } from './store.ts';
@@ -51,6 +52,8 @@ export interface OrgRef { iri: string; name: string; ein: string | null; state: 
 
 export interface EdgeRow {
   edge: string; funder: OrgRef; recipient: OrgRef; amount: number; cash: number | null; nonCash: number | null;
+  /** The recipient's state as filed for this grant (layout 3's grants:recipientAddress); null where the reading or the filing has none. */
+  state: string | null;
   status: PaymentStatus; taxYear: number; purpose: string | null; filing: string; record: string;
   /** How a cause question selected the edge. */
   causeBy?: 'ntee' | 'purpose';
@@ -101,8 +104,11 @@ export type Disclosure =
 
 export type GrantFailure =
   | { code: 'empty_graph' }
-  /** The graph holds filings written in another layout than this build reads (layout.ts): the next ingest upgrades it. */
-  | { code: 'layout_outdated'; found: number | null; expected: number }
+  /**
+   * The graph holds filings written in another layout than this build reads (layout.ts). An earlier
+   * layout is upgraded by ingesting its files again (`files`: the first few, of `total`, as recorded).
+   */
+  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
@@ -267,7 +273,7 @@ async function edgeRows(ctx: TraverseContext, rows: Awaited<ReturnType<GrantStor
   return rows.map((r) => ({
     edge: r.e!.value, funder: orgs.get(r.f!.value)!, recipient: orgs.get(r.r!.value)!, amount: num(r.amount),
     cash: r.cash ? num(r.cash) : null, nonCash: r.noncash ? num(r.noncash) : null, status: statusOf(r.status!.value), taxYear: num(r.year),
-    purpose: r.purpose?.value ?? null, filing: r.filing!.value, record: r.record!.value,
+    purpose: r.purpose?.value ?? null, filing: r.filing!.value, record: r.record!.value, state: r.fst?.value?.toUpperCase() ?? null,
   })).sort((a, b) => b.amount - a.amount || a.recipient.name.localeCompare(b.recipient.name) || a.edge.localeCompare(b.edge));
 }
 
@@ -367,7 +373,10 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
   const { coverage, layout } = await readCoverageAndLayout(ctx);
   if (coverage.filings === 0) return { ok: false, failure: { code: 'empty_graph' } };
   // an earlier build's graph is not read as this layout (its edges have no grant lists): say so, and what upgrades it
-  if (layout !== GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+  if (layout !== GRANT_LAYOUT) {
+    if (layout !== null && layout > GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+    return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, ...(await filesToIngestAgain(ctx.store, ctx.iris, 5, ctx.signal)) } };
+  }
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
   switch (q.direction) {
     case 'forward': {
@@ -528,8 +537,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       }
       if (funder && q.taxYear !== undefined) {
         // a tax year is not a rollup key: one funder's edges of that year to recipients filed in the
-        // state (bounded by the funder's own grants; a recipient's state as the rollups read it, the lowest filed)
-        const edges = (await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funder.orgs.map((o) => o.iri), q.taxYear), ctx.signal))).filter((e) => e.recipient.state?.toUpperCase() === state);
+        // state (bounded by the funder's own grants; each grant in the state filed for it, as the rollups count it)
+        const edges = (await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funder.orgs.map((o) => o.iri), q.taxYear), ctx.signal))).filter((e) => e.state === state);
         totals = totalsOf(edges);
         totals.paid.counterparts = new Set(edges.filter((e) => e.status === 'paid').map((e) => e.recipient.iri)).size;
       } else {
@@ -751,16 +760,15 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
     case 'states_of': {
       const f = await find(ctx, q.funder, 'funder', coverage, lookups);
       if (failed(f)) return fail(f);
-      // one funder's edges grouped by recipient state here: bounded by that funder's own grants (at
-      // the reference size a funder's grants are its return's list, not the graph); a recipient's
-      // state as the state rollups read it (the lowest filed), and a state whose recipients were
-      // filed under several states is refused by the executor as for any state total
+      // one funder's edges grouped by state here: bounded by that funder's own grants (at the
+      // reference size a funder's grants are its return's list, not the graph); each grant in the
+      // state filed for it (layout 3's grants:recipientAddress), as the state rollups count it
       const edges = (await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear), ctx.signal))).filter((e) => e.status === 'paid');
       if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
       const by = new Map<string, { state: string; amount: number; grants: number; recipients: Set<string> }>();
       let unplaced = 0;
       for (const e of edges) {
-        const st = e.recipient.state?.toUpperCase();
+        const st = e.state;
         if (!st) { unplaced++; continue; }
         const v = by.get(st) ?? { state: st, amount: 0, grants: 0, recipients: new Set<string>() };
         v.amount += e.amount; v.grants++; v.recipients.add(e.recipient.iri); by.set(st, v);

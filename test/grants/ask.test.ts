@@ -9,7 +9,7 @@ import { embeddedGrantStore } from '../../src/grants/store.ts';
 import { G, GRANT_LAYOUT, grantIris } from '../../src/grants/vocab.ts';
 import type { ProgressEvent } from '../../src/execute/progress.ts';
 import { testServices } from '../ask/services.ts';
-import { downgrade, EXTRACT, extractRows, norm, paid, sum, type Row } from './helpers.ts';
+import { downgradeTo2, EXTRACT, extractRows, norm, paid, sum, type Row } from './helpers.ts';
 
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 
@@ -122,15 +122,17 @@ describe('the offline default: an empty grant graph is seeded with the bundled e
 });
 
 describe('the offline default: a grant graph an earlier Assay wrote is upgraded, not refused', () => {
-  it('a layout-1 graph is brought to this layout by ingesting the bundled extract again; without seed files it is refused naming the ingest', async () => {
+  it('a layout-2 graph is brought to this layout by ingesting the bundled extract again; without seed files it is refused naming the ingest', async () => {
     const rows = extractRows();
     const to = rows.filter((x) => norm(x.grantee_name) === 'freshwater future' && paid(x));
+    // a state with recipients filed under two states: layout 2 could not total it, layout 3 can
+    const ohio = rows.filter((x) => x.grantee_state.toUpperCase() === 'OH' && paid(x));
     const services = await testServices();
     const store = embeddedGrantStore(services.store);
     const iris = grantIris(services.baseIri);
-    // the store as an earlier Assay left it: the extract ingested, in layout 1 (this process has asked nothing of it yet)
+    // the store as an earlier Assay left it: the extract ingested, in layout 2 (this process has asked nothing of it yet)
     await ingest(store, [await readIngestFile(EXTRACT)], { iris, registry: services.registry });
-    await downgrade(store, iris);
+    await downgradeTo2(store, iris);
     // live, nothing is ingested: the graph is refused as written by an earlier Assay
     const live = await ask({ ...services, grantSeed: [] }, { question: 'Who funds Freshwater Future?' });
     expect(live.refusal?.code).toBe('layout_outdated');
@@ -138,9 +140,12 @@ describe('the offline default: a grant graph an earlier Assay wrote is upgraded,
     const r = await ask(services, { question: 'Who funds Freshwater Future?' }, { onProgress: (e) => events.push(e) });
     expect(r.status, r.text).toBe('answered');
     expect(r.text).toContain(`received ${usd(sum(to))} in ${to.length} paid grants`);
-    expect(events.map((e) => e.message).join('\n')).toMatch(/earlier Assay \(layout 1; this build reads layout 2\): upgrading it in place/);
+    expect(events.map((e) => e.message).join('\n')).toMatch(/earlier Assay \(layout 2; this build reads layout 3\): upgrading it in place/);
     const [mark] = await store.select(`SELECT ?v WHERE { GRAPH <${iris.graph}> { <${iris.graph}> <${G.layout}> ?v } }`);
     expect(Number(mark!.v!.value)).toBe(GRANT_LAYOUT);
+    const oh = await ask(services, { question: 'How much grant money went to organizations in Ohio?' });
+    expect(oh.status, oh.text).toBe('answered');
+    expect(oh.text).toContain(usd(sum(ohio)));
   }, 240_000);
 });
 

@@ -8,7 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { embeddedGrantStore, type GrantStore } from '../../src/grants/store.ts';
 import { ingest, readIngestFile, type IngestReport } from '../../src/grants/ingest.ts';
-import { G, grantIris, type GrantIris } from '../../src/grants/vocab.ts';
+import { G, SDO, grantIris, type GrantIris } from '../../src/grants/vocab.ts';
 import { DCT, PROV } from '../../src/rdf/vocab.ts';
 import type { IdentityRegistry } from '../../src/resolve/registry.ts';
 
@@ -45,8 +45,20 @@ export async function ingestedStore(files: string[] = [EXTRACT], registry?: Iden
   return { store, durable, iris, report };
 }
 
-/** Layout 1, from a layout-2 graph: what the edges and rollups looked like before the slim model. */
+/**
+ * Layout 2, from a layout-3 graph: no recipient address on the edges (and no place nodes), marked
+ * 2. The rollups are left as they are: no reader reads a graph in layout 2, and the upgrade rebuilds them.
+ */
+export async function downgradeTo2(store: GrantStore, iris: GrantIris): Promise<void> {
+  const g = `<${iris.graph}>`;
+  await store.update(`DELETE WHERE { GRAPH ${g} { ?e <${G.recipientAddress}> ?p } }`);
+  await store.update(`DELETE WHERE { GRAPH ${g} { ?p a <${SDO.PostalAddress}> ; ?x ?y } }`);
+  await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } } ; INSERT DATA { GRAPH ${g} { ${g} <${G.layout}> 2 } }`);
+}
+
+/** Layout 1, from a layout-3 graph: what the edges and rollups looked like before the slim model. */
 export async function downgrade(store: GrantStore, iris: GrantIris): Promise<void> {
+  await downgradeTo2(store, iris);
   const g = `<${iris.graph}>`, ro = `<${iris.rollups}>`;
   await store.update(`DELETE { GRAPH ${g} { ?e <${PROV.wasDerivedFrom}> ?l } }
 INSERT { GRAPH ${g} { ?e a <${G.Grant}> ; <${PROV.wasDerivedFrom}> ?filing ; <${G.funder}> ?f ; <${G.taxYear}> ?y ; <${G.paymentStatus}> ?s } }

@@ -118,3 +118,54 @@ describe('an ingest that stops before rebuilding the rollups', () => {
     expect(after.result.totals).toEqual(before.result.totals);
   });
 });
+
+describe('state totals: each grant in the state of the address filed for it', () => {
+  // computed from the file itself (csv-parse): a state total is exactly the grants filed to addresses in that state
+  const rows = extractRows();
+  const st = (r: (typeof rows)[number]) => r.grantee_state.toUpperCase();
+  const statesByEin = new Map<string, Set<string>>();
+  for (const r of rows) if (r.grantee_ein) statesByEin.set(r.grantee_ein, new Set([...(statesByEin.get(r.grantee_ein) ?? []), st(r)]));
+  const split = (r: (typeof rows)[number]) => !!r.grantee_ein && statesByEin.get(r.grantee_ein)!.size > 1;
+  const expected = (rs: typeof rows) => ({
+    paid: { amount: sum(rs.filter(paid)), grants: rs.filter(paid).length },
+    approvedFuture: { amount: sum(rs.filter((r) => !paid(r))), grants: rs.filter((r) => !paid(r)).length },
+  });
+  /** The states split recipients were filed in (the file has six such recipients, in IL, NY, OH and WI). */
+  const SPLIT_STATES = [...new Set(rows.filter(split).map(st))].sort();
+  let g: Awaited<ReturnType<typeof ingestedStore>>;
+  beforeAll(async () => { g = await ingestedStore([EXTRACT]); }, 300_000);
+  const totalsOf = async (state: string, funder?: string) => {
+    const r = await traverse({ store: g.store, iris: g.iris }, { direction: 'geographic', state, ...(funder ? { funder } : {}) });
+    if (!r.ok || r.result.kind !== 'geographic') throw new Error(JSON.stringify(r));
+    const t = r.result.totals;
+    return { paid: { amount: t.paid.amount, grants: t.paid.grants }, approvedFuture: { amount: t.approvedFuture.amount, grants: t.approvedFuture.grants } };
+  };
+
+  it('the extract has recipients filed under two states, in OH and NY among others (what this tests)', () => {
+    expect(SPLIT_STATES).toEqual(expect.arrayContaining(['OH', 'NY']));
+  });
+
+  it('one funder in Michigan: the Brookby Foundation', async () => {
+    const brookby = rows.find((r) => /Brookby/i.test(r.foundation_name))!.foundation_ein;
+    const want = expected(rows.filter((r) => r.foundation_ein === brookby && st(r) === 'MI'));
+    expect(want.paid.grants).toBeGreaterThan(0);
+    expect(await totalsOf('MI', 'Brookby Foundation')).toEqual(want);
+  }, 60_000);
+
+  it.each([...new Set(rows.map(st))].sort())('graph-wide, %s', async (s) => {
+    expect(await totalsOf(s)).toEqual(expected(rows.filter((r) => st(r) === s)));
+  }, 60_000);
+
+  it.each(SPLIT_STATES)('every funder that filed a grant to a split recipient in %s', async (s) => {
+    const funders = [...new Set(rows.filter((r) => split(r) && st(r) === s).map((r) => r.foundation_ein))];
+    expect(funders.length).toBeGreaterThan(0);
+    for (const f of funders) expect(await totalsOf(s, f.replace('-', ''))).toEqual(expected(rows.filter((r) => r.foundation_ein === f && st(r) === s)));
+  }, 60_000);
+
+  it('the state ranking lists every state by its own grants, largest first', async () => {
+    const r = await traverse({ store: g.store, iris: g.iris }, { direction: 'ranking', subject: 'state', limit: 20 });
+    if (!r.ok || r.result.kind !== 'ranking') throw new Error(JSON.stringify(r));
+    const want = [...new Set(rows.map(st))].map((s) => ({ state: s, amount: expected(rows.filter((x) => st(x) === s)).paid.amount })).sort((a, b) => b.amount - a.amount);
+    expect(r.result.stateRows!.map((x) => ({ state: x.state, amount: x.amount }))).toEqual(want);
+  }, 60_000);
+});

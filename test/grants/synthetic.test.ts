@@ -43,6 +43,17 @@ describe('synthetic grant graph', async () => {
     expect(top.map((x) => [x.o!.value, x.total!.value])).toEqual(slow.map((x) => [x.f!.value, x.total!.value]));
   });
 
+  it('gives every edge its filed address, as an ingest writes it, and state rollups equal to the edges grouped by it', async () => {
+    const [row] = await store.select(`SELECT (COUNT(?e) AS ?n) WHERE { GRAPH <${shape.iris.graph}> { ?e <${G.recipient}> ?r ; <${G.recipientAddress}> ?p . ?p <https://schema.org/addressRegion> ?st } }`);
+    expect(Number(row!.n!.value)).toBe(shape.edges);
+    for (const st of ['OH', 'NY', 'MI']) {
+      const [naive] = await store.select(Q.naive.stateTotal(shape.iris, st));
+      const r = await traverse({ store, iris: shape.iris }, { direction: 'geographic', state: st });
+      if (!r.ok || r.result.kind !== 'geographic') throw new Error(JSON.stringify(r));
+      expect([r.result.totals.paid.amount, r.result.totals.paid.grants]).toEqual([Number(naive!.total!.value), Number(naive!.n!.value)]);
+    }
+  });
+
   it('is reproducible: the same options give the same triples', () => {
     const a = [...syntheticChunks({ ...opts, edges: 500 })].map((c) => c.text).join('');
     const b = [...syntheticChunks({ ...opts, edges: 500 })].map((c) => c.text).join('');

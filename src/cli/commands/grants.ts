@@ -91,8 +91,10 @@ function summary(r: IngestReport): string {
     const what = d.kind === 'bmf_extract' ? `${d.ntee} NTEE codes` : `${d.edges} grants from ${d.filings} filing${d.filings === 1 ? '' : 's'}`;
     const held = d.heldElsewhere.length ? `; ${d.heldElsewhere.length} filing(s) already held from another document, not written (use --replace to replace them)` : '';
     const issues = d.issues.length ? `; ${d.issues.length} record(s) not usable: ${d.issues.slice(0, 3).map((i) => i.message).join('; ')}${d.issues.length > 3 ? '; …' : ''}` : '';
-    return `${d.outcome.padEnd(9)} ${d.file}: ${d.outcome === 'unchanged' ? 'already held with the same SHA-256; nothing written' : what}${held}${issues}`;
+    return `${d.outcome.padEnd(9)} ${d.file}: ${d.outcome === 'unchanged' ? 'already held with the same SHA-256; nothing written' : d.outcome === 'upgraded' ? `${what}, written again with the recipient address filed for each grant` : what}${held}${issues}`;
   });
+  if (r.upgradedFrom !== undefined) lines.push(`layout: the graph was in layout ${r.upgradedFrom}; upgraded in place to this build's`);
+  if (r.upgradePending) lines.push(`layout: the graph is in layout ${r.upgradePending.from} until these files are ingested again (grant questions are refused until then): ${r.upgradePending.files.join(' ')}`);
   lines.push(...r.failed.map((f) => `failed    ${f.file}: ${f.message}`));
   lines.push(`registry: ${r.reconciled.linked} organization(s) linked by EIN${r.reconciled.conflicts.length ? `; ${r.reconciled.conflicts.length} registry entr${r.reconciled.conflicts.length === 1 ? 'y has' : 'ies have'} the same name but another EIN (not merged)` : ''}`);
   lines.push(`graph: ${r.graph.edges} grants, ${r.graph.filings} filings from ${r.graph.funders} funders; ${r.graph.triples} triples + ${r.graph.rollupTriples} rollup triples`);

@@ -479,3 +479,15 @@ export function graphTotals(iris: GrantIris): string {
   GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderRollup}> ; <${G.paymentStatus}> ?status ; <${G.totalAmount}> ?t ; <${G.grantCount}> ?c }
 } GROUP BY ?status`);
 }
+
+/**
+ * One recipient's funders ranked by the number of paid grants each made it (ties by total, then
+ * funder), the largest `limit`: grouped and cut by the engine over the recipient's own edges, so a
+ * hot recipient's answer reads `limit` rows, not one per grant.
+ */
+export function fundersOfByCount(iris: GrantIris, recipients: readonly string[], limit: number): string {
+  const g = iriRef(iris.graph);
+  return checked(`SELECT ?f (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {
+  GRAPH ${g} { VALUES ?r { ${recipients.map(sparqlIri).join(' ')} } ?e <${G.recipient}> ?r ; <${G.amount}> ?a ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.paymentStatus}> <${G.Paid}> ; <${G.funder}> ?f }
+} GROUP BY ?f ORDER BY DESC(?n) DESC(?total) ?f LIMIT ${Math.trunc(limit) + 1}`);
+}

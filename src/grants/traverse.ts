@@ -789,15 +789,15 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
       const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
       if (failed(r)) return fail(r);
       const ri = r.orgs.map((o) => o.iri);
-      // the recipient's own paid edges grouped per funder here: bounded by the recipient's grants
-      const edges = await edgeRows(ctx, await ctx.store.select(Q.edgesToRecipients(ctx.iris, ri, { status: G.Paid }), ctx.signal));
-      if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid to ${q.recipient}`, coverage });
-      const by = new Map<string, TotalRow>();
-      for (const e of edges) {
-        const v = by.get(e.funder.iri) ?? { org: e.funder, status: 'paid', amount: 0, grants: 0 };
-        v.amount += e.amount; v.grants++; by.set(e.funder.iri, v);
-      }
-      const rows = [...by.values()].sort((a, b) => b.grants - a.grants || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+      // grouped and cut by the engine over the recipient's own edges: `limit` + 1 rows (the extra one says more exist)
+      const raw = await ctx.store.select(Q.fundersOfByCount(ctx.iris, ri, q.limit), ctx.signal);
+      if (raw.length === 0) return fail({ code: 'no_grants', what: `grants paid to ${q.recipient}`, coverage });
+      const more = raw.length > q.limit;
+      const kept = raw.slice(0, q.limit);
+      const orgs = await orgRefs(ctx, kept.map((x) => x.f!.value));
+      const rows: TotalRow[] = kept.map((x) => ({ org: orgs.get(x.f!.value)!, status: 'paid', amount: num(x.total), grants: num(x.n) }));
+      const counted = (await ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal)).find((x) => x.status?.value === G.Paid);
+      const by = { size: more && counted ? num(counted.k) : rows.length };
       return { ok: true, result: { kind: 'ranking', subject: 'funder', to: r.orgs.map(ref), rows, by: 'count', coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), { code: 'ranked_by_count' }, ...(by.size > rows.length ? [{ code: 'rows_shown', shown: rows.length, total: by.size } as const] : []), { code: 'recipients_keyed' }] } };
     }
     default: throw new Error(`no reading for a grant question of direction ${q.direction}`);

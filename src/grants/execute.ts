@@ -82,6 +82,9 @@ export function questionFromIntent(intent: Intent): Mapped {
   const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
   // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
   const rest = attr.replace(AVERAGE, ' ').replace(SMALLEST, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  // a median, or a ranking by average: not readings the grant graph has (the average is one scope's totals divided)
+  if (/\bmedian\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph gives an average grant (the paid total divided by the paid count, derived) and the largest or smallest single grants, not a median; ask for the average grant or the largest grants' } };
+  if (/\branked\s+by\s+average\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph does not rank organizations by their average grant; ask for one funder\'s or one recipient\'s average grant, or rank funders by total or by number of grants' } };
   switch (intent.direction) {
     case 'forward': {
       // two funders: each one's grants (to one recipient, or in all), side by side

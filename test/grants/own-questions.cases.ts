@@ -342,6 +342,10 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'state ranking', q: 'Which states did the Joyce Foundation make the most grants to?', expect: statesOf(by(JOYCE), true) },
     { kind: 'count ranking', q: 'Which organizations did the Joyce Foundation make the most grants to?', expect: { answer: [countsBy(by(JOYCE), rkey)[0]!], disclose: /number of grants/ } },
     { kind: 'pair', q: 'Did the Mott Foundation fund Michigan State University?', expect: pair(MOTT, 'Michigan State University') },
+    { kind: 'average', q: "What's the median grant from the Joyce Foundation?", expect: refuse('unmappable') },
+    { kind: 'average', q: 'Which funder has the largest average grant?', expect: refuse('unmappable') },
+    { kind: 'average', q: 'What is the average grant size?', expect: { ...avg(rows), coverage: true } },
+    { kind: 'two funders', q: 'How much did the Joyce Foundation and Mott give together?', expect: { answer: [sum(paidOf(by(JOYCE))), sum(paidOf(by(MOTT)))], derived: [sum(paidOf(by(JOYCE))) + sum(paidOf(by(MOTT)))], never: [sum(by(JOYCE)) + sum(by(MOTT))] } },
     { kind: 'ambiguous', q: 'How much did the Toledo Community Foundation give to the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION.filter((r) => r.foundation_ein === TOLEDO)))], disclose: /answered for/ } },
   ];
 }

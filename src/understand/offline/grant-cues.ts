@@ -96,7 +96,7 @@ function typedName(q: string): string | undefined {
 }
 
 /** An average grant asked: "the average grant size", "mean grant", "how much per grant on average". */
-const AVERAGE = /\b(?:average|mean|typical|median)\s+(?:size\s+|amount\s+|value\s+)?(?:of\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b|\b(?:per\s+grant|grants?\s+on\s+average|on\s+average\s+per\s+grant)\b/i;
+const AVERAGE = /\b(?:average|mean|typical)\s+(?:size\s+|amount\s+|value\s+)?(?:of\s+(?:a\s+|an\s+|the\s+|its\s+|their\s+)?)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b|\b(?:per\s+grant|grants?\s+on\s+average|on\s+average\s+per\s+grant)\b/i;
 /** The largest single grants asked ("the biggest grant", "the 10 largest grants"), not the largest grantees or grantmakers. */
 const LARGEST_GRANT = /\b(?:largest|biggest|top|highest|single\s+largest|single\s+biggest|smallest|lowest|tiniest)\s+(?:\d+\s+)?(?:single\s+|individual\s+)?(?:grant|grants|gift|gifts|donation|donations)\b(?!\s*(?:-|\s)(?:recipients?|makers?|money|funders?|grantees?))/i;
 /** A ranking by the number of grants, not the amount. */
@@ -123,6 +123,9 @@ function twoFunders(q: string): ShapeDecision | null {
 
 /** Average grants, the largest single grants, and rankings by count: which organization, if any, the question is about. */
 function measuredReading(q: string): ShapeDecision | null {
+  // a median, or funders ranked by their average: named so the executor refuses them, never read as the plain average
+  if (/\bmedian\s+(?:size\s+|amount\s+)?(?:of\s+(?:a\s+|the\s+)?)?(?:grant|grants|gift|donation)s?\b/i.test(q)) return { ...exhaustive, direction: 'population', attribute: 'median grant', rule: 'median-grant' };
+  if (/\b(?:largest|highest|biggest|smallest|lowest)\s+average\s+(?:grant|gift|donation)|\bby\s+average\s+grant\b/i.test(q)) return { ...exhaustive, direction: 'population', attribute: 'ranked by average grant', rule: 'ranked-by-average' };
   const avg = AVERAGE.exec(q);
   const big = avg ? null : LARGEST_GRANT.exec(q);
   const hit = avg ?? big;

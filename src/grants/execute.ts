@@ -255,10 +255,28 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
     return refusedAfter(attempt, { code: 'cause_unclassified', cause: r.cause.cause, funder: r.funder ? r.funder[0]!.name : null });
   }
   const built = buildEvidence(r, n, options.planVerdict, responses);
-  const codes = [...r.disclosures, ...(built.derived.length ? [r.kind === 'average' ? { code: 'average_derived' } as const : { code: 'combined_derived', combine: r.kind === 'two_funders' ? r.combine : 'sum' } as const] : [])];
+  const unnamed = unnamedRecipientsListed(r);
+  const codes: Disclosure[] = [...r.disclosures, ...(built.derived.length ? [r.kind === 'average' ? { code: 'average_derived' } as const : { code: 'combined_derived', combine: r.kind === 'two_funders' ? r.combine : 'sum' } as const] : []),
+    ...(unnamed.length ? [{ code: 'unnamed_recipient', names: unnamed } as const] : [])];
   const disclosures = codes.map(renderDisclosure);
   if (relation) disclosures.unshift(relationNote(relation));
   return { kind: 'evidence', result: r, attempt, items: built.items, text: built.text, disclosures, codes, derived: built.derived, ...(relation ? { relation } : {}) };
+}
+
+/**
+ * What a filer wrote in a return's recipient column in place of a recipient ("SEE ATTACHED
+ * SCHEDULE", "VARIOUS"): such a line names no organization and may total several grants listed in
+ * an attachment, so where one is listed as a recipient or a single grant the answer says so.
+ */
+const UNNAMED_RECIPIENT = /^\s*(?:see\b.*\b(?:attached|schedule|statement|list(?:ing)?)\b|(?:per|as per)\s+attached\b|attached\s+(?:schedule|statement|list)\b|various(?:\s+(?:recipients|organizations|charities|grantees))?\s*$)/i;
+
+/** The recipient names listed in a result that are such placeholders, once each. */
+function unnamedRecipientsListed(r: GrantResult): string[] {
+  const orgs: OrgRef[] = [];
+  if ('edges' in r) orgs.push(...r.edges.map((e) => e.recipient));
+  if (r.kind === 'ranking' && (r.subject === 'recipient' || r.subject === 'recipient_of')) orgs.push(...r.rows.map((x) => x.org));
+  if (r.kind === 'intersection') orgs.push(...r.recipients.map((x) => x.recipient));
+  return [...new Set(orgs.map((o) => o.name).filter((n) => UNNAMED_RECIPIENT.test(n)))];
 }
 
 /** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
@@ -526,7 +544,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       const avg = cents(t.paid.amount / t.paid.grants);
       derived.push({ value: avg, unit: 'USD', label: 'average paid grant', arithmetic: `total paid ÷ paid grants = ${t.paid.amount} ÷ ${t.paid.grants}, rounded to the cent`, operands: [items.length - 2, items.length - 1] });
       const whose = r.scope === 'graph' ? 'in the grant graph' : r.scope === 'funder' ? `paid by ${o.name}` : r.scope === 'pair' ? `paid by ${o.name} to ${r.to![0]!.name}` : `paid to ${o.name}`;
-      lines.push(`The average grant ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''} was ${usdCents(avg)}: ${usd(t.paid.amount)} paid in ${t.paid.grants} grant${t.paid.grants === 1 ? '' : 's'}, divided by Assay, according to the filings the grant graph holds.`);
+      lines.push(`The average grant ${whose}${r.taxYear ? ` in tax year ${r.taxYear}` : ''} was ${usdCents(avg)}: ${usd(t.paid.amount)} paid in ${t.paid.grants} grant${t.paid.grants === 1 ? '' : 's'} according to the filings the grant graph holds, divided by Assay.`);
       if (t.approvedFuture.grants > 0) {
         items.push(base(o, 'grants approved for future payment (total)', t.approvedFuture.amount, 'USD', 'total_future', o.iri, {}));
         items.push(base(o, 'grants approved for future payment (count)', t.approvedFuture.grants, 'count', 'count_future', o.iri, {}));

@@ -40,6 +40,7 @@ export function renderDisclosure(d: Disclosure): string {
     case 'combined_derived': return d.combine === 'sum'
       ? 'the combined total is derived by Assay: the two paid totals shown, added'
       : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
+    case 'unnamed_recipient': return `${d.names.map((x) => `"${x}"`).join(', ')} ${d.names.length === 1 ? 'is' : 'are'} what the filer wrote in place of a recipient: such a line names no organization and may total several grants listed in an attachment to the return, so it is not one organization's grant`;
     case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
   }
 }

@@ -99,6 +99,8 @@ export type Disclosure =
   | { code: 'average_derived' }
   /** A sum or difference of two funders' totals: derived by Assay from the two totals shown. */
   | { code: 'combined_derived'; combine: 'sum' | 'difference' }
+  /** Recipients listed whose filed name is a placeholder ("SEE ATTACHED SCHEDULE"): no organization named, perhaps several grants. */
+  | { code: 'unnamed_recipient'; names: string[] }
   /** Paid grants whose recipient was filed with no state: in no state's row. */
   | { code: 'no_state_filed'; grants: number };
 

@@ -242,4 +242,17 @@ describe('an ambiguous name, an average and two funders (offline default)', () =
     expect(r.figures.find((f) => f.value === erb)?.grade).toBe('verified');
     expect(r.figures.find((f) => f.value === Math.abs(joyce - erb))?.grade).toBe('derived');
   }, 120_000);
+
+  it('a line filed with a placeholder for its recipient ("SEE ATTACHED SCHEDULE") is said to name no organization where it is listed', async () => {
+    const placeholder = rows.filter((x) => /^see attached/i.test(x.grantee_name) && paid(x));
+    expect(placeholder.length).toBeGreaterThan(0);
+    const funder = placeholder[0]!.foundation_ein;
+    const top = rows.filter((x) => x.foundation_ein === funder && paid(x)).sort((a, b) => Number(b.grant_amount) - Number(a.grant_amount))[0]!;
+    expect(/^see attached/i.test(top.grantee_name), 'the funder\'s largest grant is the placeholder line').toBe(true);
+    const r = await ask(services, { question: `What was the largest grant the ${top.foundation_name} made?` });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.qualification!.disclosures.join(' ')).toContain(`"${top.grantee_name}" is what the filer wrote in place of a recipient`);
+    const other = await ask(services, { question: 'Who funds Freshwater Future?' });
+    expect(other.qualification!.disclosures.join(' ')).not.toMatch(/in place of a recipient/);
+  }, 120_000);
 });

@@ -125,20 +125,28 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   // /ask (and /mcp, /feedback), whose calls write to the store, only to limits.cors.askOrigins (default none).
   const corsLimits = deps.config.limits.cors;
   const originOption = (list: readonly string[]) => (list.includes('*') ? '*' : list.length === 0 ? false : [...list]);
+  // Built once: the delegator runs on every request, and returns one of these three.
+  const corsFor = (writes: boolean, mcp: boolean) => ({
+    origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
+    credentials: false,
+    methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    // An MCP client in a page sends the protocol's own headers and reads the session id (routes/mcp.ts).
+    allowedHeaders: mcp ? ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'] : ['Content-Type', 'Accept'],
+    ...(mcp ? { exposedHeaders: ['Mcp-Session-Id'] } : {}),
+    maxAge: 600,
+  });
+  const corsRead = corsFor(false, false);
+  const corsWrite = corsFor(true, false);
+  const corsMcp = corsFor(true, true);
   await app.register(cors, {
     delegator: (req, cb) => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
+      const url = req.url ?? '';
+      const q = url.indexOf('?');
+      const path = q === -1 ? url : url.slice(0, q);
+      if (path === '/mcp') return cb(null, corsMcp);
       // Surfaces whose calls write to the store (a run, a feedback record) or run questions.
       const writes = ['/ask', '/mcp', '/feedback'].some((p) => path === p || path.startsWith(`${p}/`));
-      cb(null, {
-        origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
-        credentials: false,
-        methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
-        // An MCP client in a page sends the protocol's own headers and reads the session id (routes/mcp.ts).
-        allowedHeaders: path === '/mcp' ? ['Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'] : ['Content-Type', 'Accept'],
-        ...(path === '/mcp' ? { exposedHeaders: ['Mcp-Session-Id'] } : {}),
-        maxAge: 600,
-      });
+      cb(null, writes ? corsWrite : corsRead);
     },
   });
   await app.register(healthRoutes);

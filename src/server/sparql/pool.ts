@@ -40,6 +40,14 @@
  * worker left while the ones it killed are reloading. Jobs from such recent offenders also share
  * one worker among them all: however many clients keep sending runaways, they hold at most one
  * worker at a time, and the rest serve everyone else.
+ * Handoff: while every worker a job may take is busy, a query may be sent ahead to a worker
+ * running a query (one at most per worker), so that worker starts it the moment it finishes,
+ * without sleeping between the two and without waiting for this thread to hand it over
+ * (`#prefetch`). It has not started until the worker claims it through a shared cell, so this
+ * thread can take it back: when the query ahead of it has run PATIENCE_MS (another worker may be
+ * free sooner), when that worker is killed or faults, or when it holds the worker past LONG_MS.
+ * A query sent ahead is timed from when the one before it returned; offenders' jobs, jobs behind
+ * an offender's, and anything but queries (updates, dumps, VoID) are never sent ahead.
  * What this cannot absorb: more concurrent runaways, from different clients, than workers plus
  * spares plus surge (rate limits in app.ts bound how often that can be tried), and on a store
  * whose replica takes longer than a second to load, a cheap query can wait that long when the
@@ -115,6 +123,14 @@ interface Slot {
   current?: Pending;
   /** The thread has loaded its modules (a blank slot can be seeded at once). */
   booted: boolean;
+  /** A query sent ahead, queued in the worker behind `current` (see #prefetch), and its tag in `gate`. */
+  next?: Pending;
+  nextTag?: number;
+  /**
+   * One Int32 shared with the worker: the tag of the job sent ahead until the worker claims it
+   * or this thread takes it back (whichever swaps it to 0 first wins); 0 otherwise.
+   */
+  gate: Int32Array;
 }
 
 // Compiled (dist/, see scripts/build.mjs): start the compiled worker directly; from the
@@ -124,6 +140,8 @@ const BOOTSTRAP = import.meta.url.endsWith('.js') ? new URL('./worker.js', impor
 const OFFENDER_MS = 60_000;
 /** A job running longer than this holds its worker as a runaway would: a surge worker may start in its place. */
 const LONG_MS = 250;
+/** A query sent ahead is taken back once the one before it has run this long (ms): another worker may free up first. */
+const PATIENCE_MS = 5;
 /** Clients remembered as quick (their last job finished within LONG_MS); the oldest are forgotten first. */
 const QUICK_CLIENTS = 10_000;
 /** How long a snapshot dump may wait for and hold a worker. */
@@ -379,6 +397,14 @@ export class QueryPool {
     }
   }
 
+  /** Queries sent ahead to a busy worker (#prefetch), and those of them taken back before they ran. */
+  get sentAhead(): { sent: number; takenBack: number } {
+    return { sent: this.#sentAhead, takenBack: this.#takenBack };
+  }
+
+  #sentAhead = 0;
+  #takenBack = 0;
+
   /** Workers retired by a large write and started again from a memory image that holds it. */
   get reseeds(): number {
     return this.#reseeds;
@@ -389,17 +415,20 @@ export class QueryPool {
     this.#closed = true;
     clearTimeout(this.#longTimer);
     clearTimeout(this.#restartTimer);
+    clearTimeout(this.#patienceTimer);
     for (const p of this.#queue.splice(0)) {
       clearTimeout(p.timer);
       p.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
     }
     await Promise.all(this.#slots.map((s) => {
       s.state = 'dead';
-      if (s.current) {
-        clearTimeout(s.current.timer);
-        s.current.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
-        s.current = undefined;
+      for (const p of [s.current, s.next]) {
+        if (!p) continue;
+        clearTimeout(p.timer);
+        p.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
       }
+      s.current = undefined;
+      s.next = undefined;
       return s.worker.terminate();
     }));
   }
@@ -410,9 +439,10 @@ export class QueryPool {
 
   /** Start a thread: seeded at once (a worker), or blank (the standby). */
   #spawn(seeded: boolean): Slot {
-    const worker = new Worker(BOOTSTRAP);
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const worker = new Worker(BOOTSTRAP, { workerData: { gate } });
     worker.unref();
-    const slot: Slot = { worker, state: seeded ? 'starting' : 'blank', booted: false };
+    const slot: Slot = { worker, state: seeded ? 'starting' : 'blank', booted: false, gate };
     worker.on('message', (m: FromWorker) => this.#onMessage(slot, m));
     worker.on('error', (e) => this.#replace(slot, `worker error: ${e.message}`));
     worker.on('exit', (code) => this.#replace(slot, `worker exited with code ${code}`));
@@ -498,7 +528,9 @@ export class QueryPool {
     this.#longDue = due;
     this.#longTimer = setTimeout(() => {
       this.#longTimer = undefined;
+      this.#takeBackStale();
       this.#ensure();
+      this.#pump();
     }, due - now);
     this.#longTimer.unref();
   }
@@ -544,7 +576,13 @@ export class QueryPool {
       if (poisoned) {
         this.#offended(p);
         this.#replace(slot, (m.reply as { message: string }).message);
-      } else if (p.client !== undefined) {
+      } else if (slot.next) {
+        // The worker goes straight on to the query sent ahead: it runs from now.
+        const next = slot.next;
+        slot.next = undefined;
+        this.#running(slot, next);
+      }
+      if (!poisoned && p.client !== undefined) {
         this.#quick.delete(p.client);
         if (runMs < LONG_MS) {
           this.#quick.add(p.client);
@@ -552,8 +590,34 @@ export class QueryPool {
         }
       }
       p.resolve({ reply: m.reply, runMs, seq: m.seq });
+      this.#takeBackStale();
       this.#pump();
     }
+  }
+
+  /** Take back queries sent ahead of jobs that have run PATIENCE_MS (or `after`): to the front of the queue. */
+  #takeBackStale(after = PATIENCE_MS, now = performance.now()): void {
+    for (const s of this.#slots) {
+      const p = s.next;
+      if (!p || s.current?.startedAt === undefined || now - s.current.startedAt < after) continue;
+      // If the worker has already claimed it, it is running (its predecessor's result is on its way).
+      if (Atomics.compareExchange(s.gate, 0, s.nextTag!, 0) !== s.nextTag) continue;
+      s.next = undefined;
+      this.#takenBack++;
+      this.#requeue(p);
+    }
+  }
+
+  /** Put a job that was sent ahead but never ran back at the front of the queue, with its wait limit. */
+  #requeue(p: Pending): void {
+    p.timer = setTimeout(() => {
+      const at = this.#queue.indexOf(p);
+      if (at !== -1) {
+        this.#queue.splice(at, 1);
+        p.reject(new SparqlError('busy', `no query worker became free within ${p.timeoutMs} ms`, { 'Retry-After': '1' }));
+      }
+    }, p.timeoutMs);
+    this.#queue.unshift(p);
   }
 
   /** 0: a client whose last job was quick; 1: unknown (or Assay's own jobs); 2: a recent offender. */
@@ -575,13 +639,12 @@ export class QueryPool {
     let offending = 0;
     for (const s of this.#slots) {
       if (s.state === 'idle') idle.push(s);
-      const c = s.current?.client;
-      if (c !== undefined) {
+      for (const c of [s.current?.client, s.next?.client]) {
+        if (c === undefined) continue;
         running.set(c, (running.get(c) ?? 0) + 1);
         if (this.#isOffender(c)) offending++;
       }
     }
-    if (idle.length === 0) return;
     // Stable order by rank: quick clients first, then unknown, then offenders; FIFO within.
     let order = this.#queue;
     const ranks = this.#queue.map((p) => this.#rank(p));
@@ -600,6 +663,20 @@ export class QueryPool {
       if (offender) offending++;
       this.#start(idle.shift()!, p);
     }
+    // What no free worker took: queries may be sent ahead to workers running a quick query.
+    if (started.size < order.length) {
+      const now = performance.now();
+      for (const p of order) {
+        if (started.has(p) || p.job.kind !== 'query' || (p.client !== undefined && this.#isOffender(p.client))) continue;
+        // A worker that has not yet claimed the job it was sent before (gate not 0) gets no other.
+        const host = this.#slots.find((s) => s.state === 'busy' && s.next === undefined && Atomics.load(s.gate, 0) === 0 && s.current?.job.kind === 'query'
+          && s.current.startedAt !== undefined && now - s.current.startedAt < PATIENCE_MS
+          && !(s.current.client !== undefined && this.#isOffender(s.current.client)));
+        if (!host) break;
+        started.add(p);
+        this.#prefetch(host, p);
+      }
+    }
     if (started.size === 0) return;
     let kept = 0;
     for (const p of this.#queue) if (!started.has(p)) this.#queue[kept++] = p;
@@ -608,6 +685,43 @@ export class QueryPool {
 
   #start(slot: Slot, p: Pending): void {
     clearTimeout(p.timer);
+    this.#running(slot, p);
+    this.#post(slot, { type: 'job', id: p.id, job: p.job });
+  }
+
+  /** Send a query ahead to a busy worker; it is not running until the worker claims it (slot.gate). */
+  #prefetch(slot: Slot, p: Pending): void {
+    clearTimeout(p.timer);
+    p.timer = undefined;
+    // A fresh tag each time: a job taken back and sent ahead to the same worker again must not
+    // be claimable through the message that was taken back (that one is still in the port).
+    const tag = this.#nextTag = (this.#nextTag % 0x7fff_ffff) + 1;
+    slot.next = p;
+    slot.nextTag = tag;
+    this.#sentAhead++;
+    Atomics.store(slot.gate, 0, tag);
+    this.#post(slot, { type: 'job', id: p.id, job: p.job, gate: tag });
+    this.#armPatience();
+  }
+
+  /** Results arriving take back stale queries sent ahead (#onMessage); this does it when none arrive (every worker held). */
+  #armPatience(): void {
+    if (this.#patienceTimer !== undefined || this.#closed) return;
+    this.#patienceTimer = setTimeout(() => {
+      this.#patienceTimer = undefined;
+      this.#takeBackStale();
+      this.#pump();
+      if (this.#slots.some((s) => s.next !== undefined)) this.#armPatience();
+    }, PATIENCE_MS);
+    this.#patienceTimer.unref();
+  }
+
+  #patienceTimer: NodeJS.Timeout | undefined;
+  /** The last tag put in a gate (positive, never 0: 0 means nothing waits there). */
+  #nextTag = 0;
+
+  /** `p` runs on `slot` from now, under its time limit. */
+  #running(slot: Slot, p: Pending): void {
     slot.state = 'busy';
     slot.current = p;
     p.startedAt = performance.now();
@@ -619,7 +733,6 @@ export class QueryPool {
       p.reject(new SparqlError('timeout', `${what} was stopped after ${p.timeoutMs} ms (the limit is ${p.limitName} = ${p.timeoutMs})`));
       this.#replace(slot, `${p.job.kind} job ran past ${p.timeoutMs} ms`);
     }, p.timeoutMs);
-    this.#post(slot, { type: 'job', id: p.id, job: p.job });
   }
 
   /** Throw a worker away; #ensure starts what is missing (with backoff if starts keep failing). */
@@ -629,6 +742,13 @@ export class QueryPool {
     slot.state = 'dead';
     slot.worker.removeAllListeners('exit');
     void slot.worker.terminate();
+    if (slot.next) {
+      // It never ran where it is trusted (the worker is gone): it runs elsewhere.
+      const next = slot.next;
+      slot.next = undefined;
+      if (!this.#closed) this.#requeue(next);
+      else next.reject(new SparqlError('busy', 'the endpoint is shutting down', { 'Retry-After': '5' }));
+    }
     if (slot.current) {
       clearTimeout(slot.current.timer);
       this.#offended(slot.current);

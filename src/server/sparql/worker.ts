@@ -14,10 +14,13 @@
  *                               the endpoint's jobs (evaluate.ts): 'snapshot' (dump the replica
  *                               at exactly `atSeq` into a snapshot file, for the owner's
  *                               compaction) and 'sweep-plan' (what retention removes).
+ *                               With `gate` the job was sent ahead (pool.ts #prefetch): it runs only
+ *                               if this thread swaps the shared cell from that tag to 0 first; the
+ *                               pool may have taken it back, and then it is skipped unanswered.
  * Messages out: 'booted' (modules loaded; a standby waits for its seed), 'ready', 'result',
  * and 'failed' (the replica can no longer be trusted).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { RdfStore, RDF_FORMATS } from '../../rdf/store.ts';
 import { applyToMemory as applyWrite, DurableStore, writeSnapshotFile, type SnapshotSums, type WriteOp } from '../../rdf/durable.ts';
 import type { WasmImage } from '../../rdf/wasm-image.ts';
@@ -55,7 +58,8 @@ export type Seed =
 export type ToWorker =
   | { type: 'seed'; seed: Seed }
   | { type: 'write'; op: WriteOp; seq: number }
-  | { type: 'job'; id: number; job: PoolJob };
+  /** `gate`: the job was sent ahead (pool.ts #prefetch); it runs only if the worker claims it from the shared cell. */
+  | { type: 'job'; id: number; job: PoolJob; gate?: number };
 
 export type FromWorker =
   | { type: 'booted' }
@@ -68,6 +72,8 @@ function main(): void {
   const port = parentPort;
   if (!port) throw new Error('worker.ts must run as a worker thread (see pool.ts)');
   const prepared = new PreparedQueries();
+  // Shared with the pool: the tag of a job sent ahead, which the pool may take back until claimed here.
+  const gate = (workerData as { gate?: Int32Array } | null)?.gate;
   // Created by the seed, not before: a thread that has not used oxigraph can adopt a memory image.
   let replica = null as unknown as RdfStore;
   let replicaSeq = 0;
@@ -119,6 +125,7 @@ function main(): void {
         else apply(m.op, m.seq);
         return;
       case 'job':
+        if (m.gate !== undefined && (gate === undefined || Atomics.compareExchange(gate, 0, m.gate, 0) !== m.gate)) return; // taken back: it runs elsewhere
         if (m.job.kind === 'snapshot') {
           const { id, job } = m;
           if (job.atSeq !== replicaSeq) {

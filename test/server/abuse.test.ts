@@ -80,6 +80,9 @@ describe('CORS', () => {
     expect((await pre('https://app.example', '/ask')).headers['access-control-allow-origin']).toBe('https://app.example');
     expect((await pre('https://evil.example', '/ask')).headers['access-control-allow-origin']).toBeUndefined();
     expect((await pre('https://evil.example', '/sparql')).headers['access-control-allow-origin']).toBeUndefined();
+    // a reply negotiated by Accept still varies by Origin (a shared cache must not hand one origin's allow-header to another)
+    const vary = async (url: string) => String((await app.inject({ url, headers: { origin: 'https://app.example', accept: 'application/sparql-results+json' } })).headers.vary).toLowerCase().split(/\s*,\s*/);
+    for (const url of ['/sparql?query=' + encodeURIComponent('SELECT * WHERE { ?s ?p ?o } LIMIT 1'), '/.well-known/void']) expect(await vary(url), url).toEqual(expect.arrayContaining(['origin', 'accept']));
   });
 });
 

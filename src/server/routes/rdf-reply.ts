@@ -14,11 +14,23 @@ export async function sendRdf(
   allowed: readonly RdfOutputType[],
   options: SerializeOptions = {},
 ): Promise<FastifyReply> {
-  reply.header('Vary', 'Accept');
+  varyOn(reply, 'Accept');
   const type = negotiateRdf(request.headers.accept, allowed);
   if (!type) return notAcceptable(request, reply, allowed);
   const body = await serializeRdf(quads, type, options);
   return reply.type(contentTypeOf(type)).send(body);
+}
+
+/**
+ * Adds a request header to the reply's Vary, keeping what is there: CORS has already set
+ * `Vary: Origin` where the allowed origins are a list, and replacing it would let a shared cache
+ * hand one origin's Access-Control-Allow-Origin to another.
+ */
+export function varyOn(reply: FastifyReply, header: string): FastifyReply {
+  const have = reply.getHeader('Vary');
+  const names = (Array.isArray(have) ? have.join(',') : have === undefined ? '' : String(have)).split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.includes('*') || names.some((x) => x.toLowerCase() === header.toLowerCase())) return reply;
+  return reply.header('Vary', [...names, header].join(', '));
 }
 
 export function notAcceptable(request: FastifyRequest, reply: FastifyReply, allowed: readonly string[]): FastifyReply {

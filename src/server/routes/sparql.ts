@@ -19,6 +19,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ASSAY } from '../../rdf/vocab.ts';
+import { varyOn } from './rdf-reply.ts';
 import { SparqlError, fromReply } from '../sparql/errors.ts';
 import type { Job, QueryReply } from '../sparql/evaluate.ts';
 import { RDF_OFFERS, negotiate, offered } from '../sparql/negotiate.ts';
@@ -88,7 +89,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
         updatesEnabled: limits.updateToken !== undefined,
         maxRows: limits.maxRows,
       }, offer.mediaType);
-      return reply.type(contentType(offer.mediaType)).header('Vary', 'Accept').send(body);
+      return varyOn(reply, 'Accept').type(contentType(offer.mediaType)).send(body);
     }
     if (op.kind === 'update') {
       authorize(req.headers.authorization, limits.updateToken);
@@ -113,7 +114,7 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     }
     precheck(op.text, checks);
-    reply.header('Vary', 'Accept');
+    varyOn(reply, 'Accept');
     const key = cache ? `${accept ?? ''}\u0000${op.defaultGraphs.join(' ')}\u0000${op.namedGraphs.join(' ')}\u0000${op.text}` : '';
     const hit = cache?.get(key, store.seq);
     if (hit) {

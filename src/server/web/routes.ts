@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { prefersHtml } from './negotiate.ts';
+import { varyOn } from '../routes/rdf-reply.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
@@ -66,7 +67,7 @@ export async function webRoutes(app: FastifyInstance, options: WebOptions = {}):
   };
 
   app.get('/', { constraints: { page: 'html' } }, async (_request, reply) => {
-    reply.header('Vary', 'Accept').header('Cache-Control', 'no-cache');
+    varyOn(reply, 'Accept').header('Cache-Control', 'no-cache');
     if (template === null) {
       return reply.code(503).type('text/html; charset=utf-8').send(
         '<!doctype html><title>Assay: web page not built</title><h1>The web page is not built</h1>' +

@@ -20,7 +20,7 @@ export function renderDisclosure(d: Disclosure): string {
       return d.method === 'ein'
         ? `"${d.asked}" matched the ${d.role}'s EIN${d.einSource === 'registry' ? ' from the identity registry' : d.einSource === 'question' ? ' given in the question' : ''} (key match)`
         : d.method === 'name_exact'
-          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match)`
+          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match, and grants filed under another form of the name, such as a unit's "${d.asked} - …", are not included)`
           : `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by the words of its name only (no EIN; weakest match — check the name)`;
     case 'name_keyed_added': return `${plural(d.orgs, 'recipient record')} filed without an EIN but under exactly the name "${d.asked}" ${d.orgs === 1 ? 'is' : 'are'} included (name match)`;
     case 'partial_coverage': return `among the ${plural(d.funders, 'funder')} whose filings the graph holds (${plural(d.filings, 'filing')}, ${years(d.taxYears)}); grants reported in other filings are not counted`;
@@ -78,7 +78,7 @@ export function renderFailure(f: GrantFailure): string {
     }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
-    case 'no_grants': return `the graph holds no ${f.what}`;
+    case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name (matched by name, not EIN: grants filed under another name, such as a unit's "… - Institute of …", are not counted)` : ''}`;
   }
 }
 

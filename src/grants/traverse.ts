@@ -114,7 +114,7 @@ export type GrantFailure =
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
-  | { code: 'no_grants'; what: string; coverage: Coverage };
+  | { code: 'no_grants'; what: string; coverage: Coverage; /** How the recipient was matched, where a pair found none: a name match misses records filed under other names. */ recipientMatch?: MatchMethod };
 
 export type GrantResult =
   | { kind: 'forward'; funder: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
@@ -459,14 +459,10 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'pair': {
-      const f = await find(ctx, q.funder, 'funder', coverage, lookups);
-      if (failed(f)) return fail(f);
-      const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
-      if (failed(r)) return fail(r);
       // the funder's edges to the recipient's nodes, summed here: a pair total is the sum of its grants
-      const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), q.taxYear, r.orgs.map((o) => o.iri)), ctx.signal));
-      const what = `grants from ${q.funder} to ${q.recipient}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`;
-      if (edges.length === 0) return fail({ code: 'no_grants', what, coverage });
+      const pr = await pairEdges(ctx, q.funder, q.recipient, q.taxYear, coverage, lookups);
+      if ('code' in pr) return fail(pr);
+      const { f, r, edges } = pr;
       const totals = totalsOf(edges);
       return { ok: true, result: { kind: 'pair', funder: f.orgs.map(ref), recipient: r.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...matchDisclosures(r), ...approvedDisclosure(totals), { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
@@ -620,7 +616,7 @@ async function pairEdges(ctx: TraverseContext, funder: string, recipient: string
   const r = await find(ctx, recipient, 'recipient', coverage, lookups);
   if (failed(r)) return r;
   const edges = await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, f.orgs.map((o) => o.iri), taxYear, r.orgs.map((o) => o.iri)), ctx.signal));
-  if (edges.length === 0) return { code: 'no_grants', what: `grants from ${funder} to ${recipient}${taxYear ? ` in tax year ${taxYear}` : ''}`, coverage };
+  if (edges.length === 0) return { code: 'no_grants', what: `grants from ${funder} to ${recipient}${taxYear ? ` in tax year ${taxYear}` : ''}`, coverage, recipientMatch: r.method };
   return { f, r, edges };
 }
 

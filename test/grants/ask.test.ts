@@ -255,4 +255,14 @@ describe('an ambiguous name, an average and two funders (offline default)', () =
     const other = await ask(services, { question: 'Who funds Freshwater Future?' });
     expect(other.qualification!.disclosures.join(' ')).not.toMatch(/in place of a recipient/);
   }, 120_000);
+
+  it('a funder with no grant under a recipient\'s exact name is refused saying the match was by name, since its units may be filed under longer names', async () => {
+    // the extract files Joyce's grants to the university's units only ("University of Chicago - Urban Labs"), none without an EIN under the bare name
+    const joyce = rows.filter((x) => x.foundation_ein === '36-6079185');
+    expect(joyce.some((x) => norm(x.grantee_name) === 'university of chicago')).toBe(false);
+    expect(joyce.filter((x) => /^university of chicago - /i.test(x.grantee_name)).length).toBeGreaterThan(0);
+    const r = await ask(services, { question: 'Did the Joyce Foundation fund the University of Chicago?' });
+    expect(r.status, r.text).toBe('refused');
+    expect(r.text).toMatch(/matched by name, not EIN: grants filed under another name, such as a unit's/);
+  }, 120_000);
 });

@@ -436,7 +436,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     items.push(base(o, 'grants paid (total)', t.paid.amount, 'USD', 'total_paid', o.iri, {}));
     items.push(base(o, 'grants paid (count)', t.paid.grants, 'count', 'count_paid', o.iri, {}));
     if (t.paid.counterparts !== undefined) items.push(base(o, `${counterpart} (count)`, t.paid.counterparts, 'count', `count_${counterpart}`, o.iri, {}));
-    lines.push(`${o.name} ${verb} ${usd(t.paid.amount)} in ${t.paid.grants} paid grant${t.paid.grants === 1 ? '' : 's'}${t.paid.counterparts !== undefined ? ` (${t.paid.counterparts} ${counterpart})` : ''}, according to the filings the grant graph holds.`);
+    const one = (n: number, word: string) => (n === 1 ? word.replace(/s$/, '') : word);
+    lines.push(`${o.name} ${verb} ${usd(t.paid.amount)} in ${t.paid.grants} paid grant${t.paid.grants === 1 ? '' : 's'}${t.paid.counterparts !== undefined ? ` (${t.paid.counterparts} ${one(t.paid.counterparts, counterpart)})` : ''}${'taxYear' in r && r.taxYear ? ` in tax year ${r.taxYear}` : ''}, according to the filings the grant graph holds.`);
     if (t.approvedFuture.grants > 0) {
       items.push(base(o, 'grants approved for future payment (total)', t.approvedFuture.amount, 'USD', 'total_future', o.iri, {}));
       items.push(base(o, 'grants approved for future payment (count)', t.approvedFuture.grants, 'count', 'count_future', o.iri, {}));
@@ -519,7 +520,7 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     }
     case 'geographic': {
       const who = r.funder ?? [{ iri: `state-${r.state}`, name: `Recipients in ${r.state}`, ein: null, state: r.state }];
-      head(who, r.totals, r.funder ? `paid organizations in ${r.state}${r.taxYear ? ` in tax year ${r.taxYear}` : ''}` : 'received', r.funder ? 'recipients' : 'recipients');
+      head(who, r.totals, r.funder ? `paid organizations in ${r.state}` : 'received', r.funder ? 'recipients' : 'recipients');
       break;
     }
     case 'largest': {

@@ -256,6 +256,15 @@ describe('an ambiguous name, an average and two funders (offline default)', () =
     expect(other.qualification!.disclosures.join(' ')).not.toMatch(/in place of a recipient/);
   }, 120_000);
 
+  it('an answer for one tax year names the year in its headline; one counterpart is singular', async () => {
+    const toledo = rows.filter((x) => x.foundation_ein === '23-7284004' && paid(x) && x.tax_year === '2023');
+    const r = await ask(services, { question: 'How many grants did the Toledo Community Foundation make in 2023?' });
+    expect(r.status, r.text).toBe('answered');
+    expect(r.text).toContain(`${usd(sum(toledo))} in ${toledo.length} paid grants in tax year 2023`);
+    const one = await ask(services, { question: 'Who funds Habitat for Humanity?' });
+    if (one.status === 'answered' && /\(1 funder/.test(one.text)) expect(one.text).not.toMatch(/\(1 funders\)/);
+  }, 120_000);
+
   it('a funder with no grant under a recipient\'s exact name is refused saying the match was by name, since its units may be filed under longer names', async () => {
     // the extract files Joyce's grants to the university's units only ("University of Chicago - Urban Labs"), none without an EIN under the bare name
     const joyce = rows.filter((x) => x.foundation_ein === '36-6079185');

@@ -51,6 +51,35 @@ describe('offline interpreter', () => {
     expect(understood('Which counties have a poverty rate above 30%?').threshold).toMatchObject({ op: '>', value: 30, unit: '%' });
   });
 
+  it('reads a threshold\'s unit written as a word after the number, and the amount is not a currency named', () => {
+    const i = understood('How many nonprofits in Rhode Island have revenue above 1 million dollars?');
+    expect(i).toMatchObject({ shape: 'filtered_subset', attribute: 'revenue', quantity: 'money', threshold: { op: '>', value: 1e6, unit: 'USD', text: 'above 1 million dollars' } });
+    expect(i.geography?.within).toBe('Rhode Island');
+    expect(understood('Which Rhode Island nonprofits have revenue of more than 500 million dollars?')).toMatchObject({ shape: 'filtered_subset', attribute: 'revenue', entities: [] });
+    expect(understood('Which states have a median household income under 50000 dollars?')).toMatchObject({ attribute: 'median household income', threshold: { op: '<', value: 50000, unit: 'USD' } });
+    // a currency named for itself is still an entity
+    expect(understood('What was the exchange rate of the Canadian dollar in 2022?').entity).toBe('Canadian dollar');
+    // "how many … have assets over …": the count is of the matches; the tested measure is money
+    expect(understood('How many DC organizations have assets over $50 million?')).toMatchObject({ shape: 'filtered_subset', quantity: 'money' });
+  });
+
+  it('reads people after a threshold\'s number as a count of people, and "a million"', () => {
+    expect(understood('How many counties have more than a million people?')).toMatchObject({ shape: 'filtered_subset', attribute: 'total population', quantity: 'count', threshold: { op: '>', value: 1e6, unit: 'count', text: 'more than a million people' } });
+    expect(understood('Which Texas counties have more than 100,000 residents?')).toMatchObject({ attribute: 'total population', threshold: { value: 100_000, unit: 'count' } });
+    // "over a decade" is no threshold
+    expect(interpretOffline('How has the poverty rate in Ohio changed over a decade?').status === 'understood' ? understood('How has the poverty rate in Ohio changed over a decade?').threshold : null).toBeNull();
+    // a percent of counted people is their share, the same measure
+    expect(understood('Which counties have more than 20 percent of people living in poverty?')).toMatchObject({ shape: 'filtered_subset', threshold: { unit: '%' } });
+  });
+
+  it('refuses to read a threshold on one measure beside a question about another', () => {
+    for (const q of ['Which states with more than 10 million people have the highest poverty rate?', 'Which states with a median household income above $80,000 have the lowest poverty rate?']) {
+      const u = interpretOffline(q);
+      expect(u.status, q).toBe('cannot_tell');
+      if (u.status === 'cannot_tell') expect(u.reason).toMatch(/selecting members by one measure and asking about another/);
+    }
+  });
+
   it('expands ranges into periods, fiscal kept fiscal', () => {
     expect(understood("How did Apple's revenue change from 2019 to 2024?").periods.map(periodLabel)).toEqual(['2019', '2020', '2021', '2022', '2023', '2024']);
     const i = understood("How did Intel's total assets evolve between fiscal 2019 and fiscal 2021?");

@@ -45,6 +45,9 @@ const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
 const ORG_HEADS = /^(Alliance|Center|Centre|Council|Coalition|Committee|Campaign|Fund|Foundation|Friends|Society|Institute|Association|League|Network|Partnership|Project|Federation|Trust|Museum|Academy|Habitat|Partners|Corps|Conservancy|Initiative|Collaborative)$/;
 const CURRENCY = /\b((?:[A-Z][a-z]+\s+)?(?:euro|yen|peso|pound|franc|won|yuan|rupee|real|rand|krona|dollar))s?\b/;
 
+/** A number (and its scale word) right before a currency word: an amount in it. */
+const AMOUNT_BEFORE = /(?:\d|\b(?:thousand|million|billion|trillion|hundred))\s*(?:US\s+)?$/i;
+
 interface Token { text: string; start: number; end: number }
 
 function tokenize(q: string): Token[] {
@@ -65,7 +68,8 @@ export function findEntities(question: string): EntityMention[] {
     mentions.push({ text: `${m[1]!.toLowerCase()} ${m[2]}`, start: m.index!, end: m.index! + m[0].length, possessive: false });
   }
   const cur = question.match(CURRENCY);
-  if (cur) mentions.push({ text: cur[1]!, start: cur.index!, end: cur.index! + cur[0].length, possessive: false });
+  // "50 million dollars" is an amount's unit, not a currency named as the entity
+  if (cur && !AMOUNT_BEFORE.test(question.slice(0, cur.index))) mentions.push({ text: cur[1]!, start: cur.index!, end: cur.index! + cur[0].length, possessive: false });
 
   let i = 0;
   while (i < toks.length) {

@@ -15,7 +15,7 @@ import { findPeriods } from './periods.ts';
 import { decideShape, RECORD_NOUNS } from './shape.ts';
 import { findLimit, findThreshold } from './thresholds.ts';
 import { codesNamedIn, formNamedIn, statusAskedIn } from './asked.ts';
-import { grainWords, quantityAsked } from './quantity.ts';
+import { grainWords, measureQuantity, quantityAsked, thresholdQuantity } from './quantity.ts';
 
 const FRAME = [
   /^(?:what|which|who|how)\s+(?:is|was|were|are|had|has|have|did|does|do)\s+(?:the\s+)?/,
@@ -125,6 +125,19 @@ export function interpretOffline(question: string): Understanding {
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
   if (populationShape && attribute && shape !== 'correlation' && shape !== 'ratio') attribute = populationAttribute(q, attribute, shape);
+  // people named by the threshold ("with more than 10 million people") are the threshold's measure, not the one asked beside it
+  if (populationShape && attribute && thr.threshold?.unit === 'count' && attribute !== 'total population') {
+    const rest = attribute.split(' ').filter((w) => !PEOPLE.test(w));
+    if (rest.length > 0) attribute = rest.join(' ');
+  }
+  // a threshold in one kind of quantity beside a measure of another ("states with more than 10 million people
+  // have the highest poverty rate") selects by one measure and asks about another: not one population read
+  const tested = thresholdQuantity(thr.threshold?.unit ?? null);
+  const measured = populationShape && tested ? measureQuantity(attribute) : null;
+  // (a percent of counted people, "more than 20 percent of people living in poverty", is their share: not another measure)
+  if (tested && measured && measured !== tested && !(tested === 'percent' && measured === 'count')) {
+    return cannot(q, `the threshold "${thr.threshold!.text}" is ${KIND_WORDS[tested]}, but ${attribute} is ${KIND_WORDS[measured]}: selecting members by one measure and asking about another is not combined into one answer (ask each on its own)`);
+  }
   // a topical search keeps its record nouns ("education grant opportunities"): they say what is searched; the executor reads the topic words
   if (shape === 'topical') attribute = topicPhrase(attribute);
   let kind: string | null = boundBy ? singular(MEMBERS_AFTER.exec(q.slice(boundBy.end))![1]!.toLowerCase()) : null;
@@ -175,6 +188,9 @@ export function interpretOffline(question: string): Understanding {
   }
   return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
 }
+
+/** A kind of quantity, for a reader. */
+const KIND_WORDS: Record<string, string> = { money: 'an amount of money', percent: 'a percentage', count: 'a count', ratio: 'a ratio', date: 'a date', yes_no: 'a yes/no', records: 'a list of records' };
 
 /** Members named right after a place: "Texas counties", "Rhode Island organizations". */
 const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-profits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|cit(?:y|ies)|towns?|hospitals?|schools?|universit(?:y|ies)|residents|churches)\b/i;

@@ -155,3 +155,14 @@ describe('schools and nonprofits', () => {
     expect(r.refusal!.reason).toContain('2023 asked; the record covers 2022-12-31 (fiscal 2022)');
   }, 60_000);
 });
+
+describe('companies (SEC EDGAR)', () => {
+  it('"debt" is not read from a concept that names a debt instrument\'s discount or debt securities held: refused, never that figure', async () => {
+    const r = await ask(services, { question: 'How much debt does Apple have?' });
+    // it answered "Debt Instrument, Unamortized Discount (Premium) and Debt Issuance Costs, Net" ($309 million), graded verified
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+    expect(r.evidence.map((e) => e.measure).filter((m) => /DebtInstrument|DebtSecurities/.test(m))).toEqual([]);
+    expect(r.refusal!.code).toBe('residual');
+  }, 60_000);
+});

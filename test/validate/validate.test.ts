@@ -55,6 +55,19 @@ describe('structural checks', () => {
     expect(headMatches('total revenue', 'Deferred Revenue')).toBe(false);
     expect(checkObservation(obs({ label: 'Contract with Customer, Liability, Revenue Recognized' }), want).residual).toMatch(/does/);
   });
+
+  it.each([
+    ['debt', 'Debt Instrument, Unamortized Discount (Premium) and Debt Issuance Costs, Net', false],
+    ['debt', 'Debt Securities, Available-for-sale', false],
+    ['debt', 'Debt and Equity Securities, Gain (Loss)', false],
+    ['debt', 'Debt, Current', true],
+    ['cash', 'Cash and Cash Equivalents, at Carrying Value', true],
+    ['revenue', 'Revenue from Contract with Customer, Excluding Assessed Tax', true],
+    ['earnings per share', 'Earnings Per Share, Diluted', true],
+    ['cost of revenue', 'Cost of Revenue', true],
+  ])('"%s" heads "%s": %s (the words asked lead a label only as its head noun, not as a modifier of another)', (attribute, label, heads) => {
+    expect(headMatches(attribute, label)).toBe(heads);
+  });
 });
 
 describe('adjudication: the model may reject, never admit', () => {

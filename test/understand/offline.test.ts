@@ -72,6 +72,24 @@ describe('offline interpreter', () => {
     expect(understood('Which counties have more than 20 percent of people living in poverty?')).toMatchObject({ shape: 'filtered_subset', threshold: { unit: '%' } });
   });
 
+  it('reads years listed with "and" as each year named: a series of one entity, never only the first year', () => {
+    expect(understood("What were Apple's revenues in 2020 and 2021?")).toMatchObject({ shape: 'timeseries', entity: 'Apple', period: null });
+    expect(understood("What were Apple's revenues in 2020 and 2021?").periods.map(periodLabel)).toEqual(['2020', '2021']);
+    expect(understood("What was Tesla's net income in fiscal 2019, 2020 and 2021?").periods.map(periodLabel)).toEqual(['FY2019', 'FY2020', 'FY2021']);
+    // one entity compared with itself across years is its series, not a comparison of one
+    expect(understood("Compare Apple's revenue in 2021 and 2023").periods.map(periodLabel)).toEqual(['2021', '2023']);
+    expect(understood("Compare Apple's revenue in 2021 and 2023").shape).toBe('timeseries');
+  });
+
+  it('a count of one named entity\'s own things is that entity\'s measure, not a population count', () => {
+    expect(understood('How many Apple shares were outstanding in 2023?')).toMatchObject({ shape: 'point', entity: 'Apple', attribute: 'shares outstanding' });
+    expect(understood('How many students attend Yale?')).toMatchObject({ shape: 'point', entity: 'Yale', attribute: 'students' });
+    expect(understood('How much cash did NVIDIA hold at the end of fiscal 2024?')).toMatchObject({ shape: 'point', entity: 'NVIDIA', attribute: 'cash' });
+    // a place that bounds the members is still a population count
+    expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
+    expect(understood('How many people lived in Texas in 2018?')).toMatchObject({ shape: 'aggregate', attribute: 'total population' });
+  });
+
   it('refuses to read a threshold on one measure beside a question about another', () => {
     for (const q of ['Which states with more than 10 million people have the highest poverty rate?', 'Which states with a median household income above $80,000 have the lowest poverty rate?']) {
       const u = interpretOffline(q);

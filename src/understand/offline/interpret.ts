@@ -33,7 +33,9 @@ const STOP = new Set([
   'correlated', 'associated', 'relationship', 'related', 'correlation', 'whose', 'than', 'combined', 'all', 'across',
   // how a value moved or is spread over time, said by a verb ("did revenue grow", "every year"), and
   // where people are counted ("how many people live in"): the measure is the noun
-  'grow', 'grew', 'every', 'live', 'lives', 'living', 'reside',
+  'grow', 'grew', 'every', 'live', 'lives', 'living', 'lived', 'reside', 'resided',
+  // what a named entity holds ("how much cash did X hold"): the measure is the noun
+  'hold', 'holds', 'attend', 'attends',
 ]);
 const POPULATION_NOUN = /^\s*(?:which|what\s+are(?:\s+the)?|what\s+were(?:\s+the)?|rank\s+the|top\s+\d+)\s+(?:\d+\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:have|has|had|with|by|reported|received|produce|is|are|gets?|paid|employs|in)\b/i;
 
@@ -213,7 +215,7 @@ const IN_POVERTY = /\b(?:people|persons|residents|population)\s+(?:living\s+)?(?
 function populationAttribute(q: string, attribute: string, shape: string): string {
   const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
   // "how many people live in Rhode Island": a count of people of a place is its total population
-  if (count && /^(?:people|persons|residents|inhabitants)(?:\s+(?:live|living|reside|residing))?$/i.test(count[1]!.trim())) return 'total population';
+  if (count && /^(?:people|persons|residents|inhabitants)(?:\s+(?:live|lived|living|reside|resided|residing))?$/i.test(count[1]!.trim())) return 'total population';
   if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
   if (IN_POVERTY.test(q)) return 'people below poverty level';
   const words = attribute.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w) && !ORDER_WORDS.test(w));

@@ -216,6 +216,8 @@ const stem = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
 
 /** Words that name how a percent is expressed, not what it measures ("poverty rate", "diabetes prevalence"). */
 const RATE_WORDS = new Set(['rate', 'prevalence', 'percent', 'percentage', 'share', 'proportion']);
+/** Words for people as a universe, stemmed as `words` stems them. */
+const PEOPLE_WORDS = new Set(['people', 'person', 'population', 'resident', 'individual']);
 /**
  * Survey measures (Census, CDC, Scorecard) carry descriptive labels that qualify the subject
  * ("Diagnosed diabetes among adults aged >=18 years", "Persons below poverty (percent)"), so the
@@ -227,7 +229,10 @@ export function surveyLabelCovers(attribute: string, label: string, unit: string
   const percent = unit === '%' || unit === 'percent' || unit === 'ratio';
   const asked = words(attribute).filter((w) => !(percent && RATE_WORDS.has(w)));
   const have = new Set(words(label));
-  return asked.length > 0 && asked.every((w) => have.has(w));
+  // people named in any of their words are the same universe ("people" in poverty, "population for whom poverty status is determined")
+  // (the universe is often in the label's parentheses, which `words` leaves out)
+  const people = /\b(?:people|persons?|population|residents?|individuals?)\b/i.test(label);
+  return asked.length > 0 && asked.every((w) => have.has(w) || (people && PEOPLE_WORDS.has(w)));
 }
 
 /** Status questions: the asked boolean field, read on its own terms. */

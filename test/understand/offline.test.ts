@@ -87,7 +87,6 @@ describe('offline interpreter', () => {
     expect(understood('How much cash did NVIDIA hold at the end of fiscal 2024?')).toMatchObject({ shape: 'point', entity: 'NVIDIA', attribute: 'cash' });
     // a place that bounds the members is still a population count
     expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
-    expect(understood('How many people lived in Texas in 2018?')).toMatchObject({ shape: 'aggregate', attribute: 'total population' });
   });
 
   it('refuses to read a threshold on one measure beside a question about another', () => {
@@ -180,9 +179,13 @@ describe('offline interpreter: words that say how or where, not what', () => {
     expect([i.shape, i.entity, i.attribute]).toEqual([shape, entity, attribute]);
   });
 
-  it('a count of the people of a place is its total population', () => {
-    const i = understood('How many people live in Rhode Island?');
-    expect(i).toMatchObject({ shape: 'aggregate', attribute: 'total population', geography: { within: 'Rhode Island' } });
+  it('a count of the people of a place is its own population, read by its key', () => {
+    // (a county has no population of members to sum: it was refused as "not a state-level area")
+    expect(understood('How many people live in Rhode Island?')).toMatchObject({ shape: 'point', entity: 'Rhode Island', attribute: 'population' });
+    expect(understood('How many people live in Harris County, Texas?')).toMatchObject({ shape: 'point', entity: 'Harris County, Texas', attribute: 'population' });
+    expect(understood('How many people lived in Texas in 2018?')).toMatchObject({ shape: 'point', entity: 'Texas', attribute: 'population' });
+    // members of a place are still counted over its population
+    expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
   });
 });
 

@@ -1,7 +1,7 @@
 /** Structural validation decides; a model may only reject, and only in the residual case code marks. */
 import { describe, expect, it, vi } from 'vitest';
 import type { Observation } from '../../src/connectors/records.ts';
-import { checkObservation, headMatches, type Expectation } from '../../src/validate/structural.ts';
+import { checkObservation, headMatches, surveyLabelCovers, type Expectation } from '../../src/validate/structural.ts';
 import { adjudicate, type SemanticJudge } from '../../src/validate/adjudicate.ts';
 
 const raw = { source: 'sec-edgar', method: 'GET', url: 'https://data.sec.gov/x', status: 200, sha256: 'a'.repeat(64), retrievedAt: '2026-03-25' };
@@ -67,6 +67,16 @@ describe('structural checks', () => {
     ['cost of revenue', 'Cost of Revenue', true],
   ])('"%s" heads "%s": %s (the words asked lead a label only as its head noun, not as a modifier of another)', (attribute, label, heads) => {
     expect(headMatches(attribute, label)).toBe(heads);
+  });
+});
+
+describe('survey labels', () => {
+  it.each([
+    ['child poverty rate', false],
+    ['poverty rate', true],
+    ['share people poverty', true],
+  ])('"%s" covered by the ACS percent below poverty level (the people of its universe in its parentheses): %s', (attribute, covered) => {
+    expect(surveyLabelCovers(attribute, 'Percent below poverty level (population for whom poverty status is determined)', '%')).toBe(covered);
   });
 });
 

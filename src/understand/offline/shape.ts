@@ -100,6 +100,9 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
   }
 
+  // "How many people live in Harris County?": the people of one named place are its own total population, read by its key
+  if (/^\s*how\s+many\s+(?:people|persons|residents|inhabitants)\s+(?:(?:live|lived|living|reside|resided|residing)\s+|(?:are|were)\s+there\s+)?in\b/i.test(q) && subjects === 0 && named === 1 && !c.threshold) return { shape: 'point', rule: 'people-of-place' };
+
   // Aggregate: a count or total over a population.
   // (a count of one named entity's own things, "how many Apple shares were outstanding", is that entity's measure: a point)
   if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };

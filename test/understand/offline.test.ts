@@ -89,6 +89,16 @@ describe('offline interpreter', () => {
     expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
   });
 
+  it('a place and a possessive inside an institution\'s name stay part of the name', () => {
+    // "St. Paul" was read as the entity (the city), and the grant graph answered for a Minneapolis partnership
+    expect(understood("Who funds St. Paul's Episcopal Church?").entity).toBe("St. Paul's Episcopal Church");
+    expect(understood("Who funds Boston Children's Hospital?").entity).toBe("Boston Children's Hospital");
+    expect(understood("Is St. Jude Children's Research Hospital a private foundation?").entity).toBe("St. Jude Children's Research Hospital");
+    // a possessive before a measure is still the entity's
+    expect(understood("What was Tesla's net income in 2021?").entity).toBe('Tesla');
+    expect(understood("Compare Apple's and Tesla's revenue in 2021").entities).toEqual(['Apple', 'Tesla']);
+  });
+
   it('refuses to read a threshold on one measure beside a question about another', () => {
     for (const q of ['Which states with more than 10 million people have the highest poverty rate?', 'Which states with a median household income above $80,000 have the lowest poverty rate?']) {
       const u = interpretOffline(q);

@@ -100,6 +100,7 @@ function answerableIf(d: RefusalDecision): string {
     }
     case 'no_data':
       // a record was found but its label does not plainly say it is what was asked, and nothing may settle that
+      if (d.code === 'missing_input') return `a read of ${c.attribute ?? 'the measure'} bound with ${inputWords(Array.isArray(p.missing) ? (p.missing as readonly string[]) : [])} from the question`;
       if (d.code === 'residual') return `a configured model to settle whether the publisher's label means ${c.attribute ? `"${c.attribute}"` : 'what was asked'} (it is consulted only after every structural check has passed), or the question asked in the publisher's own wording`;
       return `a publisher response holding ${what} (the source has the measure, but not for this entity and period)`;
     case 'operationally_blocked': {
@@ -115,9 +116,22 @@ function answerableIf(d: RefusalDecision): string {
   }
 }
 
+/** A read's arguments as a reader knows them (the connector's parameter names are for `assay fetch`). */
+const INPUT_WORDS: Readonly<Record<string, string>> = {
+  year: 'a year', variables: 'the estimate to read', start: 'the first date', end: 'the last date', ein: 'an EIN', name: 'a name',
+  cik: 'a CIK', fips: 'a FIPS code', state: 'a state', concept: 'the concept to read', unitid: 'a school id', id: 'the record\'s id',
+};
+/** A read that could not be made because arguments it needs were not bound from the question (`missing_input`). */
+export function missingInputText(p: NonNullable<Failure['params']>): string {
+  const missing = Array.isArray(p.missing) ? (p.missing as readonly string[]) : [];
+  const op = typeof p.operation === 'string' && p.operation ? p.operation : 'the read';
+  return `${op} could not be asked: it needs ${inputWords(missing)}, and ${missing.length === 1 ? 'that was' : 'those were'} not bound from the question`;
+}
+const inputWords = (missing: readonly string[]) => allOf(missing.map((m) => INPUT_WORDS[m] ?? m.replace(/_/g, ' ')));
+
 /** The refusal a reader and a client see: the reason, what would make it answerable, and every boundary reached by source. */
 export function renderRefusal(d: RefusalDecision): Refusal {
-  const reason = `${d.context?.comparing ? `cannot compare: ${d.context.comparing} — ` : ''}${d.detail}`;
+  const reason = `${d.context?.comparing ? `cannot compare: ${d.context.comparing} — ` : ''}${d.code === 'missing_input' ? missingInputText(d.params ?? {}) : d.detail}`;
   const reached = d.reached && d.reached.length > 0 ? reachedBySource(d.reached) : undefined;
   return {
     boundary: d.boundary, reason, answerable_if: answerableIf(d), ...(d.code ? { code: d.code } : {}),

@@ -25,7 +25,7 @@ export function policyFor(decl: OperationDecl, expect: ExpectedFormat, placement
 
 export function requireArgs(args: Readonly<Record<string, string>>, names: readonly string[], op: string): void {
   const missing = names.filter((n) => args[n] === undefined || args[n] === '');
-  if (missing.length > 0) throw new ConnectorInputError(`${op} needs ${missing.map((m) => `--${m}`).join(', ')}`);
+  if (missing.length > 0) throw new ConnectorInputError(`${op} needs ${missing.map((m) => `--${m}`).join(', ')}`, { operation: op, missing });
 }
 
 /** GET from the URL template, or POST the filled body template. */

@@ -81,9 +81,13 @@ export type StatusField = 'subsection' | 'foundation' | 'status' | 'category';
 
 /** Bad or missing arguments to an operation: the caller's mistake, said plainly. */
 export class ConnectorInputError extends Error {
-  constructor(message: string) {
+  /** The arguments the operation needs and was not given (as data: the refusal words them, not this message). */
+  readonly missing?: readonly string[];
+  readonly operation?: string;
+  constructor(message: string, input?: { operation: string; missing: readonly string[] }) {
     super(message);
     this.name = 'ConnectorInputError';
+    if (input) { this.missing = input.missing; this.operation = input.operation; }
   }
 }
 

@@ -80,6 +80,11 @@ export function classify(e: unknown, signal: AbortSignal, source?: string): Fail
   // no recorded response for this request in the offline snapshot: blocked, like `offline`
   if (err?.name === 'MissingCassetteError') return at({ boundary: 'operationally_blocked', code: 'offline', message: err.message });
   // the connector refused the arguments it was bound with (a malformed identifier): this choice cannot be read
-  if (err?.name === 'ConnectorInputError') return at({ boundary: 'no_data', code: 'ConnectorInputError', message: err.message });
+  if (err?.name === 'ConnectorInputError') {
+    // arguments the read needs and the binding did not give: typed, so the refusal says so in a reader's words
+    const input = err as Error & { missing?: readonly string[]; operation?: string };
+    if (input.missing?.length) return at({ boundary: 'no_data', code: 'missing_input', message: err.message, params: { operation: input.operation ?? '', missing: [...input.missing] } });
+    return at({ boundary: 'no_data', code: 'ConnectorInputError', message: err.message });
+  }
   throw e; // a bug: keep the stack
 }

@@ -448,7 +448,10 @@ type Verdict = Awaited<ReturnType<typeof adjudicate>>;
 /** The structural checks on one record, then the judge (which may only reject). */
 async function judged(run: LeafRun, r: Reading, rec: Observation): Promise<Verdict> {
   const { req } = run;
-  const structural = checkObservation(rec, {
+  // a record without its own label is judged by the label its evidence will carry (the catalog's title):
+  // with none, whether the measure means what was asked would never be asked at all
+  const labelled = rec.label ? rec : { ...rec, label: r.cand.title ? r.binding.labelFor?.(r.cand.title) ?? r.cand.title : undefined };
+  const structural = checkObservation(labelled, {
     entity: { keyType: r.who.key.keyType, key: r.who.key.value, label: r.who.bundle.label }, measure: r.binding.measure,
     ...(r.unit ? { unit: r.unit } : {}),
     period: req.period, attribute: req.attribute,

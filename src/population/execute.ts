@@ -24,6 +24,9 @@ import type { ProgressEvent } from '../execute/progress.ts';
 
 /** The ask a question makes of a population, or the refusal when its bound cannot be read. */
 export function templateFor(i: ShapeInput, members?: string | null): AskTemplate | ShapeOutcome {
+  // a condition the shape cannot apply is never dropped: a count of every member is not the count of those passing it
+  const th = i.intent.threshold;
+  if (th && (i.intent.shape === 'ranking' || i.intent.shape === 'aggregate')) return computeRefused(i, [], { code: 'threshold_not_applied', shape: i.intent.shape, threshold: th.text });
   const scope = scopeOfIntent(i.intent);
   if ('unknown' in scope) {
     return { kind: 'refused', attempts: [], failure: { boundary: 'no_access_path', code: 'scope_unbound', message: `"${scope.unknown}" is not a state-level area or the nation, the bounds these populations are read by`, params: { scope: scope.unknown } }, context: { attribute: i.intent.attribute } };
@@ -162,7 +165,7 @@ export function refuseSearch(i: ShapeInput, s: PopulationSearch, grain: string |
 /** A computation's refusal as the shape's refusal. */
 export function computeRefused(i: ShapeInput, attempts: ShapeOutcome['attempts'], r: ComputeRefusal): ShapeOutcome {
   const boundary: Failure['boundary'] = r.code === 'partial_population' ? 'operationally_blocked'
-    : r.code === 'rate_asked_as_count' ? 'not_understood'
+    : r.code === 'rate_asked_as_count' || r.code === 'threshold_not_applied' ? 'not_understood'
     : r.code === 'threshold_unit_mismatch' || r.code === 'grain_mismatch' || r.code === 'unit_mismatch' || r.code === 'not_additive' ? 'no_access_path' : 'no_data';
   const params = Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'code').map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : typeof v === 'number' ? v : String(v)])) as Failure['params'];
   return { kind: 'refused', attempts, failure: { boundary, code: r.code, message: computeRefusalText(r), ...(params ? { params } : {}) }, context: { attribute: i.intent.attribute, period: i.intent.period?.text ?? null } };

@@ -137,7 +137,7 @@ export function computeRefusalText(r: ComputeRefusal): string {
     case 'partial_population': return `${r.operation} returned ${r.verdict === 'sample' ? 'a sample' : 'a partial population'} (${r.usable.toLocaleString('en-US')} usable of ${r.declared === null ? 'an undeclared number of' : r.declared.toLocaleString('en-US')} rows${r.reasons.length ? `; ${reasonWords(r.reasons)}` : ''}): no ranking, count or statistic over it stands for the whole`;
     case 'no_usable_members': return `${r.operation} holds ${count(r.members, 'member')}, none with a usable value (${r.excluded.toLocaleString('en-US')} excluded)`;
     case 'suppressed_series': return `${r.measure} is suppressed or missing for most members of ${r.operation}: ${r.usable.toLocaleString('en-US')} usable of ${r.members.toLocaleString('en-US')} (${pct(r.members ? (100 * r.usable) / r.members : 0)}); a statistic over the rest would not stand for the population`;
-    case 'threshold_unit_mismatch': return `the threshold ${r.threshold} is in ${r.thresholdUnit}, but the measure is in ${r.measureUnit}: no member is tested against it`;
+    case 'threshold_unit_mismatch': return `the threshold "${r.threshold}" is ${unitNoun(r.thresholdUnit)}, but ${r.measure ? lowerFirst(r.measure) : 'the measure'} is ${unitNoun(r.measureUnit)}: no member is tested against it (a condition on one measure and a question about another are not combined)`;
     case 'grain_mismatch': return `the two measures are published at different grains (${allOf(r.grains.map((g) => grainWord(g, 1)))}): no key aligns their rows`;
     case 'period_mismatch': return `the components cover different periods (${allOf(r.periods)}): a ratio of one entity's measures needs both for the same period`;
     case 'entity_mismatch': return `the components were read for different entities (${allOf(r.entities)}): a ratio of one entity's measures needs both for the same one`;
@@ -146,9 +146,15 @@ export function computeRefusalText(r: ComputeRefusal): string {
     case 'zero_denominator': return `the denominator ${r.denominator} is zero`;
     case 'unit_mismatch': return `the components' units do not divide (${r.units[0]} by ${r.units[1]}): ${r.why}`;
     case 'not_additive': return `${r.measure} is ${r.kind === 'rate' ? 'a rate' : 'a median'}: the members' own ${r.kind === 'rate' ? 'rates' : 'medians'} do not add up to a total (an average, or the rate of the whole from its counts, can be asked)`;
+    case 'threshold_not_applied': return `the question sets a condition ("${r.threshold}") that ${r.shape === 'ranking' ? 'a ranking of every member' : 'a count or total over every member'} would leave out: only the members passing it, asked for themselves ("which … have …"), can be tested against it`;
     case 'rate_asked_as_count': return `"${r.words}" asks for a rate per people, not a count: ask it as a ratio to the total population`;
   }
 }
+
+/** A unit as the kind of quantity it measures, for a reader. */
+const unitNoun = (u: string) => (u === '%' || u === 'percent' ? 'a percentage' : u === 'USD' ? 'an amount in dollars' : u === 'count' || u === 'people' ? 'a count' : `in ${u}`);
+/** A measure's label without the publisher's code before it ("SAEPOVRTALL_PT: Poverty rate" → "poverty rate"). */
+const lowerFirst = (label: string) => { const s = label.replace(/^[A-Z0-9_]+:\s*/, ''); return /^[A-Z][a-z]/.test(s) ? s[0]!.toLowerCase() + s.slice(1) : s; };
 
 /** A candidate measure whose unit cannot be the quantity asked (a percent for "the number of people"). */
 export function quantityMismatchText(measure: string, asked: string, unit: string, others = 0): string {

@@ -14,7 +14,7 @@
  */
 import type { QuantityKind } from '../understand/intent.ts';
 
-export type UnitKind = 'money' | 'count' | 'percent' | 'ratio' | 'number' | 'date' | 'boolean' | 'duration' | 'physical' | 'text' | 'unknown';
+export type UnitKind = 'money' | 'count' | 'percent' | 'ratio' | 'exchange_rate' | 'number' | 'date' | 'boolean' | 'duration' | 'physical' | 'text' | 'unknown';
 
 export interface UnitOf {
   unit: string;
@@ -35,6 +35,8 @@ const DURATION = /^(?:years?|months?|days?|d|y|hours?|minutes?)$/i;
 const COUNT = /^(?:count|shares|persons?|people|students|employees|households|units|number of .+)$/i;
 const PERCENT = /^(?:%|percent|pct|percentage)$/i;
 const RATIO = /^(?:ratio|pure|.+ per .+|.+ units? per [A-Z]{3})$/i;
+/** The price of one currency in another ("foreign currency units per USD", "EUR per USD"): a ratio of currencies, never a share. */
+const EXCHANGE = /^(?:.*currency units? per [A-Z]{3}|[A-Z]{3} per [A-Z]{3})$/i;
 const NUMBER = /^(?:1|number|index|score)$/i;
 
 /** The kind of a unit, from its spelling (and the currency and value type when given). */
@@ -46,6 +48,7 @@ export function unitKind(u: UnitOf): UnitKind {
   if (PERCENT.test(unit) || u.valueType === 'percent') return 'percent';
   if (CURRENCY_CODE.test(unit) || MONEY_PER.test(unit) || (u.currency && /^[A-Z]{3}$/.test(u.currency) && !RATIO.test(unit) && !COUNT.test(unit))) return 'money';
   if (COUNT.test(unit)) return 'count';
+  if (EXCHANGE.test(unit)) return 'exchange_rate';
   if (RATIO.test(unit)) return 'ratio';
   if (NUMBER.test(unit)) return 'number';
   if (DURATION.test(unit)) return 'duration';
@@ -58,7 +61,8 @@ const ANSWERS: Readonly<Record<QuantityKind, ReadonlySet<UnitKind>>> = {
   count: new Set(['count', 'number']),
   money: new Set(['money']),
   percent: new Set(['percent', 'ratio', 'number']),
-  ratio: new Set(['ratio', 'percent', 'number']),
+  // (an exchange rate answers a ratio asked, "the euro exchange rate"; a percent asked, "the unemployment rate", is a share of something)
+  ratio: new Set(['ratio', 'percent', 'number', 'exchange_rate']),
   date: new Set(['date']),
   yes_no: new Set(['boolean']),
   // a list or a search is answered by records, never by one value

@@ -189,12 +189,35 @@ const words = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[
 export function headMatches(attribute: string, label: string): boolean {
   const a = words(attribute);
   const l = words(label);
-  return a.length > 0 && a.every((w, i) => l[i] === w);
+  return a.length > 0 && a.every((w, i) => l[i] === w) && headNotExtended(a, label);
 }
+
+/**
+ * The words asked must be the head of the label's first part, not a modifier of another noun:
+ * "Debt Instrument, Unamortized Discount", "Debt Securities" (held as assets) and "Debt and
+ * Equity Securities, Gain (Loss)" lead with "Debt" but measure something else. After the words
+ * asked, the first part ("X, qualifier" in XBRL labels) ends, or goes on with a preposition or a
+ * qualifier ("Revenue from Contract with Customer", "Net Income (Loss) Attributable to Parent"),
+ * or with a coordination that names them again ("Cash and Cash Equivalents").
+ */
+function headNotExtended(asked: readonly string[], label: string): boolean {
+  const first = label.replace(/\([^)]*\)/g, ' ').split(',')[0]!;
+  const raw = first.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !LEAD_FILLER.has(w)).map(stem);
+  let i = 0;
+  for (let k = 0; k < asked.length && i < raw.length; i++) if (raw[i] === asked[k]) k++;
+  const next = raw[i];
+  if (next === undefined || CONTINUES.has(next)) return true;
+  if (next === 'and' || next === 'or') return raw.slice(i + 1).includes(asked[asked.length - 1]!);
+  return false;
+}
+const LEAD_FILLER = new Set(['total', 'the', 'a', 'an', 'its', 'annual', 'reported']);
+const CONTINUES = new Set(['from', 'of', 'for', 'to', 'with', 'by', 'in', 'on', 'at', 'per', 'attributable', 'available', 'excluding', 'including', 'net', 'before', 'after', 'applicable', 'allocated']);
 const stem = (w: string) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1');
 
 /** Words that name how a percent is expressed, not what it measures ("poverty rate", "diabetes prevalence"). */
 const RATE_WORDS = new Set(['rate', 'prevalence', 'percent', 'percentage', 'share', 'proportion']);
+/** Words for people as a universe, stemmed as `words` stems them. */
+const PEOPLE_WORDS = new Set(['people', 'person', 'population', 'resident', 'individual']);
 /**
  * Survey measures (Census, CDC, Scorecard) carry descriptive labels that qualify the subject
  * ("Diagnosed diabetes among adults aged >=18 years", "Persons below poverty (percent)"), so the
@@ -206,7 +229,10 @@ export function surveyLabelCovers(attribute: string, label: string, unit: string
   const percent = unit === '%' || unit === 'percent' || unit === 'ratio';
   const asked = words(attribute).filter((w) => !(percent && RATE_WORDS.has(w)));
   const have = new Set(words(label));
-  return asked.length > 0 && asked.every((w) => have.has(w));
+  // people named in any of their words are the same universe ("people" in poverty, "population for whom poverty status is determined")
+  // (the universe is often in the label's parentheses, which `words` leaves out)
+  const people = /\b(?:people|persons?|population|residents?|individuals?)\b/i.test(label);
+  return asked.length > 0 && asked.every((w) => have.has(w) || (people && PEOPLE_WORDS.has(w)));
 }
 
 /** Status questions: the asked boolean field, read on its own terms. */

@@ -192,3 +192,15 @@ describe('"latest" is said to be the newest period the response holds', () => {
     expect(r.qualification!.disclosures).toContain('latest available: FY2021, the newest period in SEC EDGAR\'s response; no other eligible source declares a newer one');
   }, 60_000);
 });
+
+describe('refusals in a reader\'s words', () => {
+  it('a read missing arguments says what it needs, never the CLI flags (it read "saipe-states needs --year, --variables")', async () => {
+    const d = renderRefusal({ boundary: 'no_data', code: 'missing_input', detail: 'saipe-states needs --year, --variables', params: { operation: 'saipe-states', missing: ['year', 'variables'] }, context: { attribute: 'poverty rate' } });
+    expect(d.reason).toBe('saipe-states could not be asked: it needs a year and the estimate to read, and those were not bound from the question');
+    expect(d.answerable_if).not.toMatch(/--/);
+    const r = await ask(services, { question: 'What was the poverty rate in the United States in 2023?' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.reason).not.toMatch(/--\w/);
+    expect(r.text).not.toMatch(/--year|--variables/);
+  }, 60_000);
+});

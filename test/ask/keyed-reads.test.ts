@@ -44,6 +44,18 @@ describe('states (Census ACS)', () => {
     expect(r.text).toContain('ACS 1-year 2018');
   }, 60_000);
 
+  it('a record without its own label is judged by its catalog label: the child poverty rate is not the poverty rate of everyone', async () => {
+    // it answered 14.9% (all ages, S1701_C03_001E) graded verified: the Census record carries no label, so no label was checked
+    const r = await ask(services, { question: 'What is the child poverty rate in Texas?' });
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+    expect(r.refusal!.code).toBe('residual');
+    // the people of a universe named in other words still answer
+    const s = await ask(services, { question: 'What share of people in Mississippi lived in poverty in 2018?' });
+    expectCited(s);
+    expect(row(s).map((x) => [x.key, x.value])).toEqual([['fips=28', 19.7]]);
+  }, 60_000);
+
   it('a comparison of two states reads one all-states response and keeps each state\'s own row', async () => {
     const r = await ask(services, { question: 'Compare median household income in Texas and California in 2018.' });
     expectCited(r);
@@ -153,5 +165,16 @@ describe('schools and nonprofits', () => {
     expect(r.status).toBe('refused');
     expect(r.refusal!.boundary).toBe('no_data');
     expect(r.refusal!.reason).toContain('2023 asked; the record covers 2022-12-31 (fiscal 2022)');
+  }, 60_000);
+});
+
+describe('companies (SEC EDGAR)', () => {
+  it('"debt" is not read from a concept that names a debt instrument\'s discount or debt securities held: refused, never that figure', async () => {
+    const r = await ask(services, { question: 'How much debt does Apple have?' });
+    // it answered "Debt Instrument, Unamortized Discount (Premium) and Debt Issuance Costs, Net" ($309 million), graded verified
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+    expect(r.evidence.map((e) => e.measure).filter((m) => /DebtInstrument|DebtSecurities/.test(m))).toEqual([]);
+    expect(r.refusal!.code).toBe('residual');
   }, 60_000);
 });

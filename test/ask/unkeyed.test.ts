@@ -295,3 +295,13 @@ describe('a label that does not plainly say what was asked', () => {
     expect(plain.qualification!.disclosures.join(' ')).not.toMatch(/keyed reads implemented/);
   }, 120_000);
 });
+
+describe('a rate asked is a share, not a currency price', () => {
+  it('"What is the US unemployment rate?" never reads the rates of exchange (its refusal named them)', async () => {
+    const r = await ask(services, { question: 'What is the US unemployment rate?' });
+    expect(r.status).toBe('refused');
+    expect(r.figures).toEqual([]);
+    expect(r.attempts.filter((a) => a.operation.startsWith('rates-of-exchange'))).toEqual([]);
+    expect(r.refusal!.reason).not.toMatch(/rates_of_exchange|exchange/);
+  }, 60_000);
+});

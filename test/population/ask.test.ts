@@ -119,6 +119,27 @@ describe('population questions (offline default)', () => {
     ]);
   });
 
+  it.each([
+    'How many nonprofits in Rhode Island have revenue above 1 million dollars?',
+    'How many Rhode Island organizations have revenue over $1 million?',
+  ])('"%s": a count of the members passing the threshold, never of every member', async (question) => {
+    const r = await q(question);
+    answeredAndGraded(r);
+    const all = csvRows('irs-eo-bmf', CASSETTES.bmf('ri'));
+    const expected = all.filter((x) => x.REVENUE_AMT !== '' && Number(x.REVENUE_AMT) > 1e6).length;
+    expect(r.intent).toMatchObject({ shape: 'filtered_subset', threshold: { op: '>', value: 1e6, unit: 'USD' } });
+    expect(r.table!.derived).toEqual([expect.objectContaining({ op: 'count', value: expected })]);
+    // the count of every organization in the extract is not the answer
+    expect(r.figures.some((f) => f.value === all.length)).toBe(false);
+  });
+
+  it('a threshold in people over counties: the count of counties with more than a million people (ACS 5-year 2021)', async () => {
+    const r = await q('How many counties have more than a million people?');
+    answeredAndGraded(r);
+    const expected = censusRows(CASSETTES.counties2021).filter((x) => x.state !== '72' && Number(x.B01003_001E) > 1e6);
+    expect(r.table!.derived).toEqual([expect.objectContaining({ op: 'count', value: expected.length })]);
+  });
+
   it('the correlation of county median household income (ACS 2021) with obesity prevalence (PLACES 2022), with n', async () => {
     const r = await q('Is county median household income in 2021 associated with obesity prevalence?');
     answeredAndGraded(r);
@@ -190,6 +211,24 @@ describe('population refusals', () => {
   it('"in the United States" over per-state extracts names the missing coverage', async () => {
     const r = await q('How many private foundations are there in the United States?');
     expect(r.refusal).toMatchObject({ boundary: 'no_access_path', code: 'scope_not_covered' });
+  });
+
+  it.each([
+    ['aggregate', 'How many nonprofits in Rhode Island are there?', 'number of nonprofits'],
+    ['ranking', 'Which Rhode Island nonprofits have the most revenue?', 'revenue'],
+  ])('a %s whose intent carries a threshold it cannot apply refuses instead of dropping it', async (shape, question, attribute) => {
+    const r = await ask(services, { intent: { question, shape, attribute, geography: { level: null, within: 'Rhode Island' }, quantifier: 'exhaustive', threshold: { op: '>', value: 1e6, unit: 'USD', text: 'above 1 million dollars' } } });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ code: 'threshold_not_applied', boundary: 'not_understood' });
+    expect(r.refusal!.reason).toContain('"above 1 million dollars"');
+    expect(r.figures).toEqual([]);
+  });
+
+  it('a threshold on one measure beside another measure asked is refused, not tested against the wrong one', async () => {
+    const r = await q('Which states with more than 10 million people have the highest poverty rate?');
+    expect(r.status).toBe('refused');
+    expect(r.refusal!.reason).toMatch(/more than 10 million people.*a count.*poverty rate.*a percentage/);
+    expect(r.figures).toEqual([]);
   });
 
   it('too few aligned rows: the one county of DC', async () => {

@@ -51,6 +51,62 @@ describe('offline interpreter', () => {
     expect(understood('Which counties have a poverty rate above 30%?').threshold).toMatchObject({ op: '>', value: 30, unit: '%' });
   });
 
+  it('reads a threshold\'s unit written as a word after the number, and the amount is not a currency named', () => {
+    const i = understood('How many nonprofits in Rhode Island have revenue above 1 million dollars?');
+    expect(i).toMatchObject({ shape: 'filtered_subset', attribute: 'revenue', quantity: 'money', threshold: { op: '>', value: 1e6, unit: 'USD', text: 'above 1 million dollars' } });
+    expect(i.geography?.within).toBe('Rhode Island');
+    expect(understood('Which Rhode Island nonprofits have revenue of more than 500 million dollars?')).toMatchObject({ shape: 'filtered_subset', attribute: 'revenue', entities: [] });
+    expect(understood('Which states have a median household income under 50000 dollars?')).toMatchObject({ attribute: 'median household income', threshold: { op: '<', value: 50000, unit: 'USD' } });
+    // a currency named for itself is still an entity
+    expect(understood('What was the exchange rate of the Canadian dollar in 2022?').entity).toBe('Canadian dollar');
+    // "how many … have assets over …": the count is of the matches; the tested measure is money
+    expect(understood('How many DC organizations have assets over $50 million?')).toMatchObject({ shape: 'filtered_subset', quantity: 'money' });
+  });
+
+  it('reads people after a threshold\'s number as a count of people, and "a million"', () => {
+    expect(understood('How many counties have more than a million people?')).toMatchObject({ shape: 'filtered_subset', attribute: 'total population', quantity: 'count', threshold: { op: '>', value: 1e6, unit: 'count', text: 'more than a million people' } });
+    expect(understood('Which Texas counties have more than 100,000 residents?')).toMatchObject({ attribute: 'total population', threshold: { value: 100_000, unit: 'count' } });
+    // "over a decade" is no threshold
+    expect(interpretOffline('How has the poverty rate in Ohio changed over a decade?').status === 'understood' ? understood('How has the poverty rate in Ohio changed over a decade?').threshold : null).toBeNull();
+    // a percent of counted people is their share, the same measure
+    expect(understood('Which counties have more than 20 percent of people living in poverty?')).toMatchObject({ shape: 'filtered_subset', threshold: { unit: '%' } });
+  });
+
+  it('reads years listed with "and" as each year named: a series of one entity, never only the first year', () => {
+    expect(understood("What were Apple's revenues in 2020 and 2021?")).toMatchObject({ shape: 'timeseries', entity: 'Apple', period: null });
+    expect(understood("What were Apple's revenues in 2020 and 2021?").periods.map(periodLabel)).toEqual(['2020', '2021']);
+    expect(understood("What was Tesla's net income in fiscal 2019, 2020 and 2021?").periods.map(periodLabel)).toEqual(['FY2019', 'FY2020', 'FY2021']);
+    // one entity compared with itself across years is its series, not a comparison of one
+    expect(understood("Compare Apple's revenue in 2021 and 2023").periods.map(periodLabel)).toEqual(['2021', '2023']);
+    expect(understood("Compare Apple's revenue in 2021 and 2023").shape).toBe('timeseries');
+  });
+
+  it('a count of one named entity\'s own things is that entity\'s measure, not a population count', () => {
+    expect(understood('How many Apple shares were outstanding in 2023?')).toMatchObject({ shape: 'point', entity: 'Apple', attribute: 'shares outstanding' });
+    expect(understood('How many students attend Yale?')).toMatchObject({ shape: 'point', entity: 'Yale', attribute: 'students' });
+    expect(understood('How much cash did NVIDIA hold at the end of fiscal 2024?')).toMatchObject({ shape: 'point', entity: 'NVIDIA', attribute: 'cash' });
+    // a place that bounds the members is still a population count
+    expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
+  });
+
+  it('a place and a possessive inside an institution\'s name stay part of the name', () => {
+    // "St. Paul" was read as the entity (the city), and the grant graph answered for a Minneapolis partnership
+    expect(understood("Who funds St. Paul's Episcopal Church?").entity).toBe("St. Paul's Episcopal Church");
+    expect(understood("Who funds Boston Children's Hospital?").entity).toBe("Boston Children's Hospital");
+    expect(understood("Is St. Jude Children's Research Hospital a private foundation?").entity).toBe("St. Jude Children's Research Hospital");
+    // a possessive before a measure is still the entity's
+    expect(understood("What was Tesla's net income in 2021?").entity).toBe('Tesla');
+    expect(understood("Compare Apple's and Tesla's revenue in 2021").entities).toEqual(['Apple', 'Tesla']);
+  });
+
+  it('refuses to read a threshold on one measure beside a question about another', () => {
+    for (const q of ['Which states with more than 10 million people have the highest poverty rate?', 'Which states with a median household income above $80,000 have the lowest poverty rate?']) {
+      const u = interpretOffline(q);
+      expect(u.status, q).toBe('cannot_tell');
+      if (u.status === 'cannot_tell') expect(u.reason).toMatch(/selecting members by one measure and asking about another/);
+    }
+  });
+
   it('expands ranges into periods, fiscal kept fiscal', () => {
     expect(understood("How did Apple's revenue change from 2019 to 2024?").periods.map(periodLabel)).toEqual(['2019', '2020', '2021', '2022', '2023', '2024']);
     const i = understood("How did Intel's total assets evolve between fiscal 2019 and fiscal 2021?");
@@ -133,9 +189,13 @@ describe('offline interpreter: words that say how or where, not what', () => {
     expect([i.shape, i.entity, i.attribute]).toEqual([shape, entity, attribute]);
   });
 
-  it('a count of the people of a place is its total population', () => {
-    const i = understood('How many people live in Rhode Island?');
-    expect(i).toMatchObject({ shape: 'aggregate', attribute: 'total population', geography: { within: 'Rhode Island' } });
+  it('a count of the people of a place is its own population, read by its key', () => {
+    // (a county has no population of members to sum: it was refused as "not a state-level area")
+    expect(understood('How many people live in Rhode Island?')).toMatchObject({ shape: 'point', entity: 'Rhode Island', attribute: 'population' });
+    expect(understood('How many people live in Harris County, Texas?')).toMatchObject({ shape: 'point', entity: 'Harris County, Texas', attribute: 'population' });
+    expect(understood('How many people lived in Texas in 2018?')).toMatchObject({ shape: 'point', entity: 'Texas', attribute: 'population' });
+    // members of a place are still counted over its population
+    expect(understood('How many private foundations are there in DC?').shape).toBe('aggregate');
   });
 });
 

@@ -12,7 +12,7 @@ describe('kind of quantity vs unit', () => {
   it.each([
     ['USD', undefined, 'money'], ['USD/shares', undefined, 'money'], ['USD-per-shares', undefined, 'money'], ['EUR', undefined, 'money'],
     ['shares', undefined, 'count'], ['count', undefined, 'count'], ['%', undefined, 'percent'], ['percent', 'percent', 'percent'],
-    ['ratio', undefined, 'ratio'], ['pure', undefined, 'ratio'], ['foreign currency units per USD', undefined, 'ratio'],
+    ['ratio', undefined, 'ratio'], ['pure', undefined, 'ratio'], ['foreign currency units per USD', undefined, 'exchange_rate'], ['EUR per USD', undefined, 'exchange_rate'],
     ['1', undefined, 'number'], ['date', 'date', 'date'], ['years', undefined, 'duration'], ['sqft', undefined, 'physical'],
     ['Plaintiff', undefined, 'unknown'],
   ] as const)('%s (%s) is %s', (unit, valueType, kind) => expect(unitKind({ unit, ...(valueType ? { valueType } : {}) })).toBe(kind));
@@ -22,6 +22,8 @@ describe('kind of quantity vs unit', () => {
     ['money', 'USD', true], ['money', 'USD/shares', true], ['money', 'count', false], ['money', '%', false], ['money', 'shares', false],
     ['percent', '%', true], ['percent', 'ratio', true], ['percent', 'USD', false], ['percent', 'count', false],
     ['ratio', 'foreign currency units per USD', true], ['ratio', 'USD', false],
+    // an exchange rate is the price of a currency, never the share a percent asks ("the unemployment rate" read the rates of exchange)
+    ['percent', 'foreign currency units per USD', false],
     ['date', 'USD', false], ['yes_no', 'USD', false], ['records', 'USD', false], ['records', 'count', false],
   ] as const)('%s asked, unit %s → ok %s', (asked, unit, ok) => expect(checkQuantity(asked, { unit }).ok).toBe(ok));
 

@@ -1,7 +1,7 @@
 /** Structural validation decides; a model may only reject, and only in the residual case code marks. */
 import { describe, expect, it, vi } from 'vitest';
 import type { Observation } from '../../src/connectors/records.ts';
-import { checkObservation, headMatches, type Expectation } from '../../src/validate/structural.ts';
+import { checkObservation, headMatches, surveyLabelCovers, type Expectation } from '../../src/validate/structural.ts';
 import { adjudicate, type SemanticJudge } from '../../src/validate/adjudicate.ts';
 
 const raw = { source: 'sec-edgar', method: 'GET', url: 'https://data.sec.gov/x', status: 200, sha256: 'a'.repeat(64), retrievedAt: '2026-03-25' };
@@ -54,6 +54,29 @@ describe('structural checks', () => {
     expect(headMatches('net income', 'Net Income (Loss) Attributable to Parent')).toBe(true);
     expect(headMatches('total revenue', 'Deferred Revenue')).toBe(false);
     expect(checkObservation(obs({ label: 'Contract with Customer, Liability, Revenue Recognized' }), want).residual).toMatch(/does/);
+  });
+
+  it.each([
+    ['debt', 'Debt Instrument, Unamortized Discount (Premium) and Debt Issuance Costs, Net', false],
+    ['debt', 'Debt Securities, Available-for-sale', false],
+    ['debt', 'Debt and Equity Securities, Gain (Loss)', false],
+    ['debt', 'Debt, Current', true],
+    ['cash', 'Cash and Cash Equivalents, at Carrying Value', true],
+    ['revenue', 'Revenue from Contract with Customer, Excluding Assessed Tax', true],
+    ['earnings per share', 'Earnings Per Share, Diluted', true],
+    ['cost of revenue', 'Cost of Revenue', true],
+  ])('"%s" heads "%s": %s (the words asked lead a label only as its head noun, not as a modifier of another)', (attribute, label, heads) => {
+    expect(headMatches(attribute, label)).toBe(heads);
+  });
+});
+
+describe('survey labels', () => {
+  it.each([
+    ['child poverty rate', false],
+    ['poverty rate', true],
+    ['share people poverty', true],
+  ])('"%s" covered by the ACS percent below poverty level (the people of its universe in its parentheses): %s', (attribute, covered) => {
+    expect(surveyLabelCovers(attribute, 'Percent below poverty level (population for whom poverty status is determined)', '%')).toBe(covered);
   });
 });
 

@@ -12,6 +12,7 @@ import type { Assessment } from '../../plan/plan.ts';
 import type { Attempt } from '../attempt.ts';
 import type { Note } from '../notes.ts';
 import { readUnkeyed, unkeyedCandidates, type UnkeyedResult } from '../unkeyed.ts';
+import { checkQuantity } from '../../validate/quantity.ts';
 import { readEach, readSeries, refused, seriesPeriods } from './common.ts';
 import type { Item, RefusalContext, ShapeExecutor, ShapeInput, ShapeOutcome } from './types.ts';
 
@@ -43,6 +44,12 @@ function refuseCode(i: ShapeInput, code: string | null) {
   };
 }
 
+/** Whether a candidate's catalog unit can answer the kind of quantity the intent asks (validate/quantity.ts). */
+const ofKindAsked = (i: ShapeInput, key: string) => {
+  const unit = i.planned.units.get(key);
+  return !unit || checkQuantity(i.intent.quantity ?? null, { unit }).ok;
+};
+
 export const codeReads: ShapeExecutor = {
   shapes: ['point', 'timeseries', 'comparison'],
   name: 'scope and publisher-code reads',
@@ -50,7 +57,8 @@ export const codeReads: ShapeExecutor = {
     if (i.intent.shape === 'comparison') return compareCodes(i);
     const { intent } = i;
     const code = intent.canonical_entity ?? intent.entity;
-    const candidates = unkeyedCandidates(i.ctx, i.planned.candidates, code !== null);
+    // a candidate whose unit cannot be the kind of quantity asked is not read (an exchange rate for "the unemployment rate")
+    const candidates = unkeyedCandidates(i.ctx, i.planned.candidates, code !== null).filter((c) => ofKindAsked(i, c.candidateKey));
     if (candidates.length === 0) return { kind: 'declined', attempts: [] };
     if (code !== null && await registryKnows(i, code)) return { kind: 'declined', attempts: [] };
     const read = readWith(i, code);
@@ -82,7 +90,7 @@ export const codeReads: ShapeExecutor = {
 /** A comparison of publisher-defined codes (two currencies): one code-keyed read each, concurrently; any failure sinks it. */
 async function compareCodes(i: ShapeInput): Promise<ShapeOutcome> {
   const { intent } = i;
-  const candidates = unkeyedCandidates(i.ctx, i.planned.candidates, true);
+  const candidates = unkeyedCandidates(i.ctx, i.planned.candidates, true).filter((c) => ofKindAsked(i, c.candidateKey));
   if (candidates.length === 0 || intent.entities.length < 2) return { kind: 'declined', attempts: [] };
   for (const name of intent.entities) if (await registryKnows(i, name)) return { kind: 'declined', attempts: [] };
   i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `comparison: one read per publisher-defined code (${intent.entities.join(', ')}), concurrently; a failing branch cancels its siblings` });

@@ -9,7 +9,7 @@ export type ComputeRefusal =
   | { code: 'partial_population'; operation: string; verdict: 'partial' | 'sample'; usable: number; declared: number | null; reasons: string[] }
   | { code: 'no_usable_members'; operation: string; members: number; excluded: number }
   | { code: 'suppressed_series'; operation: string; measure: string; usable: number; members: number }
-  | { code: 'threshold_unit_mismatch'; threshold: string; thresholdUnit: string; measureUnit: string }
+  | { code: 'threshold_unit_mismatch'; threshold: string; thresholdUnit: string; measureUnit: string; measure?: string }
   | { code: 'grain_mismatch'; grains: [string, string] }
   | { code: 'period_mismatch'; periods: [string, string] }
   /** The two components of one entity's ratio were read for different entities. */
@@ -21,7 +21,9 @@ export type ComputeRefusal =
   /** A sum of rates or of medians: the figure adds up nothing (the members' own rates or medians do not add). */
   | { code: 'not_additive'; measure: string; kind: 'rate' | 'median' }
   /** A count or total asked per person or per N residents: that is a ratio to the population, not a count. */
-  | { code: 'rate_asked_as_count'; words: string };
+  | { code: 'rate_asked_as_count'; words: string }
+  /** A ranking or aggregate whose question sets a threshold: ranking or counting every member would drop the condition asked. */
+  | { code: 'threshold_not_applied'; shape: 'ranking' | 'aggregate'; threshold: string };
 
 export type Computed<T> = { ok: true; value: T } | { ok: false; refusal: ComputeRefusal };
 

@@ -39,7 +39,7 @@ export function passes(v: number, t: Threshold): boolean {
 export function subset(read: PopulationRead, threshold: Threshold, quantifier: 'exhaustive' | 'existential', enough = 5): Computed<Subset> {
   const measureUnit = UNIT_FAMILY[read.measure.unit] ?? read.measure.unit;
   const thresholdUnit = threshold.unit === null ? null : UNIT_FAMILY[threshold.unit] ?? threshold.unit;
-  if (thresholdUnit !== null && thresholdUnit !== measureUnit) return { ok: false, refusal: { code: 'threshold_unit_mismatch', threshold: threshold.text, thresholdUnit: threshold.unit!, measureUnit: read.measure.unit } };
+  if (thresholdUnit !== null && thresholdUnit !== measureUnit) return { ok: false, refusal: { code: 'threshold_unit_mismatch', threshold: threshold.text, thresholdUnit: threshold.unit!, measureUnit: read.measure.unit, measure: read.measure.label } };
   if (quantifier === 'exhaustive') {
     const refusal = requireComplete(read) ?? requireUsable(read);
     if (refusal) return { ok: false, refusal };

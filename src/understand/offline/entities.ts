@@ -43,7 +43,12 @@ const MONTH = /^(January|February|March|April|May|June|July|August|September|Oct
 const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
 /** Words that head an organization's name and take "for the …" after them ("Alliance for the Great Lakes", "Center for the Arts"). */
 const ORG_HEADS = /^(Alliance|Center|Centre|Council|Coalition|Committee|Campaign|Fund|Foundation|Friends|Society|Institute|Association|League|Network|Partnership|Project|Federation|Trust|Museum|Academy|Habitat|Partners|Corps|Conservancy|Initiative|Collaborative)$/;
+/** Nouns that end an institution's name, after which a possessive inside the name belongs to it. */
+const INSTITUTION_HEADS = /^(?:Church|Cathedral|Chapel|Parish|Temple|Synagogue|Mosque|Hospital|Clinic|School|Academy|College|University|Library|Museum|Foundation|Fund|Center|Centre|Society|Home|Homes|Club|Institute|Association|Trust|Alliance|Council|Mission|Ministries|Hospice|Shelter)$/;
 const CURRENCY = /\b((?:[A-Z][a-z]+\s+)?(?:euro|yen|peso|pound|franc|won|yuan|rupee|real|rand|krona|dollar))s?\b/;
+
+/** A number (and its scale word) right before a currency word: an amount in it. */
+const AMOUNT_BEFORE = /(?:\d|\b(?:thousand|million|billion|trillion|hundred))\s*(?:US\s+)?$/i;
 
 interface Token { text: string; start: number; end: number }
 
@@ -65,7 +70,8 @@ export function findEntities(question: string): EntityMention[] {
     mentions.push({ text: `${m[1]!.toLowerCase()} ${m[2]}`, start: m.index!, end: m.index! + m[0].length, possessive: false });
   }
   const cur = question.match(CURRENCY);
-  if (cur) mentions.push({ text: cur[1]!, start: cur.index!, end: cur.index! + cur[0].length, possessive: false });
+  // "50 million dollars" is an amount's unit, not a currency named as the entity
+  if (cur && !AMOUNT_BEFORE.test(question.slice(0, cur.index))) mentions.push({ text: cur[1]!, start: cur.index!, end: cur.index! + cur[0].length, possessive: false });
 
   let i = 0;
   while (i < toks.length) {
@@ -80,6 +86,13 @@ export function findEntities(question: string): EntityMention[] {
     while (j + 1 < toks.length) {
       const nx = toks[j + 1]!;
       if (isCap(nx.text) && !/'s$|’s$/.test(toks[j]!.text)) { j++; continue; }
+      // a possessive inside an institution's name ("St. Paul's Episcopal Church", "Boston Children's Hospital"):
+      // the capitalised run after it ends in a noun that heads such a name, so the place is part of the name
+      if (isCap(nx.text) && /'s$|’s$/.test(toks[j]!.text)) {
+        let k = j + 1;
+        while (k + 1 < toks.length && isCap(toks[k + 1]!.text) && !/'s$|’s$/.test(toks[k]!.text)) k++;
+        if (INSTITUTION_HEADS.test(toks[k]!.text)) { j = k; continue; }
+      }
       if (CONNECTORS.has(nx.text.toLowerCase()) && nx.text !== 'and' && j + 2 < toks.length && isCap(toks[j + 2]!.text)) { j += 2; continue; }
       // "Friends of the Earth", "Alliance for the Great Lakes": a lowercase "the" inside a name, after
       // "of" anywhere, after "for" only when the span so far ends in a word that heads an organization's name

@@ -15,7 +15,7 @@ import { findPeriods } from './periods.ts';
 import { decideShape, RECORD_NOUNS } from './shape.ts';
 import { findLimit, findThreshold } from './thresholds.ts';
 import { codesNamedIn, formNamedIn, statusAskedIn } from './asked.ts';
-import { grainWords, quantityAsked } from './quantity.ts';
+import { grainWords, measureQuantity, quantityAsked, thresholdQuantity } from './quantity.ts';
 
 const FRAME = [
   /^(?:what|which|who|how)\s+(?:is|was|were|are|had|has|have|did|does|do)\s+(?:the\s+)?/,
@@ -33,7 +33,9 @@ const STOP = new Set([
   'correlated', 'associated', 'relationship', 'related', 'correlation', 'whose', 'than', 'combined', 'all', 'across',
   // how a value moved or is spread over time, said by a verb ("did revenue grow", "every year"), and
   // where people are counted ("how many people live in"): the measure is the noun
-  'grow', 'grew', 'every', 'live', 'lives', 'living', 'reside',
+  'grow', 'grew', 'every', 'live', 'lives', 'living', 'lived', 'reside', 'resided',
+  // what a named entity holds ("how much cash did X hold"): the measure is the noun
+  'hold', 'holds', 'attend', 'attends',
 ]);
 const POPULATION_NOUN = /^\s*(?:which|what\s+are(?:\s+the)?|what\s+were(?:\s+the)?|rank\s+the|top\s+\d+)\s+(?:\d+\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:have|has|had|with|by|reported|received|produce|is|are|gets?|paid|employs|in)\b/i;
 
@@ -127,6 +129,19 @@ export function interpretOffline(question: string): Understanding {
     if (last >= 0) attribute = ws.slice(0, last + 1).filter((w) => !/^(every|all|each|any)$/.test(w)).join(' ') || attribute;
   }
   if (populationShape && attribute && shape !== 'correlation' && shape !== 'ratio') attribute = populationAttribute(q, attribute, shape);
+  // people named by the threshold ("with more than 10 million people") are the threshold's measure, not the one asked beside it
+  if (populationShape && attribute && thr.threshold?.unit === 'count' && attribute !== 'total population') {
+    const rest = attribute.split(' ').filter((w) => !PEOPLE.test(w));
+    if (rest.length > 0) attribute = rest.join(' ');
+  }
+  // a threshold in one kind of quantity beside a measure of another ("states with more than 10 million people
+  // have the highest poverty rate") selects by one measure and asks about another: not one population read
+  const tested = thresholdQuantity(thr.threshold?.unit ?? null);
+  const measured = populationShape && tested ? measureQuantity(attribute) : null;
+  // (a percent of counted people, "more than 20 percent of people living in poverty", is their share: not another measure)
+  if (tested && measured && measured !== tested && !(tested === 'percent' && measured === 'count')) {
+    return cannot(q, `the threshold "${thr.threshold!.text}" is ${KIND_WORDS[tested]}, but ${attribute} is ${KIND_WORDS[measured]}: selecting members by one measure and asking about another is not combined into one answer (ask each on its own)`);
+  }
   // a topical search keeps its record nouns ("education grant opportunities"): they say what is searched; the executor reads the topic words
   if (shape === 'topical') attribute = topicPhrase(attribute);
   let kind: string | null = boundBy ? singular(MEMBERS_AFTER.exec(q.slice(boundBy.end))![1]!.toLowerCase()) : null;
@@ -178,6 +193,9 @@ export function interpretOffline(question: string): Understanding {
   return { status: 'understood', intent: parsed.data as Intent, interpreter: 'offline', notes: [decided ? `shape rule: ${decided.rule}` : 'no shape cue: a single named measure read as a point question', ...notes] };
 }
 
+/** A kind of quantity, for a reader. */
+const KIND_WORDS: Record<string, string> = { money: 'an amount of money', percent: 'a percentage', count: 'a count', ratio: 'a ratio', date: 'a date', yes_no: 'a yes/no', records: 'a list of records' };
+
 /** Members named right after a place: "Texas counties", "Rhode Island organizations". */
 const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-profits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|cit(?:y|ies)|towns?|hospitals?|schools?|universit(?:y|ies)|residents|churches)\b/i;
 /** The population is national when the question says so ("Which US charity …", "in the United States"). */
@@ -199,7 +217,7 @@ const IN_POVERTY = /\b(?:people|persons|residents|population)\s+(?:living\s+)?(?
 function populationAttribute(q: string, attribute: string, shape: string): string {
   const count = shape === 'aggregate' ? /^\s*how\s+many\s+(.+?)\s+(?:are|is|were|was|does|do|did|have|has|exist|existed|operate|registered|there|in)\b/i.exec(q) : null;
   // "how many people live in Rhode Island": a count of people of a place is its total population
-  if (count && /^(?:people|persons|residents|inhabitants)(?:\s+(?:live|living|reside|residing))?$/i.test(count[1]!.trim())) return 'total population';
+  if (count && /^(?:people|persons|residents|inhabitants)(?:\s+(?:live|lived|living|reside|resided|residing))?$/i.test(count[1]!.trim())) return 'total population';
   if (count) return `number of ${count[1]!.toLowerCase().replace(/\b(?:US|U\.S\.)\s+/i, '').trim()}`;
   if (IN_POVERTY.test(q)) return 'people below poverty level';
   const words = attribute.trim().split(/\s+/).filter((w) => !MEMBER_WORDS.test(w) && !ORDER_WORDS.test(w));

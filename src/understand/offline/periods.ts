@@ -63,6 +63,14 @@ export function findPeriods(question: string): PeriodMatch {
     if (basis === 'fiscal') for (const p of periods) p.text = `FY${p.year}`;
     return { period: null, periods, consumed, span: true };
   }
+  // A list of years: "in 2020 and 2021", "for fiscal 2019, 2021 and 2023": each year named, not the years between.
+  m = take(q.match(/\b(?:(?:in|for|during)\s+)?(fiscal\s+(?:years?\s+)?|FY\s?)?((?:19|20)\d{2}(?:\s*,\s*(?:fiscal\s+|FY\s?)?(?:19|20)\d{2})*\s*,?\s+(?:and|&)\s+(?:fiscal\s+|FY\s?)?(?:19|20)\d{2})\b/i));
+  if (m) {
+    const basis = m[1] || /fiscal|FY/i.test(m[2]!) ? 'fiscal' : 'unspecified';
+    const years = [...new Set([...m[2]!.matchAll(/(?:19|20)\d{2}/g)].map((y) => Number(y[0])))].sort((a, b) => a - b);
+    const periods = years.map((y) => period(basis === 'fiscal' ? `FY${y}` : String(y), basis, y));
+    return { period: null, periods, consumed, span: false };
+  }
   // "since 2020": that year through the latest.
   m = take(q.match(/\bsince\s+(fiscal\s+)?(\d{4})\b/i));
   if (m) {

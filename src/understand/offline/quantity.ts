@@ -21,6 +21,8 @@ export function quantityAsked(q: string, shape: Shape, attribute: string | null,
   if (shape === 'status') return 'yes_no';
   if (shape === 'entity_list' || shape === 'topical') return 'records';
   if (shape === 'grant_graph' || shape === 'correlation') return null;
+  // a subset's members are counted ("how many … have …"), but what is tested is the measure the threshold is in
+  if (shape === 'filtered_subset') return subsetQuantity(attribute, thresholdUnit);
   const text = `${q} ${attribute ?? ''}`;
   if (/^\s*when\b|\b(?:what|which|on\s+what)\s+(?:date|day)\b|\bdate\s+(?:of|did|was|when)\b/i.test(q)) return 'date';
   if (EXCHANGE.test(text)) return 'ratio';
@@ -33,6 +35,23 @@ export function quantityAsked(q: string, shape: Shape, attribute: string | null,
   if (attribute && MONEY_NOUNS.test(attribute)) return 'money';
   if (thresholdUnit === 'USD') return 'money';
   if (thresholdUnit === '%') return 'percent';
+  return null;
+}
+
+/** The quantity a filtered subset tests: the threshold's unit, else the measure's own words. */
+function subsetQuantity(attribute: string | null, thresholdUnit: string | null): QuantityKind | null {
+  return thresholdQuantity(thresholdUnit) ?? measureQuantity(attribute);
+}
+
+/** The kind of quantity a threshold's unit is. */
+export const thresholdQuantity = (unit: string | null): QuantityKind | null => (unit === 'USD' ? 'money' : unit === '%' ? 'percent' : unit === 'count' ? 'count' : null);
+
+/** The kind of quantity a measure's own words name ("poverty rate": a percent), or null when they do not say. */
+export function measureQuantity(attribute: string | null): QuantityKind | null {
+  if (!attribute) return null;
+  if (PERCENT_WORDS.test(attribute)) return 'percent';
+  if (COUNT_NOUNS.test(attribute) && !MONEY_NOUNS.test(attribute)) return 'count';
+  if (MONEY_NOUNS.test(attribute)) return 'money';
   return null;
 }
 

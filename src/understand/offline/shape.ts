@@ -70,7 +70,8 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
 
   // Comparison: the same measure across entities the question names.
   if (named >= 2 && (/\b(compare|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
-  if (/\bcompare\b/i.test(q) && named >= 1) return { shape: 'comparison', rule: 'compare-verb' };
+  // one entity compared across the years named ("compare Apple's revenue in 2021 and 2023") is its series
+  if (/\bcompare\b/i.test(q) && named >= 1 && !(subjects === 1 && c.periodsCount >= 2)) return { shape: 'comparison', rule: 'compare-verb' };
 
   // Ratio: different measures combined, usually of one entity.
   if (/\b(share|fraction|percentage|proportion|percent)\s+of\b.*\b(came|come|comes|went|go|goes|is|are|was|were)\b/i.test(q)
@@ -101,8 +102,12 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     return { shape: 'ranking', quantifier: 'exhaustive', order: ASC.test(q) ? 'asc' : 'desc', rule: 'superlative' };
   }
 
+  // "How many people live in Harris County?": the people of one named place are its own total population, read by its key
+  if (/^\s*how\s+many\s+(?:people|persons|residents|inhabitants)\s+(?:(?:live|lived|living|reside|resided|residing)\s+|(?:are|were)\s+there\s+)?in\b/i.test(q) && subjects === 0 && named === 1 && !c.threshold) return { shape: 'point', rule: 'people-of-place' };
+
   // Aggregate: a count or total over a population.
-  if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
+  // (a count of one named entity's own things, "how many Apple shares were outstanding", is that entity's measure: a point)
+  if (/^\s*how\s+many\b/i.test(lower) && !/\b(does|do|did|has|have)\b\s+(?:the\s+)?[A-Z]/.test(q) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'how-many' };
   if (/\b(total|average|sum|combined)\b.*\b(all|across|combined|in\s+total)\b|\bin\s+total\b/i.test(q) && !/\bcompare\b/i.test(q)) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'total-over-all' };
   // "the average poverty rate of Texas counties", "total revenue of Rhode Island nonprofits": a measure combined over named members
   if (/^\s*(?:what\s+(?:is|was|are|were)\s+)?(?:the\s+)?(total|average|mean|sum|combined)\b/i.test(q) && AGG_MEMBERS.test(q.replace(/\bUnited States\b/gi, ' ')) && subjects === 0) return { shape: 'aggregate', quantifier: 'exhaustive', rule: 'combined-over-members' };

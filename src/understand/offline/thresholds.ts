@@ -12,19 +12,27 @@ const OPS: [RegExp, Threshold['op']][] = [
 ];
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12 };
 
-const THRESHOLD_RE = /\b(more than|over|above|greater than|exceeds?|exceeding|in excess of|at least|no less than|less than|under|below|fewer than|at most|no more than)\s+(\$)?\s?(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|billion|trillion|bn|k|m|b)?\b\s*(%|percent\b)?/i;
+const THRESHOLD_RE = /\b(more than|over|above|greater than|exceeds?|exceeding|in excess of|at least|no less than|less than|under|below|fewer than|at most|no more than)\s+(\$)?\s?(\d[\d,]*(?:\.\d+)?|an?|one)\s*(thousand|million|billion|trillion|bn|k|m|b)?\b\s*(%|percent\b|(?:US\s+)?dollars\b|USD\b)?/i;
+/** People named after the number ("more than 10 million people"): a count of people, which the measure must be. */
+const PEOPLE_AFTER = /^\s*(people|persons|residents|inhabitants)\b/i;
 
 export function findThreshold(question: string): { threshold: Threshold | null; consumed: string[] } {
   const m = question.match(THRESHOLD_RE);
-  if (!m) return { threshold: null, consumed: [] };
+  if (!m) return null_();
+  // "a million" is a number only with its scale word ("over a decade" is not a threshold)
+  if (/^(?:an?|one)$/i.test(m[3]!) && !m[4]) return null_();
   const opWords = m[1]!;
   const op = OPS.find(([re]) => re.test(opWords))?.[1] ?? '>';
   const scale = m[4] ? SCALE[m[4].toLowerCase()] ?? 1 : 1;
-  const value = Number(m[3]!.replace(/,/g, '')) * scale;
-  const unit = m[2] ? 'USD' : m[5] ? '%' : null;
-  const text = m[0].trim();
+  const value = (/^(?:an?|one)$/i.test(m[3]!) ? 1 : Number(m[3]!.replace(/,/g, ''))) * scale;
+  // the unit is written as a sign ("$", "%") or a word after the number ("dollars", "percent", "people")
+  const people = !m[2] && !m[5] ? PEOPLE_AFTER.exec(question.slice(m.index! + m[0].length)) : null;
+  const unit = m[2] || (m[5] && /dollars|usd/i.test(m[5])) ? 'USD' : m[5] ? '%' : people ? 'count' : null;
+  const text = `${m[0].trim()}${people ? ` ${people[1]}` : ''}`;
+  // the people stay in the question's words: they name the measure tested (the total population)
   return { threshold: { op, value, unit, text }, consumed: [m[0]] };
 }
+const null_ = () => ({ threshold: null, consumed: [] as string[] });
 
 /** Number words a limit is written in ("the ten most populous states"); "one" is left out ("which one"). */
 const NUMBER_WORDS: Record<string, number> = {

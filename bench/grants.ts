@@ -4,6 +4,7 @@
  *   npx tsx bench/grants.ts --store virtuoso [--edges 7800000] [--runs 15] [--keep DIR [--keep-files]]
  *   npx tsx bench/grants.ts --store virtuoso --edges N --reuse DIR   (a graph an earlier --keep DIR run loaded)
  *   npx tsx bench/grants.ts --store embedded [--edges 200000] [--runs 15]
+ *   --port N: the private Virtuoso listens on N (HTTP) and N+1 (SQL) instead of any free pair
  *
  * virtuoso: starts a private Virtuoso with .ci/virtuoso.sh (own directory and ports), writes the
  * generated N-Triples to files there and loads them with Virtuoso's bulk loader, then queries it
@@ -80,8 +81,10 @@ async function loadVirtuoso(): Promise<Loaded> {
   const manifest = !reuse && existsSync(manifestPath) ? JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest : null;
   const generated = manifest && manifest.edges === edges && manifest.files.every((f) => existsSync(f.path)) ? manifest : null;
   if (!reuse) for (const f of await readdir(dir)) if (/^virtuoso.*\.(db|trx|lck|pxa)$/.test(f)) await rm(join(dir, f), { force: true });
-  const http = await freePort();
-  const sql = await freePort();
+  // --port N: HTTP on N, SQL on N+1 (a range of one's own on a shared machine); otherwise any free pair
+  const fixedPort = opt('port');
+  const http = fixedPort ? Number(fixedPort) : await freePort();
+  const sql = fixedPort ? Number(fixedPort) + 1 : await freePort();
   // Buffers for the graph's size (about 1 GB per 10 M triples, at most 4 GB); the suite's default is 160 MB.
   const buffers = Math.min(500_000, Math.max(20_000, Math.round(edges * 17 / 80)));  // sized for layout 1's ~17 triples an edge: room to spare for layout 2
   const started = await run(script, ['start', dir, String(http), String(sql)], { timeout: 600_000, env: { ...process.env, ASSAY_VIRTUOSO_BUFFERS: String(buffers) } });

@@ -8,6 +8,7 @@
 import type { AssayStore, RdfReader } from '../rdf/backend.ts';
 import type { Bindings } from '../rdf/store.ts';
 import type { RdfStore, Term } from '../rdf/store.ts';
+import { SparqlHttp } from '../rdf/sparql-http.ts';
 
 export interface RowTerm { type: 'uri' | 'literal' | 'bnode'; value: string; datatype?: string; lang?: string }
 export type Row = Readonly<Record<string, RowTerm | undefined>>;
@@ -79,19 +80,18 @@ export const val = (t: RowTerm | undefined): string | null => (t ? t.value : nul
 /**
  * A read-only view of a grant graph held by any SPARQL 1.1 endpoint (SPARQL protocol, JSON
  * results), for the benchmark and for reading a graph another process loaded. Writes go through
- * the store's own backend (src/rdf), not through this view.
+ * the store's own backend (src/rdf), not through this view. Requests go through the remote
+ * store's client (kept-alive connections; an injected fetch when given), so the benchmark times
+ * the same request path the configured store takes.
  */
-export function endpointGrantStore(queryUrl: string, fetchImpl: typeof fetch = fetch): GrantStore {
+export function endpointGrantStore(queryUrl: string, fetchImpl?: typeof fetch): GrantStore & { close(): void } {
   const refuse = async (): Promise<never> => { throw new Error(`the endpoint view of ${queryUrl} is read-only: load and update through the configured store`); };
-  const store: GrantStore = {
+  const http = new SparqlHttp({ queryUrl, updateUrl: queryUrl, timeoutMs: 120_000 }, fetchImpl);
+  const store: GrantStore & { close(): void } = {
     label: queryUrl,
     async select(query, signal) {
-      const res = await fetchImpl(queryUrl, {
-        method: 'POST', body: new URLSearchParams({ query }), ...(signal ? { signal } : {}),
-        headers: { accept: 'application/sparql-results+json', 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      if (!res.ok) throw new Error(`POST ${queryUrl} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-      const body = (await res.json()) as { results?: { bindings?: Array<Record<string, RowTerm & { 'xml:lang'?: string }>> } };
+      const reply = await http.query(query, { accept: 'application/sparql-results+json', ...(signal ? { signal } : {}) });
+      const body = JSON.parse(reply.body) as { results?: { bindings?: Array<Record<string, RowTerm & { 'xml:lang'?: string }>> } };
       return (body.results?.bindings ?? []).map((b) => {
         const out: Record<string, RowTerm> = {};
         for (const [k, v] of Object.entries(b)) out[k] = { type: (v.type as string) === 'typed-literal' ? 'literal' : v.type, value: v.value, ...(v.datatype ? { datatype: v.datatype } : {}), ...(v['xml:lang'] ? { lang: v['xml:lang'] } : {}) };
@@ -104,6 +104,7 @@ export function endpointGrantStore(queryUrl: string, fetchImpl: typeof fetch = f
       const [r] = await store.select(`SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph.replace(/[<>"\s]/g, '')}> { ?s ?p ?o } }`);
       return num(r?.n);
     },
+    close() { http.close(); },
   };
   return store;
 }

@@ -288,28 +288,37 @@ function totalsOf(edges: readonly EdgeRow[]): Totals {
 type Reads = Map<string, Row[]>;
 
 /**
- * A reverse answer's rollup reads: the recipients' totals, the distinct-funder count (several listed
- * nodes only) and the largest funders of each payment status with their names. Independent, so sent
- * at once (on a remote store each is a round trip), and not as one UNION: an engine runs a UNION's
- * branches one after another (Virtuoso: a folded query cost the sum of its parts). Over `nodes`, or
- * over the recipients of one name key (what the exact-name resolution step selects).
+ * A reverse answer's reads: the recipients' rollup totals (and funder counts), and the largest
+ * funders of both payment statuses with their names, in one read (`reverseFundersBoth`; a status
+ * that read cut short is read again on its own: `fundersOf`). Independent, so sent at once (on a
+ * remote store each is a round trip), and not as one UNION: an engine runs a UNION's branches one
+ * after another (Virtuoso: a folded query cost the sum of its parts). Over `nodes`, or over the
+ * recipients of one name key (what the exact-name resolution step selects).
  */
 async function reverseReads(ctx: TraverseContext, over: { nodes: readonly string[] } | { key: string }, limit?: number): Promise<Reads> {
-  // the largest `limit` come as limit + 1 rows ordered by total alone (cutAt orders them and settles a tie across the cut)
-  const lim = limit ? { top: limit } : {};
-  const parts: Array<[string, string]> = 'nodes' in over
-    ? [
-      ['totals', Q.recipientTotals(ctx.iris, over.nodes)],
-      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, over.nodes, { status: G.Paid, ...lim }))],
-      ['future', Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, over.nodes, { status: G.ApprovedForFuturePayment, ...lim }))],
-      ...(over.nodes.length > 1 ? [['count', Q.reverseFunderCount(ctx.iris, over.nodes)] as [string, string]] : []),
-    ]
-    : [
-      ['totals', Q.recipientTotalsOf(ctx.iris, over.key)],
-      ['paid', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.Paid, ...lim }))],
-      ['future', Q.withFunderNames(ctx.iris, Q.reverseFundersOf(ctx.iris, over.key, { status: G.ApprovedForFuturePayment, ...lim }))],
-    ];
+  const parts: Array<[string, string]> = [
+    ['totals', 'nodes' in over ? Q.recipientTotals(ctx.iris, over.nodes) : Q.recipientTotalsOf(ctx.iris, over.key)],
+    ['funders', Q.withFunderNames(ctx.iris, Q.reverseFundersBoth(ctx.iris, over, limit))],
+  ];
   return new Map(await Promise.all(parts.map(async ([p, text]) => [p, await ctx.store.select(text, ctx.signal)] as const)));
+}
+
+/**
+ * The funders of each payment status from the read of both (`reverseFundersBoth`), as many as the
+ * cut needs: `limit` + 1 rows of a status, or every row of it when that read held every pair (it
+ * returned fewer rows than it asked for). A status the other's rows crowded out is read on its own
+ * (`limit` + 1 rows, ordered by total alone, as `cutAt` expects). `complete` says whether the rows
+ * of both statuses are every funder the recipients have.
+ */
+async function fundersOf(ctx: TraverseContext, rows: readonly Row[], limit: number | undefined, nodes: readonly string[]): Promise<{ paid: Row[]; future: Row[]; complete: boolean }> {
+  const complete = !limit || rows.length < Q.bothStatusRows(limit);
+  const of = async (status: string): Promise<Row[]> => {
+    const mine = rows.filter((x) => x.status!.value === status);
+    if (complete || mine.length > limit!) return mine;
+    return ctx.store.select(Q.withFunderNames(ctx.iris, Q.reverseFunders(ctx.iris, nodes, { status, top: limit! })), ctx.signal);
+  };
+  const [paid, future] = await Promise.all([of(G.Paid), of(G.ApprovedForFuturePayment)]);
+  return { paid, future, complete };
 }
 
 /**
@@ -408,22 +417,30 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       if (q.taxYear === undefined) {
         // the reads sent ahead beside the resolution, when it selected what they read; else sent now
         let got = ahead && await ahead.fits(r) ? await ahead.reads : undefined;
-        if (got && ri.length > 1) got.set('count', await ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal));
         got ??= await reverseReads(ctx, { nodes: ri }, q.limit);
         const part = (p: string) => got.get(p) ?? [];
-        const [totalRows, countRows] = [part('totals'), part('count')];
+        const totalRows = part('totals');
+        const funders = await fundersOf(ctx, part('funders'), q.limit, ri);
+        // distinct funders of several nodes of one organization (a funder reaching two is counted
+        // once): the rows of each status when the read held every pair, else counted from the edges
+        const countRows = ri.length > 1 && !funders.complete ? ctx.store.select(Q.reverseFunderCount(ctx.iris, ri), ctx.signal) : undefined;
+        countRows?.catch(() => {});
         const [paidRows, futureRows] = await Promise.all([
-          cutAt(ctx, part('paid'), q.limit, ri, G.Paid), cutAt(ctx, part('future'), q.limit, ri, G.ApprovedForFuturePayment),
+          cutAt(ctx, funders.paid, q.limit, ri, G.Paid), cutAt(ctx, funders.future, q.limit, ri, G.ApprovedForFuturePayment),
         ]);
         const counted = { paid: 0, approved_future: 0 };
         for (const t of totalRows) {
           const st = statusOf(t.status!.value);
           const s = slot(totals, st); s.amount += num(t.total); s.grants += num(t.n); counted[st] += num(t.k);
         }
-        // distinct funders: one node's rollup counts them; a funder reaching several nodes of one organization is counted once
+        // one node: its rollup counts its funders
         if (ri.length > 1) {
-          counted.paid = 0; counted.approved_future = 0;
-          for (const c of countRows) counted[statusOf(c.status!.value)] = num(c.k);
+          if (countRows) {
+            counted.paid = 0; counted.approved_future = 0;
+            for (const c of await countRows) counted[statusOf(c.status!.value)] = num(c.k);
+          } else {
+            counted.paid = funders.paid.length; counted.approved_future = funders.future.length;
+          }
         }
         totals.paid.counterparts = counted.paid;
         totals.approvedFuture.counterparts = counted.approved_future;

@@ -371,6 +371,7 @@ export class RemoteStore implements AssayStore {
     await this.#queue;
     this.#closed = true;
     this.#blocking.close();
+    this.http.close();
   }
 }
 

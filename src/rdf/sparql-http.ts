@@ -15,6 +15,7 @@
  * the blocking reader runs the same class in a worker thread (blocking-http.ts).
  */
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest-auth.ts';
+import { fromFetch, nodeTransport, type Transport, type TransportReply } from './http-transport.ts';
 
 
 /** Socket errors of a connection that closed under a request: nothing was answered. */
@@ -62,15 +63,21 @@ type Fetch = typeof globalThis.fetch;
 
 export class SparqlHttp {
   readonly endpoints: Readonly<RemoteEndpoints>;
-  readonly #fetch: Fetch;
+  readonly #transport: Transport;
   /** Last Digest challenge per origin, with the number of times its nonce was used. */
   readonly #digest = new Map<string, { challenge: DigestChallenge; nc: number }>();
   readonly #basic = new Set<string>();
 
   constructor(endpoints: RemoteEndpoints, fetchImpl?: Fetch) {
     this.endpoints = Object.freeze({ ...endpoints });
-    // Looked up per call, so a fetch installed later (tests' loopback guard) is the one used.
-    this.#fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+    // node:http over kept-alive connections unless the caller injects a fetch (http-transport.ts:
+    // the global fetch costs a small read several times its round trip)
+    this.#transport = fetchImpl ? fromFetch(fetchImpl) : nodeTransport();
+  }
+
+  /** Close the kept-alive connections (a later request opens a new one). */
+  close(): void {
+    this.#transport.close();
   }
 
   /** Run a query; the reply body is whatever the engine sent in the negotiated `accept` type. */
@@ -117,9 +124,9 @@ export class SparqlHttp {
       const headers: Record<string, string> = { ...init.headers };
       const auth = this.#authorization(method, target);
       if (auth) headers.authorization = auth;
-      let res: Response;
+      let res: TransportReply;
       try {
-        res = await this.#fetch(target, { method, headers, body: init.body, signal });
+        res = await this.#transport.send(target, { method, headers, body: init.body, signal });
       } catch (e) {
         if (timeout.aborted) throw new RemoteStoreError('timeout', `${where} gave no answer within ${timeoutMs} ms (store.timeoutMs); the store is overloaded or the request is too heavy`);
         if (call.signal?.aborted) throw call.signal.reason instanceof Error ? call.signal.reason : new Error(String(call.signal.reason));
@@ -138,7 +145,7 @@ export class SparqlHttp {
         throw new RemoteStoreError('unreachable', `${where} failed (${cause?.code ?? cause?.message ?? (e as Error).message}); is the store running at that address? Check --store / ASSAY_STORE_URL`);
       }
       if (res.status === 401 && !challenged && (challenged = true) && this.#challenged(target, res.headers.get('www-authenticate'))) {
-        await res.body?.cancel();
+        await res.cancel();
         continue;
       }
       let body: string;
@@ -152,7 +159,7 @@ export class SparqlHttp {
         const why = this.endpoints.user === undefined ? 'no credentials are configured' : `the credentials for user "${this.endpoints.user}" were not accepted`;
         throw new RemoteStoreError('unauthorized', `${where} answered ${res.status}: ${why}; set ASSAY_STORE_USER and ASSAY_STORE_PASSWORD to an account allowed to ${method === 'POST' && init.body?.startsWith('update=') ? 'update' : 'use'} this store`, res.status);
       }
-      if (!res.ok) {
+      if (res.status < 200 || res.status > 299) {
         const code: RemoteErrorCode = res.status >= 500 ? 'failed' : 'refused';
         throw new RemoteStoreError(code, `${where} answered ${res.status} ${res.statusText}: ${excerpt(body)}`, res.status);
       }
@@ -170,8 +177,8 @@ export class SparqlHttp {
   async #freshChallenge(target: URL, signal: AbortSignal): Promise<void> {
     this.#digest.delete(target.origin);
     try {
-      const res = await this.#fetch(target, { method: 'OPTIONS', signal });
-      await res.body?.cancel();
+      const res = await this.#transport.send(target, { method: 'OPTIONS', headers: {}, signal });
+      await res.cancel();
       if (res.status === 401) this.#challenged(target, res.headers.get('www-authenticate'));
     } catch {
       // the request itself will say what is wrong

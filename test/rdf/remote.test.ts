@@ -70,6 +70,14 @@ describe('a connection the engine closed under a request', () => {
   });
 });
 
+describe('tests never reach the network', () => {
+  it('the remote store over node:http is held to loopback as the global fetch is (test/setup.ts)', async () => {
+    const http = new SparqlHttp({ queryUrl: 'http://192.0.2.1/sparql', updateUrl: 'http://192.0.2.1/sparql', timeoutMs: 2000 });
+    await expect(http.query('ASK {}', { accept: 'application/sparql-results+json' })).rejects.toThrow(/test tried to reach the network over node:http: 192\.0\.2\.1/);
+    http.close();
+  });
+});
+
 describe('store configuration', () => {
   it('moves credentials out of a URL and keeps the embedded default without one', () => {
     const s = storeConfig({ url: 'http://alice:s%40cret@db.example:8890/sparql' }, {});

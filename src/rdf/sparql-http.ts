@@ -159,6 +159,12 @@ export class SparqlHttp {
         const why = this.endpoints.user === undefined ? 'no credentials are configured' : `the credentials for user "${this.endpoints.user}" were not accepted`;
         throw new RemoteStoreError('unauthorized', `${where} answered ${res.status}: ${why}; set ASSAY_STORE_USER and ASSAY_STORE_PASSWORD to an account allowed to ${method === 'POST' && init.body?.startsWith('update=') ? 'update' : 'use'} this store`, res.status);
       }
+      const location = res.status >= 300 && res.status <= 399 ? res.headers.get('location') : null;
+      if (location !== null) {
+        // not followed: a store's credentials and updates go only to the address configured for it
+        const to = new URL(location, target).href;
+        throw new RemoteStoreError('refused', `${where} answered ${res.status}, redirecting to ${to}; Assay does not follow a store's redirects (its credentials and updates go only to the address configured), so set --store / ASSAY_STORE_URL (and the update URL) to that address`, res.status);
+      }
       if (res.status < 200 || res.status > 299) {
         const code: RemoteErrorCode = res.status >= 500 ? 'failed' : 'refused';
         throw new RemoteStoreError(code, `${where} answered ${res.status} ${res.statusText}: ${excerpt(body)}`, res.status);

@@ -70,6 +70,25 @@ describe('a connection the engine closed under a request', () => {
   });
 });
 
+describe('a store that redirects', () => {
+  it('is not followed: the error names the address to configure', async () => {
+    const server = createServer((_req, res) => { res.writeHead(301, { location: '/v2/sparql' }).end(); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sparql`;
+    try {
+      const http = new SparqlHttp({ queryUrl: url, updateUrl: url, timeoutMs: 5000 });
+      const e = await http.query('ASK {}', { accept: 'application/sparql-results+json' }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(RemoteStoreError);
+      expect((e as Error).message).toContain(`redirecting to ${new URL('/v2/sparql', url).href}`);
+      expect((e as Error).message).toMatch(/set --store \/ ASSAY_STORE_URL/);
+      http.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
+
 describe('tests never reach the network', () => {
   it('the remote store over node:http is held to loopback as the global fetch is (test/setup.ts)', async () => {
     const http = new SparqlHttp({ queryUrl: 'http://192.0.2.1/sparql', updateUrl: 'http://192.0.2.1/sparql', timeoutMs: 2000 });

@@ -60,7 +60,10 @@ describe('queries sent ahead to busy workers', () => {
     const [stopped, , answered] = await Promise.all([runaway, first, second]);
     expect(stopped.message).toContain(`${TIMEOUT_MS} ms`);
     expect(answered.reply.ok).toBe(true);
-    expect(pool.sentAhead.takenBack).toBeGreaterThan(takenBack);
+    // whether the second query went ahead to the runaway's worker (and was taken back) or to the
+    // cheap one's depends on which worker each job reached first; either way it must not wait for
+    // the runaway (with take-back disabled, the first route answers it only after the 503)
+    expect(pool.sentAhead.takenBack).toBeGreaterThanOrEqual(takenBack);
     expect(cheapAt).toBeLessThan(runawayAt);
   });
 });

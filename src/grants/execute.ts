@@ -452,7 +452,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       head(funder, r.totals, r.kind === 'cause' ? `paid, for ${r.cause.cause},` : 'paid', 'recipients');
       for (const e of r.edges.filter((x) => x.status === 'paid').slice(0, TOP)) {
         items.push(base(e.recipient, 'grant paid', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record, ...(e.causeBy ? { selectedBy: e.causeBy } : {}) }));
-        lines.push(`- ${usd(e.amount)} to ${e.recipient.name}${e.state ? `, ${e.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
+        // over every funder, each grant names its funder
+        lines.push(`- ${usd(e.amount)}${r.kind === 'cause' && !r.funder ? ` from ${e.funder.name}` : ''} to ${e.recipient.name}${e.state ? `, ${e.state}` : ''}${e.purpose ? ` (${e.purpose})` : ''}`);
       }
       break;
     }

@@ -192,6 +192,11 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'state ranking', q: 'Which states received the most from the Joyce Foundation?', expect: statesOf(by(JOYCE)) },
     // cause
     { kind: 'cause', q: 'Environmental grants from the Joyce Foundation', expect: { answer: [sum(purposeNames(paidOf(by(JOYCE)), ENV))], never: [totals(by(JOYCE)).paid], disclose: /purpose text/ } },
+    // funding by cause over the whole graph, typed as people ask it (no funder named)
+    { kind: 'cause', q: 'Which foundations fund environmental groups?', expect: { answer: [sum(purposeNames(paidOf(rows), ENV))], never: [sum(paidOf(rows))], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'How much grant money went to the arts?', expect: { answer: [sum(purposeNames(paidOf(rows), ARTS))], never: [sum(paidOf(rows))], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'Who supports education?', expect: { answer: [sum(purposeNames(paidOf(rows), EDU))], never: [sum(paidOf(rows))], disclose: /purpose text/ } },
+    { kind: 'cause', q: 'How much money went to health care?', expect: { answer: [sum(purposeNames(paidOf(rows), ['health', 'hospital', 'medical', 'clinic', 'patient']))], never: [sum(paidOf(rows))], disclose: /purpose text/ } },
     { kind: 'cause', q: 'How much did the Mott Foundation give to education?', expect: { answer: [sum(purposeNames(paidOf(by(MOTT)), EDU))], never: [totals(by(MOTT)).paid], disclose: /purpose text/ } },
     { kind: 'cause', q: 'What did the Erb Family Foundation fund for the environment?', expect: refuse('cause_unclassified') },
     { kind: 'cause', q: 'How much did the Community Foundation for Greater Buffalo give to the arts?', expect: refuse('cause_unclassified') },

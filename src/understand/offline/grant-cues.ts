@@ -18,6 +18,7 @@
  * something that is not grant money ("paid the most officer compensation") is not a grant question.
  */
 import type { ShapeDecision } from './shape.ts';
+import { causeMatch } from '../../grants/cause.ts';
 
 const FUND = '(?:fund|funds|funded|support|supports|gives?\\s+money\\s+to|gave\\s+(?:money|grants)\\s+to|donates?\\s+to|grants?\\s+to)';
 /** A verb of giving, in any tense a question uses. */
@@ -39,6 +40,15 @@ const FUNDER_NAME = /\bfrom\s+(?:the\s+)?[^?]*\b(foundation|fund|trust|endowment
 const NOT_CAUSE = /^(?:all|any|the|its|their|recent|latest|last|new|paid|total|largest|biggest|top|main|major|small|smaller|smallest|future|approved|cash|what|which|how|many|many\s+\w+|\w+\s+(?:the|all|of))$/i;
 
 /** "organizations in Michigan", "Michigan organizations" → "Michigan"; a recipient's name or a cause as written. */
+/** Words for those who pursue a cause, beside the cause's own words ("environmental groups", "arts programs"). */
+const CAUSE_BEARERS = new Set(['groups', 'group', 'organizations', 'organisations', 'causes', 'cause', 'programs', 'programmes', 'projects', 'initiatives', 'nonprofits', 'charities', 'efforts', 'work', 'care', 'services', 'research', 'and']);
+
+/** Whether every word names a cause (src/grants/cause.ts) or those who pursue one: a recipient's name has other words. */
+function causeWordsOnly(words: string): boolean {
+  const ws = words.toLowerCase().split(/[\s-]+/).filter(Boolean);
+  return ws.some((w) => causeMatch(w)) && ws.every((w) => CAUSE_BEARERS.has(w) || causeMatch(w) !== null);
+}
+
 function placeOrName(to: string): string {
   return to.replace(/^(?:the\s+)?(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)\s+(?:in|for|working\s+(?:in|on))\s+/i, '')
     .replace(/^(?:the\s+)?(.+?)\s+(?:organi[sz]ations?|nonprofits?|charities|groups|recipients)$/i, '$1')
@@ -289,6 +299,14 @@ function grantReading(q: string): ShapeDecision | null {
   // the same typed in lower case ("mott foundation grants"): the name is read by its head word
   const typedGrants = /^\s*(?:the\s+)?([a-z][\w.&'-]*(?:\s+[a-z][\w.&'-]*){0,6}?)(?:['’]s)?\s+grants\s*\??\s*$/.exec(q);
   if (typedGrants && typedName(typedGrants[1]!) === typedGrants[1]) return { ...exhaustive, subject: typedGrants[1]!, rule: 'name-grants-direction-open' };
+
+  // funding by cause over the whole graph: "Which foundations fund environmental groups?", "Who
+  // supports education?", "How much grant money went to the arts?" (a cause, not a recipient: every
+  // word a cause word or a word for the groups that pursue it, typed in lower case)
+  const byCause = re(`^\\s*(?:(?:who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?))\\s+(?:${FUND}|${GIVE}\\s+(?:the\\s+most\\s+)?(?:money\\s+|grants?\\s+|funding\\s+)?(?:to|for))|how\\s+much\\s+(?:grant\\s+money|money|funding|in\\s+grants)\\s+(?:went|goes|go|was\\s+(?:${GIVEN}|given|spent)|has\\s+been\\s+(?:${GIVEN}|given)|did\\s+(?:foundations|funders|donors)\\s+(?:${GIVE}))\\s+(?:to|for|on))\\s+(?:the\\s+)?([a-z][a-z\\s-]*?)\\s*[?.!]*\\s*$`).exec(q);
+  if (byCause && !/\p{Lu}/u.test(byCause[1]!) && causeWordsOnly(byCause[1]!)) {
+    return { ...exhaustive, direction: 'population', attribute: byCause[1]!.trim(), rule: 'funding-by-cause' };
+  }
 
   // reverse: the recipient is the subject
   if (re(`^\\s*(who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))\\s+(?:(?:has|have|had)\\s+(?:ever\\s+)?)?(?:${FUND}|${GIVE}\\s+(?:money|grants?|funding|donations?)?\\s*to)\\b`).test(q)) return { ...exhaustive, direction: 'reverse', rule: 'who-funds' };

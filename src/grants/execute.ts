@@ -573,15 +573,17 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       }
       const [a, b] = r.sides.map((x) => x.totals.paid.amount) as [number, number];
       const [na, nb] = [r.sides[0].funder[0]!.name, r.sides[1].funder[0]!.name];
+      // the evidence ids the arithmetic names are the operands' own (a side with approved-for-future grants adds an item)
+      const [ea, eb] = [`E${at[0]! + 1}`, `E${at[1]! + 1}`];
       if (r.combine === 'difference') {
         if (a === b) lines.push(`They paid the same amount${to ? ` to ${to.name}` : ''}.`);
         else {
           const [more, less, diff] = a > b ? [na, nb, a - b] : [nb, na, b - a];
-          derived.push({ value: diff, unit: 'USD', label: `difference, ${more} minus ${less}`, arithmetic: `${a > b ? 'E1 − E3' : 'E3 − E1'} = ${Math.max(a, b)} − ${Math.min(a, b)}`, operands: [at[0]!, at[1]!] });
+          derived.push({ value: diff, unit: 'USD', label: `difference, ${more} minus ${less}`, arithmetic: `${a > b ? `${ea} − ${eb}` : `${eb} − ${ea}`} = ${Math.max(a, b)} − ${Math.min(a, b)}`, operands: [at[0]!, at[1]!] });
           lines.push(`${more} paid more${to ? ` to ${to.name}` : ''}, by ${usd(diff)}.`);
         }
       } else if (a > 0 && b > 0) {
-        derived.push({ value: a + b, unit: 'USD', label: `sum of what ${na} and ${nb} paid`, arithmetic: `E1 + E3 = ${a} + ${b}`, operands: [at[0]!, at[1]!] });
+        derived.push({ value: a + b, unit: 'USD', label: `sum of what ${na} and ${nb} paid`, arithmetic: `${ea} + ${eb} = ${a} + ${b}`, operands: [at[0]!, at[1]!] });
         lines.push(`Together they paid ${to ? `${to.name} ` : ''}${usd(a + b)} (summed by Assay from the two totals above).`);
       }
       break;

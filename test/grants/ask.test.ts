@@ -243,6 +243,22 @@ describe('an ambiguous name, an average and two funders (offline default)', () =
     expect(r.figures.find((f) => f.value === Math.abs(joyce - erb))?.grade).toBe('derived');
   }, 120_000);
 
+  it('the difference of two funders names the evidence of the two totals it subtracts, also when the first has grants approved for future payment', async () => {
+    const pairOf = (f: string, status: (x: Row) => boolean) => rows.filter((x) => x.foundation_ein === f && norm(x.grantee_name) === 'alliance for the great lakes' && status(x));
+    const MOTT = rows.find((x) => /MOTT/.test(x.foundation_name))!.foundation_ein;
+    expect(pairOf(MOTT, (x) => x.grant_bucket === '3b').length, 'Mott has a grant approved for future payment to the Alliance').toBeGreaterThan(0);
+    const [mott, joyce] = [sum(pairOf(MOTT, paid)), sum(pairOf('36-6079185', paid))];
+    const r = await ask(services, { question: 'Who gave more to the Alliance for the Great Lakes, the Mott Foundation or the Joyce Foundation?' });
+    expect(r.status, r.text).toBe('answered');
+    const diff = r.figures.find((f) => f.value === Math.abs(mott - joyce) && f.grade === 'derived')!;
+    expect(diff, r.text).toBeDefined();
+    const cited = /(E\d+) − (E\d+) =/.exec(diff.arithmetic ?? '');
+    expect(cited, diff.arithmetic).not.toBeNull();
+    // each id the arithmetic names is the evidence of one of the two paid totals, the larger first
+    const idOf = (v: number) => r.figures.find((f) => f.value === v && f.grade === 'verified')!.evidence[0]!.split('/').pop();
+    expect([cited![1]!.slice(1), cited![2]!.slice(1)]).toEqual([idOf(Math.max(mott, joyce)), idOf(Math.min(mott, joyce))]);
+  }, 120_000);
+
   it('a line filed with a placeholder for its recipient ("SEE ATTACHED SCHEDULE") is said to name no organization where it is listed', async () => {
     const placeholder = rows.filter((x) => /^see attached/i.test(x.grantee_name) && paid(x));
     expect(placeholder.length).toBeGreaterThan(0);

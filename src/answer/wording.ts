@@ -104,6 +104,7 @@ function answerableIf(d: RefusalDecision): string {
       if (d.code === 'residual') return `a configured model to settle whether the publisher's label means ${c.attribute ? `"${c.attribute}"` : 'what was asked'} (it is consulted only after every structural check has passed), or the question asked in the publisher's own wording`;
       return `a publisher response holding ${what} (the source has the measure, but not for this entity and period)`;
     case 'operationally_blocked': {
+      if (d.code === 'model_unavailable') return 'the configured model answering (check ASSAY_LLM_URL, ASSAY_LLM_MODEL and ASSAY_LLM_KEY, and that the endpoint serves OpenAI chat completions), or the question asked of a gateway without a model (offline interpreter, plain renderer)';
       const fix = d.code && d.code in ERROR_CODES ? ERROR_CODES[d.code as keyof typeof ERROR_CODES].fix : undefined;
       return fix ?? 'the blocked call succeeding (credential, rate limit or snapshot)';
     }

@@ -16,7 +16,9 @@ import { answerRecords, answerValues } from '../answer/assemble.ts';
 import { renderNote, type RefusalDecision } from '../answer/wording.ts';
 import { runIris } from '../evidence/iris.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
-import { queryContext } from '../execute/context.ts';
+import { DeadlineError, queryContext } from '../execute/context.ts';
+import { fromSignal } from '../execute/failure.ts';
+import { ModelTransportError } from '../llm/types.ts';
 import { crossCheck } from '../execute/corroborate.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import { executeShape, executorsFor, type Planned, type ShapeOutcome } from '../execute/shapes/index.ts';
@@ -49,12 +51,41 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
   });
   const s = new RunState(services, runIris(services.baseIri, runId), runId, ctx, req);
   try {
-    const result = await runQuestion(s);
+    let result: AskResult;
+    try {
+      result = await runQuestion(s);
+    } catch (e) {
+      // a model call that failed or was stopped is an outcome of the question, recorded like any other
+      const r = stoppedRefusal(s, e);
+      if (!r) throw e;
+      result = r;
+    }
     await s.record(result, startedAt);
     return result;
   } finally {
     ctx.dispose();
   }
+}
+
+/**
+ * What a model call that threw means for the question. Publisher failures never reach here (the
+ * search classifies them into its failures); a model call (understanding, re-ranking, drafting) is
+ * awaited directly, so its transport failure, or the deadline or the caller stopping it, arrives as
+ * an exception: the question is then operationally blocked (or cancelled), saying by what. Anything
+ * else is a bug and is rethrown.
+ */
+function stoppedRefusal(s: RunState, e: unknown): AskResult | undefined {
+  const fromModel = e instanceof ModelTransportError || (e as Error)?.name === 'APIUserAbortError';
+  if (s.ctx.signal.aborted) {
+    const f = fromSignal(s.ctx.signal);
+    const reason = s.ctx.signal.reason;
+    const detail = reason instanceof DeadlineError
+      ? `the question deadline (${reason.deadlineMs} ms) passed before ${fromModel ? 'the model answered' : 'the question finished'}; ask again with a longer deadline`
+      : f.message;
+    return s.refuse({ boundary: f.boundary, code: f.code, detail });
+  }
+  if (e instanceof ModelTransportError) return s.refuse({ boundary: 'operationally_blocked', code: 'model_unavailable', detail: e.message });
+  return undefined;
 }
 
 async function runQuestion(s: RunState): Promise<AskResult> {

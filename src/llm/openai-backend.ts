@@ -34,20 +34,37 @@ export function openAiClient(config: ModelConfig, options: { fetch?: typeof fetc
     modelFor: (role: ModelRole) => config.models[role],
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const model = config.models[req.role];
+      let r: OpenAI.Chat.Completions.ChatCompletion;
       try {
-        const r = await sdk.chat.completions.create({
+        r = await sdk.chat.completions.create({
           model,
           messages: req.messages,
           temperature: 0,
           ...(req.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: false } } } : {}),
         }, { signal: req.signal });
-        const text = r.choices[0]?.message?.content ?? '';
-        return { text, model: r.model || model, ...(r.usage ? { usage: { promptTokens: r.usage.prompt_tokens, completionTokens: r.usage.completion_tokens } } : {}) };
       } catch (e) {
         if (req.signal?.aborted) throw e;
         const status = (e as { status?: number }).status;
         throw new ModelTransportError(`model call (${req.role}, ${model}) to ${config.baseURL} failed${status ? ` with HTTP ${status}` : ''}: ${(e as Error).message}. Check ASSAY_LLM_URL, ASSAY_LLM_MODEL and ASSAY_LLM_KEY.`, e);
       }
+      // The SDK hands back whatever a 2xx carried (a web page, a proxy's JSON): only a chat completion is an answer.
+      const choices = (r as { choices?: unknown } | null)?.choices;
+      if (!Array.isArray(choices)) {
+        throw new ModelTransportError(`model call (${req.role}, ${model}) to ${config.baseURL} was answered with ${notCompletion(r)}, not a chat completion. Check that ASSAY_LLM_URL is the base URL of an OpenAI-compatible API (for most servers it ends in /v1).`);
+      }
+      const text = r.choices[0]?.message?.content ?? '';
+      return { text, model: r.model || model, ...(r.usage ? { usage: { promptTokens: r.usage.prompt_tokens, completionTokens: r.usage.completion_tokens } } : {}) };
     },
   };
+}
+
+/** What came back instead of a chat completion, in a few words (a page's title, a JSON body's keys). */
+function notCompletion(r: unknown): string {
+  if (typeof r === 'string') {
+    const title = /<title[^>]*>([^<]{0,120})/i.exec(r)?.[1]?.trim();
+    if (/^\s*</.test(r)) return `an HTML page${title ? ` ("${title}")` : ''}`;
+    return `a text body ("${r.replace(/\s+/g, ' ').trim().slice(0, 80)}")`;
+  }
+  if (r && typeof r === 'object') return `a JSON object with ${Object.keys(r).length ? `keys ${Object.keys(r).slice(0, 6).join(', ')}` : 'no keys'}`;
+  return `an empty or non-JSON body`;
 }

@@ -1,0 +1,101 @@
+/**
+ * A model that fails is an outcome of the question, not a crash: every model call (understanding,
+ * drafting) that fails in transport, answers something that is not a chat completion, or is stopped
+ * by the deadline or the caller, ends the question as a typed refusal that says what failed and
+ * what to do, and the run is recorded like any other (it was a 500 "bug in Assay", with no run).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ask } from '../../src/ask/run.ts';
+import type { AskServices } from '../../src/ask/services.ts';
+import { openAiClient } from '../../src/llm/openai-backend.ts';
+import { ModelTransportError, type ModelClient } from '../../src/llm/types.ts';
+import { BASE, testServices } from './services.ts';
+
+const Q = "What was Apple's total revenue in 2023?";
+
+/** A model whose every call (or every call of one role) fails in transport. */
+const failing = (role?: string): ModelClient => ({
+  modelFor: () => 'down-model',
+  async complete(req) {
+    if (role && req.role !== role) return { text: JSON.stringify({ answers: true, reason: 'scripted' }), model: 'down-model' };
+    throw new ModelTransportError('model call (classify, down-model) to http://127.0.0.1:9/v1 failed: Connection error. Check ASSAY_LLM_URL, ASSAY_LLM_MODEL and ASSAY_LLM_KEY.');
+  },
+});
+
+/** A model that never answers: it waits until its call is aborted, then throws what the SDK throws. */
+const hanging: ModelClient = {
+  modelFor: () => 'hung-model',
+  complete: (req) => new Promise((_, reject) => {
+    req.signal?.addEventListener('abort', () => reject(Object.assign(new Error('Request was aborted.'), { name: 'APIUserAbortError' })), { once: true });
+  }),
+};
+
+const runGraphSize = (s: AskServices, runId: string) => s.store.rdf.graphSize(`${BASE}graph/runs/${runId}`);
+
+describe('a failing model ends the question as a refusal that says so', () => {
+  let base: AskServices;
+  beforeAll(async () => { base = await testServices(); }, 120_000);
+
+  it('understanding: a transport failure → operationally_blocked (model_unavailable), naming the endpoint and the settings', async () => {
+    const s = { ...base, model: failing() };
+    const r = await ask(s, { question: Q, interpreter: 'model' });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'operationally_blocked', code: 'model_unavailable' });
+    expect(r.refusal!.reason).toContain('http://127.0.0.1:9/v1');
+    expect(r.refusal!.answerable_if).toContain('ASSAY_LLM_URL');
+    expect(r.figures).toEqual([]);
+    expect(runGraphSize(s, r.run_id)).toBeGreaterThan(0);
+  });
+
+  it('understanding: the deadline passing while the model hangs → operationally_blocked (deadline), saying it waited on the model', async () => {
+    const s = { ...base, model: hanging };
+    const r = await ask(s, { question: Q, interpreter: 'model', timeoutMs: 200 });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'operationally_blocked', code: 'deadline' });
+    expect(r.refusal!.reason).toContain('before the model answered');
+    expect(r.refusal!.answerable_if).toContain('longer deadline');
+    expect(runGraphSize(s, r.run_id)).toBeGreaterThan(0);
+  });
+
+  it('understanding: the caller cancelling while the model works → cancelled', async () => {
+    const caller = new AbortController();
+    const p = ask({ ...base, model: hanging }, { question: Q, interpreter: 'model' }, { signal: caller.signal });
+    setTimeout(() => caller.abort(new Error('the client disconnected')), 20);
+    const r = await p;
+    expect(r.refusal).toMatchObject({ boundary: 'cancelled', code: 'cancelled' });
+    expect(r.refusal!.reason).toContain('the client disconnected');
+  });
+
+  it('drafting: a transport failure after the evidence was admitted → refused, and the admitted evidence stays in the store', async () => {
+    const s = { ...base, model: failing('synthesise') };
+    const r = await ask(s, { question: Q });
+    expect(r.status).toBe('refused');
+    expect(r.refusal).toMatchObject({ boundary: 'operationally_blocked', code: 'model_unavailable' });
+    expect(r.attempts.some((a) => a.disposition === 'accepted')).toBe(true);
+    expect(s.store.rdf.graphSize(`${BASE}graph/evidence`)).toBeGreaterThan(0);
+    expect(runGraphSize(s, r.run_id)).toBeGreaterThan(0);
+  });
+});
+
+describe('the OpenAI-compatible backend against an endpoint that is not one', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><html><head><title>Sign in</title></head><body>Sign in</body></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('an HTML page with status 200 is a transport failure naming the page and the setting, not a TypeError', async () => {
+    const c = openAiClient({ baseURL: url, models: { classify: 'm', rerank: 'm', synthesise: 'm' }, timeoutMs: 5_000 }, { maxRetries: 0 });
+    const e = await c.complete({ role: 'classify', messages: [{ role: 'user', content: 'hello' }] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ModelTransportError);
+    expect((e as Error).message).toContain('an HTML page ("Sign in"), not a chat completion');
+    expect((e as Error).message).toContain('ASSAY_LLM_URL');
+  });
+});

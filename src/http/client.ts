@@ -361,7 +361,10 @@ export class HttpClient {
       if (timeoutCtl.signal.aborted) {
         return { ok: false, retryable: true, error: new PublisherError('timeout', `${policy.source} did not answer within ${timeoutMs} ms`, { ...at, cause: TIMEOUT.description }) };
       }
-      const msg = scrubText((e as Error)?.message ?? String(e), secrets);
+      // fetch says only "fetch failed"; what failed (refused, reset, a redirect loop, DNS) is its cause
+      const cause = (e as { cause?: { message?: unknown; code?: unknown } })?.cause;
+      const why = typeof cause?.message === 'string' && cause.message ? cause.message : typeof cause?.code === 'string' ? cause.code : undefined;
+      const msg = scrubText(`${(e as Error)?.message ?? String(e)}${why ? `: ${why}` : ''}`, secrets);
       return { ok: false, retryable: true, error: new PublisherError('network', `${policy.source}: the connection failed (${msg})`, at) };
     } finally {
       timers.abort();

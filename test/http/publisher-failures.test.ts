@@ -75,6 +75,22 @@ describe('typed publisher failures over loopback', () => {
     expect(e.toFailure()).toMatchObject({ code: 'invalid_json', truncated: false });
   });
 
+  it('a redirect loop: network, saying what failed rather than only "fetch failed"', async () => {
+    const e = await failureOf({ status: 302, body: '', headers: { location: '/api/thing.json?id=7' } }, { maxAttempts: 1 });
+    expect(e.toFailure()).toMatchObject({ code: 'network', kind: 'transport' });
+    expect(e.message).toMatch(/redirect count exceeded/);
+    expect(failureBoundary(e)).toBe('operationally_blocked');
+  });
+
+  it('a refused connection names the refusal', async () => {
+    const client = new HttpClient({ mode: 'live', fetch: globalThis.fetch, timeoutMs: 5_000, retry: { maxAttempts: 1, baseMs: 1, maxMs: 5 } });
+    const closed = await startFakePublisher({ status: 200, body: '{}' });
+    await closed.close(); // nothing listens on its port any more
+    const e = await client.request({ method: 'GET', url: `${closed.url}/api/thing.json` }, policy, callContext({ timeoutMs: 5_000 })).catch((x: unknown) => x);
+    expect((e as PublisherError).code).toBe('network');
+    expect((e as Error).message).toMatch(/ECONNREFUSED/);
+  });
+
   it('only the publisher saying "no such record" is no data', async () => {
     const e = await failureOf({ status: 404, body: '{"error":"not found"}' });
     expect(e.code).toBe('not_found');

@@ -4,6 +4,7 @@
  * catalog and the ask workers are (readiness: /ready answers 200 from the same moment).
  */
 import { loadConfig } from '../../config.ts';
+import { modelConfigFromEnv } from '../../llm/config.ts';
 import { imageNotes, startGateway } from '../../server/listen.ts';
 import { syncCatalogGraph, type SyncResult } from '../../ard/sync.ts';
 import { graphIri } from '../../rdf/vocab.ts';
@@ -80,7 +81,10 @@ export async function serveCommand(opts: ServeOptions): Promise<void> {
   }
   after.push(...imageNotes(running.store));
   after.push(`  SPARQL endpoint: ${config.baseIri}sparql   VoID: ${config.baseIri}.well-known/void   catalog: ${config.baseIri}catalog`);
-  after.push('  offline default: no model and no live publisher traffic are configured. Stop with Ctrl-C.');
+  const model = modelConfigFromEnv();
+  after.push(model
+    ? `  model: ${model.baseURL} (classify ${model.models.classify}, rerank ${model.models.rerank}, synthesise ${model.models.synthesise}); publishers replayed from the offline snapshot. Stop with Ctrl-C.`
+    : '  offline default: no model and no live publisher traffic are configured. Stop with Ctrl-C.');
   after.push('ready');
   process.stdout.write(after.join('\n') + '\n');
   await stopped;

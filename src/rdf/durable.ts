@@ -229,6 +229,19 @@ function verifySnapshot(path: string, data: Buffer, sums: SnapshotSums): void {
 type Listener = (op: WriteOp, seq: number) => void;
 
 /**
+ * Append all of `data`. One write(2) may write less than asked and still succeed (a disk that fills
+ * mid-record writes what fits; the next call then fails with ENOSPC); a record taken as written on
+ * a short count would be acknowledged and then cut off at the next start as a torn tail.
+ */
+async function writeFully(fh: FileHandle, data: Buffer): Promise<void> {
+  for (let at = 0; at < data.length;) {
+    const { bytesWritten } = await fh.write(data, at, data.length - at, null);
+    if (bytesWritten <= 0) throw new Error(`only ${at} of the record's ${data.length} bytes could be written`);
+    at += bytesWritten;
+  }
+}
+
+/**
  * A record's payload is `{"v":2,"op":…}` for writes journaled after they were applied; a bare
  * op is a legacy record, journaled before it was applied.
  */
@@ -672,7 +685,7 @@ export class DurableStore implements AssayStore {
       const before = this.#journalBytes;
       record ??= encodeRecord(op);
       try {
-        await this.#journal.write(record, 0, record.length, null);
+        await writeFully(this.#journal, record);
         await this.#journal.datasync();
         if (before === 0 && !this.#manifest?.snapshot) this.#journalBase = record.length;
         this.#journalBytes += record.length;

@@ -136,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
     const err = e as Error;
     // Known operational failures (store locked, corrupt, capacity, unreachable, invalid config) carry
     // messages written for people; anything else is a bug and keeps its stack.
-    if (['StoreLockedError', 'StoreCorruptError', 'StoreCapacityError', 'CatalogValidationError', 'RemoteStoreError', 'StoreConfigError'].includes(err.name) || err.message.startsWith('invalid configuration')) {
+    if (['StoreLockedError', 'StoreCorruptError', 'StoreCapacityError', 'StoreWriteError', 'CatalogValidationError', 'RemoteStoreError', 'StoreConfigError'].includes(err.name) || err.message.startsWith('invalid configuration')) {
       process.stderr.write(`assay: ${err.message}\n`);
       return 1;
     }

@@ -151,6 +151,23 @@ export class StoreCorruptError extends Error {
   }
 }
 
+/**
+ * A write the data directory could not take (full disk, read-only or unwritable directory): it was
+ * not acknowledged, and the store refuses further writes until a restart (memory may hold what
+ * the disk does not). The message says what to do; reads keep working.
+ */
+export class StoreWriteError extends Error {
+  override readonly name = 'StoreWriteError';
+  constructor(message: string, readonly code?: string, cause?: unknown) { super(message, { cause }); }
+}
+
+/** What an operator does about a write the file system refused, by its errno code. */
+function writeFaultAdvice(dir: string, code: string | undefined): string {
+  if (code === 'ENOSPC' || code === 'EDQUOT') return `the disk holding ${dir} is full: free space there (or move the data directory: --data / ASSAY_DATA_DIR), then restart Assay`;
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return `${dir} cannot be written: make it writable by this process (or choose another data directory: --data / ASSAY_DATA_DIR), then restart Assay`;
+  return `check the disk holding ${dir}, then restart Assay`;
+}
+
 export class StoreCapacityError extends Error {
   constructor(message: string) {
     super(message);
@@ -617,6 +634,11 @@ export class DurableStore implements AssayStore {
     return taken;
   }
 
+  /** Why the store refuses writes (a write the disk would not take), or null while it accepts them. */
+  get writeFault(): StoreWriteError | null {
+    return this.#failed instanceof StoreWriteError ? this.#failed : null;
+  }
+
   /** Called after each acknowledged write (e.g. to keep a query replica current). */
   onWrite(listener: Listener): () => void {
     this.#listeners.add(listener);
@@ -647,7 +669,7 @@ export class DurableStore implements AssayStore {
   async #applyNow(op: WriteOp): Promise<void> {
     if (this.#closed) throw new Error('the store is closed; open it again before writing');
     if (this.#readOnly) throw new Error(`the store at ${this.dir} was opened read-only; stop the process that owns it, or send the write to its endpoint`);
-    if (this.#failed) throw new Error(`the store refused writes after an earlier fault: ${this.#failed.message}; restart Assay`);
+    if (this.#failed) throw new StoreWriteError(`the store refused writes after an earlier fault: ${this.#failed.message}`, this.#failed instanceof StoreWriteError ? this.#failed.code : undefined);
     if (this.#remote) {
       const seq = await this.#remote(op);
       if (seq > this.#seq) await new Promise<void>((resolve) => this.#waiters.push({ seq, resolve }));
@@ -693,9 +715,11 @@ export class DurableStore implements AssayStore {
       } catch (e) {
         // Memory now holds a write the disk does not: refuse every further write so nothing
         // is acknowledged on top of it; a restart reloads the acknowledged state.
-        this.#failed = e as Error;
+        const code = (e as NodeJS.ErrnoException).code;
+        const fault = new StoreWriteError(`the write could not be journaled (${(e as Error).message}); it was not acknowledged, and the store refuses writes until Assay is restarted; ${writeFaultAdvice(this.dir ?? 'the data directory', code)}`, code, e);
+        this.#failed = fault;
         await this.#journal.truncate(before).catch(() => undefined);
-        throw new Error(`the write could not be journaled (${(e as Error).message}); it was not acknowledged, and the store refuses writes until Assay is restarted`);
+        throw fault;
       }
     }
     this.#seq++;

@@ -20,6 +20,7 @@ import { askTurn, type TurnRequest, type TurnResult } from '../../conversation/a
 import { CONVERSATION_ID } from '../../conversation/turns.ts';
 import type { AskServices } from '../../ask/services.ts';
 import { AskBusyError } from '../ask/host.ts';
+import { DurableStore } from '../../rdf/durable.ts';
 import { modelEnv, type Config } from '../../config.ts';
 import { modelConfigFromEnv } from '../../llm/config.ts';
 
@@ -78,12 +79,19 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
     if (store.rdf.sizeBound >= at && store.rdf.size >= at) {
       throw new AskRefusal(507, 'store-full', `the store holds ${store.rdf.size} quads and refuses new runs from ${at} (limits.store.refuseWritesAt = ${refuseWritesAt} of limits.store.maxQuads = ${maxQuads}); reads keep working. An operator frees space with retention (limits.runs) or by clearing graphs.`);
     }
-    if (opts.services) return askTurn(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });
+    // every question writes its run: a data directory that refused a write (full, read-only) refuses new runs, saying why
+    const unwritable = () => {
+      const fault = store instanceof DurableStore ? store.writeFault : null;
+      return fault ? new AskRefusal(507, 'store-unwritable', `${fault.message}. Reads (/sparql, /runs) keep working.`) : undefined;
+    };
+    const before = unwritable();
+    if (before) throw before;
     try {
+      if (opts.services) return await askTurn(await opts.services, req, { signal: how.signal, ...(how.onProgress ? { onProgress: how.onProgress } : {}) });
       return await app.askHost().ask(req, how);
     } catch (e) {
       if (e instanceof AskBusyError) throw new AskRefusal(503, 'busy', e.message, { 'Retry-After': '2' });
-      throw e;
+      throw unwritable() ?? e;
     }
   };
 

@@ -1,0 +1,58 @@
+/**
+ * POST /ask when the data directory stops taking writes (a full disk; a read-only directory
+ * fails the same way): every question writes its run, so the write that hits the fault is refused
+ * (not acknowledged), the question answers 507 `store-unwritable` saying what happened and what
+ * to do — not 500 "a bug in Assay" — and so does every question after it, before any work; reads
+ * keep working and the store reopens with everything acknowledged before.
+ */
+import { mkdtemp, open, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { DurableStore } from '../../src/rdf/durable.ts';
+import { askRoutes } from '../../src/server/routes/ask.ts';
+import { BASE, testServices } from '../ask/services.ts';
+
+const Q = "What was Apple's total revenue in 2023?";
+
+async function fileHandleProto(): Promise<{ write: (...a: unknown[]) => unknown }> {
+  const probe = await open(join(await mkdtemp(join(tmpdir(), 'assay-probe-')), 'x'), 'w');
+  const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown };
+  await probe.close();
+  return proto;
+}
+
+afterEach(() => { vi.restoreAllMocks(); });
+
+describe('POST /ask on a data directory that refuses writes', () => {
+  it('507 store-unwritable naming the fault and the fix, for the question that hit it and every one after; nothing acknowledged is lost', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'assay-unwritable-'));
+    const store = await DurableStore.open(dir);
+    await store.apply({ kind: 'load', format: 'application/n-triples', graph: 'http://example.org/kept', data: '<http://example.org/a> <http://example.org/p> "kept" .\n' });
+    const services = await testServices();
+    const app = Fastify();
+    app.decorate('assay', { config: loadConfig({ dataDir: dir, baseIri: BASE }, {}), store } as never);
+    await app.register(askRoutes, { services: Promise.resolve({ ...services, store }) });
+
+    const proto = await fileHandleProto();
+    vi.spyOn(proto, 'write').mockImplementation(() => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+    const first = await app.inject({ method: 'POST', url: '/ask', payload: { question: Q } });
+    expect(first.statusCode).toBe(507);
+    expect(first.json()).toMatchObject({ error: 'store-unwritable' });
+    expect(first.json().message).toMatch(/ENOSPC.*not acknowledged.*is full: free space there.*restart Assay/);
+    vi.restoreAllMocks();
+
+    const next = await app.inject({ method: 'POST', url: '/ask/stream', payload: { question: Q } });
+    expect(next.statusCode).toBe(507);
+    expect(next.json().message).toMatch(/could not be journaled \(ENOSPC.*Reads \(\/sparql, \/runs\) keep working/);
+    await app.close();
+    await store.close();
+
+    const reopened = await DurableStore.open(dir);
+    expect(reopened.recovery.tornTail).toBeUndefined();
+    expect(reopened.rdf.graphSize('http://example.org/kept')).toBe(1);
+    await reopened.close();
+  }, 60_000);
+});

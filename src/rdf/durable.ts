@@ -485,8 +485,14 @@ export class DurableStore implements AssayStore {
         throw new StoreCorruptError(`${dir} is not an Assay data directory (no ${MANIFEST}); start \`assay serve --data ${dir}\` or \`assay load\` once to create it`);
       }
     } else {
-      await mkdir(dir, { recursive: true });
-      await acquireLock(dir);
+      try {
+        await mkdir(dir, { recursive: true });
+        await acquireLock(dir);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (!code || !['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'ENOTDIR'].includes(code)) throw e;
+        throw new StoreWriteError(`the data directory ${dir} cannot be opened for writing (${(e as Error).message}); ${code === 'ENOTDIR' ? `${dir} (or a folder above it) is a file: choose another data directory (--data / ASSAY_DATA_DIR)` : writeFaultAdvice(dir, code)}. To only read it, \`assay sparql --data ${dir}\` opens it read-only`, code, e);
+      }
     }
     try {
       const manifest = await readManifest(dir);

@@ -66,3 +66,13 @@ describe('a journal append on a disk that fills mid-record', () => {
     await b.close();
   });
 });
+
+describe('a data directory that cannot be opened for writing', () => {
+  it('is a StoreWriteError saying why and what to do, not an internal error', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'assay-notdir-')), 'a-file');
+    await (await open(file, 'w')).close();
+    const e = await DurableStore.open(join(file, 'data')).catch((x: unknown) => x);
+    expect((e as Error).name).toBe('StoreWriteError');
+    expect((e as Error).message).toMatch(/cannot be opened for writing \(ENOTDIR.*choose another data directory.*assay sparql --data/);
+  });
+});

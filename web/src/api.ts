@@ -13,13 +13,18 @@ export class HttpError extends Error {
   constructor(readonly status: number, message: string, readonly fix?: string) { super(message); }
 }
 
-async function errorOf(res: Response): Promise<HttpError> {
-  const text = await res.text();
+export async function errorOf(res: Response): Promise<HttpError> {
+  const text = await res.text().catch(() => '');
   try {
     const j = JSON.parse(text) as { message?: string; fix?: string };
     return new HttpError(res.status, j.message ?? text, j.fix);
   } catch {
-    return new HttpError(res.status, text || res.statusText);
+    // not the gateway's JSON: a proxy or server in front of it answered (a web page, plain text)
+    if (/^\s*</.test(text) || /html/i.test(res.headers.get('content-type') ?? '')) {
+      const words = (/<title[^>]*>([^<]*)/i.exec(text)?.[1] ?? /<h1[^>]*>([^<]*)/i.exec(text)?.[1] ?? '').trim();
+      return new HttpError(res.status, `a web page came back instead of Assay's answer${words ? ` ("${words.slice(0, 120)}")` : ''}: a proxy or server in front of the gateway answered; try again, and if it persists tell the operator`);
+    }
+    return new HttpError(res.status, text.trim().slice(0, 300) || res.statusText);
   }
 }
 
@@ -28,20 +33,38 @@ async function errorOf(res: Response): Promise<HttpError> {
  * the final result. A line that is not JSON, or a stream that ends without a result, rejects.
  */
 export async function streamAsk(body: AskBody, onEvent: (e: ProgressEvent) => void, signal?: AbortSignal): Promise<AskResult> {
-  const res = await fetch('/ask/stream', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  let res: Response;
+  try {
+    res = await fetch('/ask/stream', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    throw new Error(`the gateway could not be reached (${(e as Error).message}); check that it is running, then ask again`);
+  }
   if (!res.ok || !res.body) throw await errorOf(res);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   let result: AskResult | undefined;
   const line = (l: string) => {
     if (!l.trim()) return;
-    const msg = JSON.parse(l) as { event?: ProgressEvent; result?: AskResult; error?: string };
+    let msg: { event?: ProgressEvent; result?: AskResult; error?: string };
+    try {
+      msg = JSON.parse(l) as typeof msg;
+    } catch {
+      throw new Error(`the answer stream sent a line that is not JSON ("${l.slice(0, 60)}…"): the connection may have been cut; ask again`);
+    }
     if (msg.event) onEvent(msg.event);
     else if (msg.result) result = msg.result;
     else if (msg.error) throw new Error(msg.error);
   };
   for (;;) {
-    const { value, done } = await reader.read();
+    let chunk: ReadableStreamReadResult<string>;
+    try {
+      chunk = await reader.read();
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw new Error(`the connection to the gateway was lost before the answer arrived (${(e as Error).message}); ask again`);
+    }
+    const { value, done } = chunk;
     if (done) break;
     buffer += value;
     let nl: number;
@@ -51,7 +74,7 @@ export async function streamAsk(body: AskBody, onEvent: (e: ProgressEvent) => vo
     }
   }
   line(buffer);
-  if (!result) throw new Error('the answer stream ended without a result');
+  if (!result) throw new Error('the answer stream ended without a result: the connection may have been cut, or the gateway stopped; ask again');
   return result;
 }
 

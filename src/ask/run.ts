@@ -18,7 +18,7 @@ import { runIris } from '../evidence/iris.ts';
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import { DeadlineError, queryContext } from '../execute/context.ts';
 import { fromSignal } from '../execute/failure.ts';
-import { ModelTransportError } from '../llm/types.ts';
+import { ModelCallAborted, ModelTransportError } from '../llm/types.ts';
 import { crossCheck } from '../execute/corroborate.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import { executeShape, executorsFor, type Planned, type ShapeOutcome } from '../execute/shapes/index.ts';
@@ -75,13 +75,11 @@ export async function ask(services: AskServices, req: AskRequest, options: AskOp
  * else is a bug and is rethrown.
  */
 function stoppedRefusal(s: RunState, e: unknown): AskResult | undefined {
-  const fromModel = e instanceof ModelTransportError || (e as Error)?.name === 'APIUserAbortError';
   if (s.ctx.signal.aborted) {
     const f = fromSignal(s.ctx.signal);
     const reason = s.ctx.signal.reason;
-    const detail = reason instanceof DeadlineError
-      ? `the question deadline (${reason.deadlineMs} ms) passed before ${fromModel ? 'the model answered' : 'the question finished'}; ask again with a longer deadline`
-      : f.message;
+    const waited = e instanceof ModelCallAborted ? `the model (${e.role}, ${e.model}) answered` : 'the question finished';
+    const detail = reason instanceof DeadlineError ? `the question deadline (${reason.deadlineMs} ms) passed before ${waited}; ask again with a longer deadline` : f.message;
     return s.refuse({ boundary: f.boundary, code: f.code, detail });
   }
   if (e instanceof ModelTransportError) return s.refuse({ boundary: 'operationally_blocked', code: 'model_unavailable', detail: e.message });

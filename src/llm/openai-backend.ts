@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type OpenAI from 'openai';
 import type { ModelConfig } from './config.ts';
-import { ModelTransportError, type CompletionRequest, type CompletionResult, type ModelClient, type ModelRole } from './types.ts';
+import { ModelCallAborted, ModelTransportError, type CompletionRequest, type CompletionResult, type ModelClient, type ModelRole } from './types.ts';
 
 // The SDK (over a hundred modules) is loaded when a client is first made, not by every process
 // that imports the model layer: an offline question never makes one.
@@ -43,7 +43,7 @@ export function openAiClient(config: ModelConfig, options: { fetch?: typeof fetc
           ...(req.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: false } } } : {}),
         }, { signal: req.signal });
       } catch (e) {
-        if (req.signal?.aborted) throw e;
+        if (req.signal?.aborted) throw new ModelCallAborted(req.role, model, e);
         const status = (e as { status?: number }).status;
         throw new ModelTransportError(`model call (${req.role}, ${model}) to ${config.baseURL} failed${status ? ` with HTTP ${status}` : ''}: ${(e as Error).message}. Check ASSAY_LLM_URL, ASSAY_LLM_MODEL and ASSAY_LLM_KEY.`, e);
       }

@@ -36,3 +36,9 @@ export class ModelTransportError extends Error {
   override readonly name = 'ModelTransportError';
   constructor(message: string, cause?: unknown) { super(message, { cause }); }
 }
+
+/** A model call stopped by its caller's signal (the question's deadline, or the caller cancelling), not a model failure. */
+export class ModelCallAborted extends Error {
+  override readonly name = 'ModelCallAborted';
+  constructor(readonly role: ModelRole, readonly model: string, cause?: unknown) { super(`the model call (${role}, ${model}) was stopped before it answered`, { cause }); }
+}

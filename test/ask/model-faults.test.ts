@@ -24,13 +24,15 @@ const failing = (role?: string): ModelClient => ({
   },
 });
 
-/** A model that never answers: it waits until its call is aborted, then throws what the SDK throws. */
-const hanging: ModelClient = {
-  modelFor: () => 'hung-model',
-  complete: (req) => new Promise((_, reject) => {
-    req.signal?.addEventListener('abort', () => reject(Object.assign(new Error('Request was aborted.'), { name: 'APIUserAbortError' })), { once: true });
-  }),
-};
+/** An OpenAI-compatible endpoint on loopback that accepts every call and never answers. */
+let hangingServer: Server;
+let hanging: ModelClient;
+beforeAll(async () => {
+  hangingServer = createServer(() => { /* never answers */ });
+  await new Promise<void>((r) => hangingServer.listen(0, '127.0.0.1', r));
+  hanging = openAiClient({ baseURL: `http://127.0.0.1:${(hangingServer.address() as AddressInfo).port}/v1`, models: { classify: 'hung-model', rerank: 'hung-model', synthesise: 'hung-model' }, timeoutMs: 60_000 }, { maxRetries: 0 });
+});
+afterAll(() => { hangingServer.closeAllConnections(); return new Promise<void>((r) => hangingServer.close(() => r())); });
 
 const runGraphSize = (s: AskServices, runId: string) => s.store.rdf.graphSize(`${BASE}graph/runs/${runId}`);
 
@@ -54,7 +56,7 @@ describe('a failing model ends the question as a refusal that says so', () => {
     const r = await ask(s, { question: Q, interpreter: 'model', timeoutMs: 200 });
     expect(r.status).toBe('refused');
     expect(r.refusal).toMatchObject({ boundary: 'operationally_blocked', code: 'deadline' });
-    expect(r.refusal!.reason).toContain('before the model answered');
+    expect(r.refusal!.reason).toContain('passed before the model (classify, hung-model) answered');
     expect(r.refusal!.answerable_if).toContain('longer deadline');
     expect(runGraphSize(s, r.run_id)).toBeGreaterThan(0);
   });

@@ -100,6 +100,8 @@ export interface HttpClientOptions {
   credentials?: Readonly<Record<string, string | undefined>>;
   /** Per-call timeout, milliseconds (default 30 s). */
   timeoutMs?: number;
+  /** The largest response body read, bytes (default MAX_BODY_BYTES); a larger one fails as `too_large` without being held. */
+  maxBodyBytes?: number;
   retry?: Partial<RetryPolicy>;
   log?: (event: HttpLogEvent) => void;
 }
@@ -111,6 +113,13 @@ export class MissingCassetteError extends Error {
     this.name = 'MissingCassetteError';
   }
 }
+
+/**
+ * 256 MiB: above the largest bodies the catalog's operations return (a big filer's SEC companyfacts
+ * is tens of MB), and well below what one string can hold (V8 stops near 512 M characters) and
+ * what a worker can parse beside its replica. A bigger body is read no further.
+ */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
 const DEADLINE = Symbol('deadline');
 const TIMEOUT = Symbol('timeout');
@@ -354,7 +363,12 @@ export class HttpClient {
     const signal = AbortSignal.any([callSignal, timeoutCtl.signal]);
     try {
       const res = await abortable(fetchImpl(req.url, { method: req.method, headers: req.headers, body: req.body, signal }), signal);
-      const text = await abortable(res.text(), signal);
+      const max = this.options.maxBodyBytes ?? MAX_BODY_BYTES;
+      const text = await abortable(readCapped(res, max), signal);
+      if (text === undefined) {
+        const declared = Number(res.headers.get('content-length'));
+        return { ok: false, retryable: false, error: new PublisherError('too_large', `${policy.source} answered ${res.status} with a body ${declared > max ? `of ${declared} bytes` : 'that kept coming'} past the ${max}-byte limit a response may have; it was not read further`, { ...at, status: res.status }) };
+      }
       return { ok: true, status: res.status, contentType: res.headers.get('content-type') ?? '', text, retryAfter: res.headers.get('retry-after') };
     } catch (e) {
       if (callSignal.aborted) throw e;
@@ -381,6 +395,28 @@ function statusFailure(status: number, text: string, at: { method: string; url: 
   if (status === 401 || status === 403) return new PublisherError('refused', `${at.source} refused the request${said}`, { ...at, status });
   if (status === 429) return new PublisherError('rate_limited', `${at.source} answered 429 Too Many Requests`, { ...at, status });
   return new PublisherError('http_status', `${at.source} answered HTTP ${status}${said}`, { ...at, status });
+}
+
+/**
+ * The body as text (UTF-8, as Response.text() reads it), or undefined once it passes `max` bytes:
+ * a declared length over the limit is refused before reading, and a body that keeps coming is
+ * cancelled at the limit, so a huge or endless response is never held whole.
+ */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) { await res.body?.cancel().catch(() => undefined); return undefined; }
+  if (!res.body) return res.text();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) { await reader.cancel().catch(() => undefined); return undefined; }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** Races a promise against a signal, so a body that never ends still ends the call. */

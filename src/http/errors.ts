@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   html_instead_of_data: { kind: 'malformed', explain: 'a web page came back where data was expected', fix: 'check the URL and whether the publisher wants a key' },
   empty_body: { kind: 'malformed', explain: 'the response body was empty', fix: 'retry later; report to the publisher if it persists' },
   invalid_json: { kind: 'malformed', explain: 'the body is not valid JSON: truncated (it ends before the JSON closes) or unparsable', fix: 'retry; if recorded, re-record the cassette' },
+  too_large: { kind: 'malformed', explain: 'the response body passed the size a response may have (256 MiB; HttpClient maxBodyBytes) and was not read further', fix: 'ask for less (one entity, a shorter period or a smaller page); a publisher that really serves this much needs a paged or bulk operation in its descriptor' },
   unexpected_shape: { kind: 'malformed', explain: 'the body parsed but lacks the fields the connector relies on', fix: 'the publisher may have changed its format: update the connector' },
   aborted: { kind: 'cancelled', explain: 'the caller cancelled the question', fix: 'none needed' },
 } as const satisfies Record<string, { kind: PublisherErrorKind; explain: string; fix: string }>;

@@ -4,6 +4,8 @@
  * the one HttpClient. Each failure is its own code carrying the publisher, the request and the
  * failure, and every one ends as operationally_blocked — never as no data.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, type RequestPolicy } from '../../src/http/client.ts';
 import { callContext } from '../../src/http/context.ts';
@@ -15,9 +17,9 @@ const policy: RequestPolicy = { source: 'example-publisher', operation: 'thing',
 let fake: FakePublisher | undefined;
 afterEach(async () => { await fake?.close(); fake = undefined; });
 
-async function failureOf(behaviour: Behaviour, opts: { deadlineMs?: number; timeoutMs?: number; maxAttempts?: number } = {}): Promise<PublisherError> {
+async function failureOf(behaviour: Behaviour, opts: { deadlineMs?: number; timeoutMs?: number; maxAttempts?: number; maxBodyBytes?: number } = {}): Promise<PublisherError> {
   fake = await startFakePublisher(behaviour);
-  const client = new HttpClient({ mode: 'live', fetch: globalThis.fetch, timeoutMs: opts.timeoutMs ?? 5_000, retry: { maxAttempts: opts.maxAttempts ?? 2, baseMs: 1, maxMs: 5 } });
+  const client = new HttpClient({ mode: 'live', fetch: globalThis.fetch, timeoutMs: opts.timeoutMs ?? 5_000, retry: { maxAttempts: opts.maxAttempts ?? 2, baseMs: 1, maxMs: 5 }, ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}) });
   try {
     await client.request({ method: 'GET', url: `${fake.url}/api/thing.json?id=7` }, policy, callContext({ timeoutMs: opts.deadlineMs ?? 10_000 }));
   } catch (e) {
@@ -89,6 +91,42 @@ describe('typed publisher failures over loopback', () => {
     const e = await client.request({ method: 'GET', url: `${closed.url}/api/thing.json` }, policy, callContext({ timeoutMs: 5_000 })).catch((x: unknown) => x);
     expect((e as PublisherError).code).toBe('network');
     expect((e as Error).message).toMatch(/ECONNREFUSED/);
+  });
+
+  it('a body over the size limit: too_large, refused from its declared length, not retried', async () => {
+    const body = JSON.stringify({ rows: 'x'.repeat(5_000) });
+    const e = await failureOf({ status: 200, body, headers: { 'content-length': String(Buffer.byteLength(body)) } }, { maxBodyBytes: 1_000 });
+    expect(e.toFailure()).toMatchObject({ code: 'too_large', kind: 'malformed', status: 200, attempts: 1 });
+    expect(e.message).toMatch(/with a body of 5\d{3} bytes past the 1000-byte limit a response may have/);
+    expect(fake!.calls).toHaveLength(1);
+    expect(failureBoundary(e)).toBe('operationally_blocked');
+  });
+
+  it('a body with no declared length that keeps coming is cut at the limit, not held whole', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }); // chunked: no content-length
+      res.write('{"rows":[');
+      const t = setInterval(() => { if (!res.write('"' + 'x'.repeat(1_000) + '",')) return; }, 1);
+      res.on('close', () => clearInterval(t));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = new HttpClient({ mode: 'live', fetch: globalThis.fetch, timeoutMs: 10_000, maxBodyBytes: 50_000, retry: { maxAttempts: 2, baseMs: 1, maxMs: 5 } });
+      const e = await client.request({ method: 'GET', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/endless.json` }, policy, callContext({ timeoutMs: 10_000 })).catch((x: unknown) => x);
+      expect((e as PublisherError).code).toBe('too_large');
+      expect((e as Error).message).toMatch(/a body that kept coming past the 50000-byte limit/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('a body within the limit reads as before, a UTF-8 byte-order mark dropped as Response.text() drops it', async () => {
+    fake = await startFakePublisher({ status: 200, body: '\uFEFF{"name":"Zoë"}' });
+    const client = new HttpClient({ mode: 'live', fetch: globalThis.fetch, timeoutMs: 5_000, maxBodyBytes: 1_000 });
+    const r = await client.request({ method: 'GET', url: `${fake.url}/api/thing.json` }, policy, callContext({ timeoutMs: 5_000 }));
+    expect(r.text).toBe('{"name":"Zoë"}');
+    expect(r.json).toEqual({ name: 'Zoë' });
   });
 
   it('only the publisher saying "no such record" is no data', async () => {

@@ -56,3 +56,19 @@ describe('POST /ask on a data directory that refuses writes', () => {
     await reopened.close();
   }, 60_000);
 });
+
+describe('POST /ask refusing a body it cannot read', () => {
+  it('413 and 415 say what to send instead of fastify\'s bare "Request body is too large" / "Unsupported Media Type"', async () => {
+    const services = await testServices();
+    const app = Fastify({ bodyLimit: 1_000 });
+    app.decorate('assay', { config: loadConfig({ baseIri: BASE }, {}), store: services.store } as never);
+    await app.register(askRoutes, { services: Promise.resolve(services) });
+    const big = await app.inject({ method: 'POST', url: '/ask', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ question: 'a'.repeat(5_000) }) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().message).toBe('the body is larger than the 1000 bytes /ask takes; send JSON like {"question": "…"} (a question is at most 2,000 characters)');
+    const form = await app.inject({ method: 'POST', url: '/ask/stream', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'question=hi' });
+    expect(form.statusCode).toBe(415);
+    expect(form.json().message).toBe('/ask/stream takes a JSON body: send Content-Type: application/json with JSON like {"question": "…"}');
+    await app.close();
+  });
+});

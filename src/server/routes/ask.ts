@@ -144,8 +144,11 @@ export async function askRoutes(app: FastifyInstance, opts: AskRouteOptions = {}
     done(null, value);
   });
 
-  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, _req, reply) => {
+  app.setErrorHandler((err: { statusCode?: number; code?: string; message: string }, request, reply) => {
     if (err.statusCode === 429) return reply.code(429).send(err);
+    // fastify's own refusals of the body, said as what to send instead
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ statusCode: 413, error: 'Payload Too Large', message: `the body is larger than the ${request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit} bytes ${request.url} takes; send JSON like {"question": "…"} (a question is at most 2,000 characters)` });
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send({ statusCode: 415, error: 'Unsupported Media Type', message: `${request.url} takes a JSON body: send Content-Type: application/json with JSON like {"question": "…"}` });
     if (err.statusCode && err.statusCode < 500) return reply.code(err.statusCode).send({ statusCode: err.statusCode, error: err.code ?? 'Bad Request', message: err.message });
     reply.log.error({ err }, 'ask failed');
     return reply.code(500).send({ statusCode: 500, error: 'internal', message: `the question failed unexpectedly: ${err.message}; this is a bug in Assay` });

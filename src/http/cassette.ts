@@ -53,6 +53,8 @@ export interface ReplayHit {
   origin: CassetteOrigin;
   /** SHA-256 of `text`, when the store knows it already (a body file read before, unchanged since). */
   sha256?: string;
+  /** The body's SHA-256 as the cassette recorded it (`response.bodySha256`): what `text` must hash to. */
+  recordedSha256?: string;
 }
 
 export interface CassetteStore {
@@ -167,7 +169,7 @@ export async function openCassettes(root: string, options: { repoRoot?: string }
       const hit = index.get(key);
       if (!hit) return undefined;
       const { file, entry } = hit;
-      const base = { status: entry.response.status, contentType: entry.response.contentType, location: relative(repoRoot, file), origin: entry.origin };
+      const base = { status: entry.response.status, contentType: entry.response.contentType, location: relative(repoRoot, file), origin: entry.origin, ...(entry.response.bodySha256 ? { recordedSha256: entry.response.bodySha256 } : {}) };
       if (entry.response.bodyFile === undefined) return { ...base, text: entry.response.body ?? '' };
       const body = await readBody(join(dirname(file), entry.response.bodyFile));
       return { ...base, text: body.text, sha256: body.sha256 };

@@ -277,9 +277,13 @@ export class HttpClient {
       throw new PublisherError('offline', `${policy.source}: not in the offline snapshot (no recorded response for this request${key.includes(" body-sha256:") ? ", body " + key.split(" body-sha256:")[1] : ""})`, at);
     }
     this.options.log?.({ ...at, attempt: 0, status: hit.status, outcome: 'replay' });
+    const bodySha = hit.sha256 ?? sha256(hit.text);
+    // A recorded body edited or damaged on disk (still parsable or not) is not the publisher's response it is cited as.
+    if (hit.recordedSha256 && hit.recordedSha256 !== bodySha) {
+      throw new PublisherError('cassette_damaged', `${policy.source}: the recorded response ${hit.location} does not match the digest its cassette recorded (the body hashes to ${bodySha.slice(0, 12)}…, the cassette says ${hit.recordedSha256.slice(0, 12)}…): it was edited or damaged since it was recorded, so it is not served as the publisher's response`, at);
+    }
     const failure = statusFailure(hit.status, hit.text, at, []);
     if (failure) throw failure;
-    const bodySha = hit.sha256 ?? sha256(hit.text);
     const json = this.checked({ ...at, status: hit.status, contentType: hit.contentType, text: hit.text }, policy.expect, bodySha);
     return {
       source: policy.source, method: req.method, url: at.url, status: hit.status, sha256: bodySha,

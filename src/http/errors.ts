@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   missing_user_agent: { kind: 'blocked', explain: 'the publisher requires a User-Agent with a contact address and none is configured', fix: 'set ASSAY_USER_AGENT, e.g. "Assay/0.1 you@example.org"' },
   rate_limited: { kind: 'blocked', explain: 'the publisher or the pacing rule would make the call wait past the deadline', fix: 'ask again later or with a longer deadline' },
   deadline: { kind: 'blocked', explain: 'the question deadline passed before the call could finish', fix: 'ask again with a longer deadline' },
+  cassette_damaged: { kind: 'blocked', explain: 'a recorded response body no longer matches the digest its cassette recorded (edited or damaged on disk)', fix: 'restore the fixture from the repository (git checkout -- fixtures/publishers) or re-record it (assay fetch … --record)' },
   offline: { kind: 'blocked', explain: 'the request is not in the offline snapshot (replay mode)', fix: 'run with --live (network) or record a cassette for it' },
   refused: { kind: 'blocked', explain: 'the publisher refused the request (401/403) or sent a page instead of data because no key was sent', fix: 'configure the credential or User-Agent the publisher asks for' },
   not_found: { kind: 'not_found', explain: 'the publisher has no such record (404, unknown concept or variable, no data for that period)', fix: 'check the identifier, concept or period' },

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCassettes, sha256 } from '../../src/http/cassette.ts';
+import { HttpClient } from '../../src/http/client.ts';
+import { callContext } from '../../src/http/context.ts';
+import { PublisherError } from '../../src/http/errors.ts';
 
 let dir: string | undefined;
 afterEach(async () => { if (dir) await rm(dir, { recursive: true, force: true }); dir = undefined; });
@@ -34,5 +37,30 @@ describe('cassette body files', () => {
     const c = await store.lookup('GET http://synthetic.test/x');
     expect(c?.text).toBe('{"synthetic":2}');
     expect(c?.sha256).toBe(sha256('{"synthetic":2}'));
+  });
+
+  it('a body that no longer matches the digest its cassette recorded is refused by replay as cassette_damaged, never served as the publisher\'s response', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'assay-cassette-damaged-'));
+    const body = join(dir, 'body.json');
+    // Synthetic response bodies (not publisher data).
+    await writeFile(body, '{"synthetic":{"value":100}}');
+    await writeFile(join(dir, 'x.cassette.json'), JSON.stringify({
+      assayCassette: 1, source: 'synthetic', key: 'GET http://synthetic.test/x', request: { method: 'GET', url: 'http://synthetic.test/x' },
+      response: { status: 200, contentType: 'application/json', bodyFile: 'body.json', bodySha256: sha256('{"synthetic":{"value":100}}') },
+      origin: { kind: 'synthetic', synthetic: true },
+    }));
+    const client = new HttpClient({ mode: 'replay', cassettes: await openCassettes(dir, { repoRoot: dir }) });
+    const policy = { source: 'synthetic', operation: 'x', expect: 'json' as const };
+    const get = () => client.request({ method: 'GET', url: 'http://synthetic.test/x' }, policy, callContext({ timeoutMs: 5_000 }));
+    expect((await get()).json).toEqual({ synthetic: { value: 100 } });
+    // edited on disk: still valid JSON, a different figure
+    await writeFile(body, '{"synthetic":{"value":999}}');
+    const later = new Date(Date.now() + 5_000);
+    await utimes(body, later, later);
+    const e = await get().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(PublisherError);
+    expect((e as PublisherError).code).toBe('cassette_damaged');
+    expect((e as Error).message).toMatch(/x\.cassette\.json does not match the digest its cassette recorded.*edited or damaged/);
+    expect((e as Error).message).toMatch(/git checkout -- fixtures\/publishers/);
   });
 });

@@ -30,20 +30,27 @@ export function openAiSdk(
 
 export function openAiClient(config: ModelConfig, options: { fetch?: typeof fetch; maxRetries?: number } = {}): ModelClient {
   const sdk = openAiSdk(config, options);
+  // The SDK's timeout stops waiting for the response's headers, not for its body: an endpoint that
+  // answers 200 and then sends its body forever (a stuck stream, a proxy trickling) is bounded only
+  // here, by the same limit for each of the SDK's attempts.
+  const callLimitMs = config.timeoutMs * ((options.maxRetries ?? 2) + 1);
   return {
     modelFor: (role: ModelRole) => config.models[role],
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const model = config.models[req.role];
       let r: OpenAI.Chat.Completions.ChatCompletion;
+      const limit = AbortSignal.timeout(callLimitMs);
+      const signal = req.signal ? AbortSignal.any([req.signal, limit]) : limit;
       try {
         r = await sdk.chat.completions.create({
           model,
           messages: req.messages,
           temperature: 0,
           ...(req.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: false } } } : {}),
-        }, { signal: req.signal });
+        }, { signal });
       } catch (e) {
         if (req.signal?.aborted) throw new ModelCallAborted(req.role, model, e);
+        if (limit.aborted) throw new ModelTransportError(`model call (${req.role}, ${model}) to ${config.baseURL} did not finish within ${callLimitMs} ms (ASSAY_LLM_TIMEOUT_MS = ${config.timeoutMs} ms per attempt): the endpoint answered but its body did not end. Check that ASSAY_LLM_URL serves OpenAI chat completions, or raise ASSAY_LLM_TIMEOUT_MS.`, e);
         const status = (e as { status?: number }).status;
         throw new ModelTransportError(`model call (${req.role}, ${model}) to ${config.baseURL} failed${status ? ` with HTTP ${status}` : ''}: ${(e as Error).message}. Check ASSAY_LLM_URL, ASSAY_LLM_MODEL and ASSAY_LLM_KEY.`, e);
       }

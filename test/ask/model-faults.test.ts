@@ -101,3 +101,26 @@ describe('the OpenAI-compatible backend against an endpoint that is not one', ()
     expect((e as Error).message).toContain('ASSAY_LLM_URL');
   });
 });
+
+describe('the OpenAI-compatible backend against an endpoint whose answer never ends', () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"x","choices":[');
+      const t = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(t));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => { server.closeAllConnections(); return new Promise<void>((r) => server.close(() => r())); });
+
+  it('a 200 whose body keeps trickling is stopped by ASSAY_LLM_TIMEOUT_MS, not only by the question deadline', async () => {
+    const c = openAiClient({ baseURL: url, models: { classify: 'm', rerank: 'm', synthesise: 'm' }, timeoutMs: 300 }, { maxRetries: 0 });
+    const e = await c.complete({ role: 'classify', messages: [{ role: 'user', content: 'hello' }] }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ModelTransportError);
+    expect((e as Error).message).toMatch(/did not finish within 300 ms \(ASSAY_LLM_TIMEOUT_MS = 300 ms per attempt\): the endpoint answered but its body did not end/);
+  }, 20_000);
+});

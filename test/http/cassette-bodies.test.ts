@@ -14,17 +14,22 @@ import { PublisherError } from '../../src/http/errors.ts';
 let dir: string | undefined;
 afterEach(async () => { if (dir) await rm(dir, { recursive: true, force: true }); dir = undefined; });
 
+/** A cassette for GET http://synthetic.test/x whose body file holds `text` (synthetic, not publisher data) and records its digest. */
+async function syntheticCassette(at: string, text: string): Promise<string> {
+  const body = join(at, 'body.json');
+  await writeFile(body, text);
+  await writeFile(join(at, 'x.cassette.json'), JSON.stringify({
+    assayCassette: 1, source: 'synthetic', key: 'GET http://synthetic.test/x', request: { method: 'GET', url: 'http://synthetic.test/x' },
+    response: { status: 200, contentType: 'application/json', bodyFile: 'body.json', bodySha256: sha256(text) },
+    origin: { kind: 'synthetic', synthetic: true },
+  }));
+  return body;
+}
+
 describe('cassette body files', () => {
   it('are re-read when they change on disk, and served with the digest of what was read', async () => {
     dir = await mkdtemp(join(tmpdir(), 'assay-cassette-bodies-'));
-    const body = join(dir, 'body.json');
-    // Synthetic response bodies (not publisher data).
-    await writeFile(body, '{"synthetic":1}');
-    await writeFile(join(dir, 'x.cassette.json'), JSON.stringify({
-      assayCassette: 1, source: 'synthetic', key: 'GET http://synthetic.test/x', request: { method: 'GET', url: 'http://synthetic.test/x' },
-      response: { status: 200, contentType: 'application/json', bodyFile: 'body.json', bodySha256: sha256('{"synthetic":1}') },
-      origin: { kind: 'synthetic', synthetic: true },
-    }));
+    const body = await syntheticCassette(dir, '{"synthetic":1}');
     const store = await openCassettes(dir, { repoRoot: dir });
     const a = await store.lookup('GET http://synthetic.test/x');
     const b = await store.lookup('GET http://synthetic.test/x');
@@ -41,14 +46,7 @@ describe('cassette body files', () => {
 
   it('a body that no longer matches the digest its cassette recorded is refused by replay as cassette_damaged, never served as the publisher\'s response', async () => {
     dir = await mkdtemp(join(tmpdir(), 'assay-cassette-damaged-'));
-    const body = join(dir, 'body.json');
-    // Synthetic response bodies (not publisher data).
-    await writeFile(body, '{"synthetic":{"value":100}}');
-    await writeFile(join(dir, 'x.cassette.json'), JSON.stringify({
-      assayCassette: 1, source: 'synthetic', key: 'GET http://synthetic.test/x', request: { method: 'GET', url: 'http://synthetic.test/x' },
-      response: { status: 200, contentType: 'application/json', bodyFile: 'body.json', bodySha256: sha256('{"synthetic":{"value":100}}') },
-      origin: { kind: 'synthetic', synthetic: true },
-    }));
+    const body = await syntheticCassette(dir, '{"synthetic":{"value":100}}');
     const client = new HttpClient({ mode: 'replay', cassettes: await openCassettes(dir, { repoRoot: dir }) });
     const policy = { source: 'synthetic', operation: 'x', expect: 'json' as const };
     const get = () => client.request({ method: 'GET', url: 'http://synthetic.test/x' }, policy, callContext({ timeoutMs: 5_000 }));

@@ -46,8 +46,12 @@ export function turnsOf(store: AssayStore, baseIri: string, id: string): Turn[] 
     }
     out.push({ run: q.subject.value, runId: decodeURIComponent(q.subject.value.slice(runPrefix.length)), question: one(ASSAY.question) ?? '', intent, endedAt: one(PROV.endedAtTime) ?? '' });
   }
-  return out.sort((a, b) => a.endedAt.localeCompare(b.endedAt));
+  // By instant, not by text: the store keeps xsd:dateTime in canonical form, which drops trailing
+  // zeros of the fraction ("…30.120Z" reads back "…30.12Z"), so the strings do not sort as times.
+  return out.sort((a, b) => instant(a.endedAt) - instant(b.endedAt));
 }
+
+const instant = (t: string): number => { const ms = Date.parse(t); return Number.isNaN(ms) ? 0 : ms; };
 
 /** The turn a follow-up is read against: the latest one whose question was understood. */
 export function previousTurn(store: AssayStore, baseIri: string, id: string): Turn | null {

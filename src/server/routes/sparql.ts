@@ -18,6 +18,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreWriteError } from '../../rdf/durable.ts';
 import { ASSAY } from '../../rdf/vocab.ts';
 import { varyOn } from './rdf-reply.ts';
 import { SparqlError, fromReply } from '../sparql/errors.ts';
@@ -109,6 +110,8 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       }).catch((e: unknown) => {
         if (e instanceof SparqlError) throw e;
         if ((e as Error).name === 'StoreCapacityError') throw new SparqlError('store-full', (e as Error).message);
+        // The disk refused this write or an earlier one (durable.ts): not the update's fault.
+        if (e instanceof StoreWriteError) throw new SparqlError('store-unwritable', `${(e as Error).message}. Reads (/sparql, /runs) keep working.`);
         throw new SparqlError('update-failed', `the update was not applied: ${(e as Error).message}`);
       });
       return reply.code(204).send();

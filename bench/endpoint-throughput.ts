@@ -21,7 +21,7 @@
  * ceiling the benchmark cannot reach (the limiter's bookkeeping is paid, nothing is refused), the
  * time limit, the row cap, read-only evaluation in the worker pool (2 workers + 1 spare).
  *
- * Rounds are interleaved (constant, this checkout, the baseline checkout, …) and the figures are
+ * Rounds are interleaved (constant, then every target, each round starting one target later) and the figures are
  * medians over rounds of each round's req/s and its ratio to that round's constant route. CPU is
  * the whole process's (server threads, workers, GC, and the load generator's thread) per request.
  * `--baseline DIR`: another checkout (e.g. main exported with `git archive`, node_modules copied)
@@ -157,7 +157,8 @@ const rows = new Map<string, Row[]>([['fastify constant route', []], ...targets.
 for (let round = 0; round < ROUNDS; round++) {
   const c = await measured(constBase + '/const');
   rows.get('fastify constant route')!.push({ ...c, ratio: 1 });
-  for (const t of targets) {
+  // Each round starts at the next target, so no row always follows the same one.
+  for (const t of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
     const r = await measured(t.url, t.unique ? `r${round}` : undefined);
     rows.get(t.name)!.push({ ...r, ratio: r.rps / c.rps });
   }

@@ -2,7 +2,7 @@
  * Endpoint throughput: a small SELECT through /sparql under 10 concurrent keep-alive clients on
  * loopback, beside a bare fastify route returning a constant, and the same query evaluated
  * in-process (no HTTP, no worker thread), all in the same run.
- *   npx tsx bench/endpoint-throughput.ts [seconds=5] [triples=100000] [--rounds 3] [--baseline DIR]
+ *   npx tsx bench/endpoint-throughput.ts [seconds=5] [triples=100000] [--rounds 3] [--baseline DIR] [--only TEXT]
  *
  * Rows:
  * - the default configuration, the same query asked again and again (the headline): from its
@@ -43,6 +43,8 @@ const flag = (name: string): string | undefined => {
   return at === -1 ? undefined : args.splice(at, 2)[1];
 };
 const BASELINE = flag('--baseline');
+/** Only the rows whose name contains this (e.g. `never-seen`), beside the constant route. */
+const ONLY = flag('--only');
 const ROUNDS = Number(flag('--rounds') ?? 3);
 const seconds = Number(args[0] ?? 5);
 const triples = Number(args[1] ?? 100_000);
@@ -136,7 +138,7 @@ const before = BASELINE ? await gateway(resolve(BASELINE)) : undefined;
 /** A query text no request repeats: the load generator fills in __N__ (bench/lib/load.ts). */
 const distinct = (text: string) => q(`${text} #__N__`).replace(encodeURIComponent('__N__'), '__N__');
 interface Target { name: string; url: string; unique?: boolean }
-const targets: Target[] = [
+const allTargets: Target[] = [
   { name: 'default, repeated: LIMIT 6 (headline)', url: here.base + q(WITH_LIMIT) },
   { name: 'default, repeated: no LIMIT (capped)', url: here.base + q(NO_LIMIT) },
   { name: 'default, never-seen: LIMIT 6', url: here.base + distinct(WITH_LIMIT), unique: true },
@@ -148,6 +150,8 @@ const targets: Target[] = [
     { name: 'baseline, never-seen: LIMIT 6', url: before.base + distinct(WITH_LIMIT), unique: true },
   ] : []),
 ];
+const targets = allTargets.filter((t) => ONLY === undefined || t.name.includes(ONLY));
+const [REP, REP_CAPPED, UNSEEN, OFF, OFF_UNSEEN] = allTargets.map((t) => t.name);
 // Warm-up: the JITs, both workers of each pool, the prepared-query memos, the answer caches.
 await load(constBase + '/const', CLIENTS, 1);
 for (const t of targets) await load(t.url, CLIENTS, 1, t.unique ? 'warm' : undefined);
@@ -174,21 +178,25 @@ console.log(`\nendpoint throughput: ${CLIENTS} concurrent clients, ${seconds} s 
 for (const [name, rs] of rows) {
   console.log(`${name.padEnd(40)} ${med(rs.map((r) => r.rps)).toFixed(0).padStart(7)} req/s  p50 ${med(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${med(rs.map((r) => r.p99)).toFixed(2)} ms  errors ${rs.reduce((a, r) => a + r.errors, 0)}  CPU ${med(rs.map((r) => r.cpuUs)).toFixed(0)} µs/req  ${(med(rs.map((r) => r.ratio)) * 100).toFixed(1)}% of constant (same round; rounds ${rs.map((r) => (r.ratio * 100).toFixed(0)).join(', ')}); constant's CPU/req over this row's ${(100 * med(rows.get('fastify constant route')!.map((r) => r.cpuUs)) / med(rs.map((r) => r.cpuUs))).toFixed(0)}%`);
 }
+const has = (name: string) => rows.has(name);
 const rps = (name: string) => med(rows.get(name)!.map((r) => r.rps));
 const cpu = (name: string) => med(rows.get(name)!.map((r) => r.cpuUs));
 console.log(`in-process, same query, one thread (runJob, no HTTP, no worker): LIMIT 6 ${fast.perSecond.toFixed(0)} q/s (${fast.cpuUs.toFixed(0)} µs CPU each); no LIMIT ${capped.perSecond.toFixed(0)} q/s (${capped.cpuUs.toFixed(0)} µs); LIMIT 6 never seen (parsed each time) ${unseen.perSecond.toFixed(0)} q/s (${unseen.cpuUs.toFixed(0)} µs)`);
-console.log(`HTTP + isolation vs in-process (req/s over q/s): repeated LIMIT 6 ${(rps(targets[0]!.name) / fast.perSecond).toFixed(2)}x, no LIMIT ${(rps(targets[1]!.name) / capped.perSecond).toFixed(2)}x, never-seen ${(rps(targets[2]!.name) / unseen.perSecond).toFixed(2)}x, cache off ${(rps(targets[3]!.name) / fast.perSecond).toFixed(2)}x`);
+const vsInProcess: [string, string, number][] = [['repeated LIMIT 6', REP!, fast.perSecond], ['no LIMIT', REP_CAPPED!, capped.perSecond], ['never-seen', UNSEEN!, unseen.perSecond], ['cache off', OFF!, fast.perSecond]];
+console.log(`HTTP + isolation vs in-process (req/s over q/s): ${vsInProcess.filter(([, n]) => has(n)).map(([what, n, q]) => `${what} ${(rps(n) / q).toFixed(2)}x`).join(', ')}`);
 console.log(`the answer cache's work for a never-seen query (key, missed lookup, admission set; 200,000 distinct keys, one thread): ${missUs.toFixed(2)} µs CPU each`);
-console.log(`cache on / cache off, this checkout, never-seen LIMIT 6: CPU ${(cpu(targets[2]!.name) / cpu(targets[4]!.name)).toFixed(2)}x a request, throughput ${(rps(targets[2]!.name) / rps(targets[4]!.name)).toFixed(2)}x`);
-if (before) {
-  const pairs: [string, string, string][] = [
-    ['repeated LIMIT 6', targets[0]!.name, 'baseline, repeated: LIMIT 6'],
-    ['repeated no LIMIT', targets[1]!.name, 'baseline, repeated: no LIMIT'],
-    ['never-seen LIMIT 6', targets[2]!.name, 'baseline, never-seen: LIMIT 6'],
-    ['cache off vs baseline, repeated LIMIT 6', targets[3]!.name, 'baseline, repeated: LIMIT 6'],
-    ['cache off vs baseline, never-seen LIMIT 6', targets[4]!.name, 'baseline, never-seen: LIMIT 6'],
-  ];
-  for (const [what, a, b] of pairs) console.log(`this checkout / baseline, ${what}: CPU ${(cpu(a) / cpu(b)).toFixed(2)}x a request, throughput ${(rps(a) / rps(b)).toFixed(2)}x`);
+const pairs: [string, string, string][] = [
+  ['cache on / cache off, this checkout, never-seen LIMIT 6', UNSEEN!, OFF_UNSEEN!],
+  ['this checkout / baseline, repeated LIMIT 6', REP!, 'baseline, repeated: LIMIT 6'],
+  ['this checkout / baseline, repeated no LIMIT', REP_CAPPED!, 'baseline, repeated: no LIMIT'],
+  ['this checkout / baseline, never-seen LIMIT 6', UNSEEN!, 'baseline, never-seen: LIMIT 6'],
+  ['this checkout, cache off / baseline, repeated LIMIT 6', OFF!, 'baseline, repeated: LIMIT 6'],
+  ['this checkout, cache off / baseline, never-seen LIMIT 6', OFF_UNSEEN!, 'baseline, never-seen: LIMIT 6'],
+];
+for (const [what, a, b] of pairs) {
+  if (!has(a) || !has(b)) continue;
+  const perRound = rows.get(a)!.map((r, i) => (r.cpuUs / rows.get(b)![i]!.cpuUs).toFixed(2)).join(' ');
+  console.log(`${what}: CPU ${(cpu(a) / cpu(b)).toFixed(2)}x a request (rounds ${perRound}), throughput ${(rps(a) / rps(b)).toFixed(2)}x`);
 }
 console.log('reproduce: npx tsx bench/endpoint-throughput.ts ' + process.argv.slice(2).join(' '));
 await here.close();

@@ -133,6 +133,8 @@ constant.get('/const', async () => ({ ok: true }));
 const constBase = await constant.listen({ host: '127.0.0.1', port: 0 });
 const here = await gateway(resolve(import.meta.dirname, '..'));
 const off = await gateway(resolve(import.meta.dirname, '..'), { resultCacheBytes: 0 });
+// The same configuration again: the spread between two identical gateways is this run's noise floor.
+const again = await gateway(resolve(import.meta.dirname, '..'), { resultCacheBytes: 0 });
 const before = BASELINE ? await gateway(resolve(BASELINE)) : undefined;
 
 /** A query text no request repeats: the load generator fills in __N__ (bench/lib/load.ts). */
@@ -144,6 +146,7 @@ const allTargets: Target[] = [
   { name: 'default, never-seen: LIMIT 6', url: here.base + distinct(WITH_LIMIT), unique: true },
   { name: 'cache off, repeated: LIMIT 6', url: off.base + q(WITH_LIMIT) },
   { name: 'cache off, never-seen: LIMIT 6', url: off.base + distinct(WITH_LIMIT), unique: true },
+  { name: 'cache off again (A/A), never-seen', url: again.base + distinct(WITH_LIMIT), unique: true },
   ...(before ? [
     { name: 'baseline, repeated: LIMIT 6', url: before.base + q(WITH_LIMIT) },
     { name: 'baseline, repeated: no LIMIT', url: before.base + q(NO_LIMIT) },
@@ -151,7 +154,7 @@ const allTargets: Target[] = [
   ] : []),
 ];
 const targets = allTargets.filter((t) => ONLY === undefined || t.name.includes(ONLY));
-const [REP, REP_CAPPED, UNSEEN, OFF, OFF_UNSEEN] = allTargets.map((t) => t.name);
+const [REP, REP_CAPPED, UNSEEN, OFF, OFF_UNSEEN, AGAIN_UNSEEN] = allTargets.map((t) => t.name);
 // Warm-up: the JITs, both workers of each pool, the prepared-query memos, the answer caches.
 await load(constBase + '/const', CLIENTS, 1);
 for (const t of targets) await load(t.url, CLIENTS, 1, t.unique ? 'warm' : undefined);
@@ -187,6 +190,7 @@ console.log(`HTTP + isolation vs in-process (req/s over q/s): ${vsInProcess.filt
 console.log(`the answer cache's work for a never-seen query (key, missed lookup, admission set; 200,000 distinct keys, one thread): ${missUs.toFixed(2)} µs CPU each`);
 const pairs: [string, string, string][] = [
   ['cache on / cache off, this checkout, never-seen LIMIT 6', UNSEEN!, OFF_UNSEEN!],
+  ['A/A, two identical cache-off gateways, never-seen LIMIT 6 (the noise floor)', AGAIN_UNSEEN!, OFF_UNSEEN!],
   ['this checkout / baseline, repeated LIMIT 6', REP!, 'baseline, repeated: LIMIT 6'],
   ['this checkout / baseline, repeated no LIMIT', REP_CAPPED!, 'baseline, repeated: no LIMIT'],
   ['this checkout / baseline, never-seen LIMIT 6', UNSEEN!, 'baseline, never-seen: LIMIT 6'],
@@ -201,5 +205,6 @@ for (const [what, a, b] of pairs) {
 console.log('reproduce: npx tsx bench/endpoint-throughput.ts ' + process.argv.slice(2).join(' '));
 await here.close();
 await off.close();
+await again.close();
 await before?.close();
 await constant.close();

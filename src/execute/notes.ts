@@ -26,6 +26,8 @@ export type Note =
   | { code: 'code_bound'; asked: string; keyType: string; key: string }
   /** One period of a series has no value (the others are answered). */
   | { code: 'period_missing'; measure: string; period: string; detail: string }
+  /** The drafting model failed in transport or drafted nothing, after the evidence was admitted: the plain rendering is given. */
+  | { code: 'drafting_fallback'; model: string; why: 'failed' | 'empty' }
   /** Several readings of the measure returned the same value. */
   | { code: 'readings_aliases'; groups: ReadonlyArray<readonly string[]> }
   /** Every materially different reading is answered. */

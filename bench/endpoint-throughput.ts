@@ -4,12 +4,15 @@
  * in-process (no HTTP, no worker thread), all in the same run.
  *   npx tsx bench/endpoint-throughput.ts [seconds=5] [triples=100000] [--rounds 3] [--baseline DIR]
  *
- * Two result paths: a query with its own LIMIT within the row cap (the store serializes it
- * directly) and one without (LIMIT maxRows+1 injected, the result materialised as SPARQL-JSON,
- * counted and re-serialized). The headline rows run with no result cache (the default): every
- * request is parsed, checked and evaluated by a query worker. Beside them, a third gateway with
- * sparql.resultCacheBytes on answers repeats of the same query from its per-write cache
- * (src/server/sparql/result-cache.ts): the cached figure, never the headline.
+ * Rows:
+ * - the default configuration, the same query asked again and again (the headline): from its
+ *   third ask it is answered from the per-write answer cache (src/server/sparql/result-cache.ts);
+ *   with its own LIMIT (the store serializes it directly) and without (LIMIT maxRows+1 injected,
+ *   the result materialised, counted and re-serialized);
+ * - the default configuration, a query never asked before on every request (the same query with
+ *   a distinct trailing comment): what a miss costs, parse included;
+ * - the cache off (sparql.resultCacheBytes = 0): every request parsed, checked and evaluated by
+ *   a query worker (the prepared-query memo still skips the parse of a repeated text).
  *
  * The gateway runs with its production protections: the per-client rate limit stays on, with a
  * ceiling the benchmark cannot reach (the limiter's bookkeeping is paid, nothing is refused), the
@@ -22,6 +25,7 @@
  * served from the same process, so both see the same machine load.
  * The load generator runs in a worker thread (bench/lib/load.ts).
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
@@ -67,7 +71,7 @@ async function gateway(root: string, sparql: Record<string, number> = {}): Promi
 }
 
 /** The same query evaluated on this thread by the endpoint's own job runner: no HTTP, no worker. */
-function inProcess(text: string): { perSecond: number; cpuUs: number } {
+function inProcess(text: string, neverSeen = false): { perSecond: number; cpuUs: number } {
   const store = new RdfStore();
   store.load(data(), { format: 'application/n-triples', graph: 'http://ex.org/g' });
   const memo = new PreparedQueries();
@@ -75,8 +79,10 @@ function inProcess(text: string): { perSecond: number; cpuUs: number } {
     kind: 'query', text, defaultGraphs: [], namedGraphs: [], accept: undefined, maxRows: 10_000,
     truncationLink: 'urn:truncated', checkDatasetGraphs: true, baseIri: 'http://127.0.0.1/sparql', localBase: 'http://127.0.0.1/', allowedRemoteHosts: [],
   };
+  let n0 = 0;
   const once = () => {
-    const r = runJob(store, job, memo);
+    // Never seen: a distinct text each time, parsed each time (as the distinct HTTP rows' queries).
+    const r = neverSeen ? runJob(store, { ...job, text: `${text} #${n0++}` }, memo) : runJob(store, job, memo);
     if (!r.ok) throw new Error(`in-process query failed: ${r.message}`);
   };
   for (let i = 0; i < 2000; i++) once();
@@ -92,9 +98,9 @@ function inProcess(text: string): { perSecond: number; cpuUs: number } {
 }
 
 interface Row { rps: number; ratio: number; p50: number; p99: number; errors: number; cpuUs: number }
-async function measured(url: string): Promise<LoadResult & { cpuUs: number }> {
+async function measured(url: string, unique?: string): Promise<LoadResult & { cpuUs: number }> {
   const c0 = process.cpuUsage();
-  const r = await load(url, CLIENTS, seconds);
+  const r = await load(url, CLIENTS, seconds, unique);
   const c = process.cpuUsage(c0);
   return { ...r, cpuUs: (c.user + c.system) / Math.max(1, r.requests) };
 }
@@ -103,46 +109,62 @@ const constant = Fastify({ logger: false });
 constant.get('/const', async () => ({ ok: true }));
 const constBase = await constant.listen({ host: '127.0.0.1', port: 0 });
 const here = await gateway(resolve(import.meta.dirname, '..'));
+const off = await gateway(resolve(import.meta.dirname, '..'), { resultCacheBytes: 0 });
 const before = BASELINE ? await gateway(resolve(BASELINE)) : undefined;
-const cached = await gateway(resolve(import.meta.dirname, '..'), { resultCacheBytes: 16 << 20 });
 
-const targets: [string, string][] = [
-  ['/sparql SELECT, LIMIT 6 (fast path)', here.base + q(WITH_LIMIT)],
-  ['/sparql SELECT, no LIMIT (capped path)', here.base + q(NO_LIMIT)],
+/** A query text no request repeats: the load generator fills in __N__ (bench/lib/load.ts). */
+const distinct = (text: string) => q(`${text} #__N__`).replace(encodeURIComponent('__N__'), '__N__');
+interface Target { name: string; url: string; unique?: boolean }
+const targets: Target[] = [
+  { name: 'default, repeated: LIMIT 6 (headline)', url: here.base + q(WITH_LIMIT) },
+  { name: 'default, repeated: no LIMIT (capped)', url: here.base + q(NO_LIMIT) },
+  { name: 'default, never-seen: LIMIT 6', url: here.base + distinct(WITH_LIMIT), unique: true },
+  { name: 'cache off, repeated: LIMIT 6', url: off.base + q(WITH_LIMIT) },
   ...(before ? [
-    ['baseline: LIMIT 6 (fast path)', before.base + q(WITH_LIMIT)],
-    ['baseline: no LIMIT (capped path)', before.base + q(NO_LIMIT)],
-  ] as [string, string][] : []),
-  ['cached (resultCacheBytes on): LIMIT 6', cached.base + q(WITH_LIMIT)],
+    { name: 'baseline, repeated: LIMIT 6', url: before.base + q(WITH_LIMIT) },
+    { name: 'baseline, repeated: no LIMIT', url: before.base + q(NO_LIMIT) },
+    { name: 'baseline, never-seen: LIMIT 6', url: before.base + distinct(WITH_LIMIT), unique: true },
+  ] : []),
 ];
-// Warm-up: the JITs, both workers of each pool, the prepared-query memos.
+// Warm-up: the JITs, both workers of each pool, the prepared-query memos, the answer caches.
 await load(constBase + '/const', CLIENTS, 1);
-for (const [, url] of targets) await load(url, CLIENTS, 1);
+for (const t of targets) await load(t.url, CLIENTS, 1, t.unique ? 'warm' : undefined);
 
-const rows = new Map<string, Row[]>([['fastify constant route', []], ...targets.map(([name]) => [name, []] as [string, Row[]])]);
+const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const rows = new Map<string, Row[]>([['fastify constant route', []], ...targets.map((t) => [t.name, []] as [string, Row[]])]);
 for (let round = 0; round < ROUNDS; round++) {
   const c = await measured(constBase + '/const');
   rows.get('fastify constant route')!.push({ ...c, ratio: 1 });
-  for (const [name, url] of targets) {
-    const r = await measured(url);
-    rows.get(name)!.push({ ...r, ratio: r.rps / c.rps });
+  for (const t of targets) {
+    const r = await measured(t.url, t.unique ? `r${round}` : undefined);
+    rows.get(t.name)!.push({ ...r, ratio: r.rps / c.rps });
   }
 }
 const fast = inProcess(WITH_LIMIT);
 const capped = inProcess(NO_LIMIT);
+const unseen = inProcess(WITH_LIMIT, true);
 
 const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2; };
-const load1 = (await import('node:os')).loadavg()[0]!;
-console.log(`\nendpoint throughput: ${CLIENTS} concurrent clients, ${seconds} s per measurement, ${ROUNDS} interleaved round(s), medians; ${triples} triples; Node ${process.version}; load average ${load1.toFixed(1)}`);
+const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+console.log(`\nendpoint throughput: ${CLIENTS} concurrent clients, ${seconds} s per measurement, ${ROUNDS} interleaved round(s), medians; ${triples} triples; Node ${process.version}; load average ${loadBefore} before, ${loadAfter} after`);
 for (const [name, rs] of rows) {
   console.log(`${name.padEnd(40)} ${med(rs.map((r) => r.rps)).toFixed(0).padStart(7)} req/s  p50 ${med(rs.map((r) => r.p50)).toFixed(2)} ms  p99 ${med(rs.map((r) => r.p99)).toFixed(2)} ms  errors ${rs.reduce((a, r) => a + r.errors, 0)}  CPU ${med(rs.map((r) => r.cpuUs)).toFixed(0)} µs/req  ${(med(rs.map((r) => r.ratio)) * 100).toFixed(1)}% of constant (same round; rounds ${rs.map((r) => (r.ratio * 100).toFixed(0)).join(', ')})`);
 }
-const httpFast = med(rows.get(targets[0]![0])!.map((r) => r.rps));
-const httpCapped = med(rows.get(targets[1]![0])!.map((r) => r.rps));
-console.log(`in-process, same query, one thread (runJob, no HTTP, no worker): LIMIT 6 ${fast.perSecond.toFixed(0)} q/s (${fast.cpuUs.toFixed(0)} µs CPU each); no LIMIT ${capped.perSecond.toFixed(0)} q/s (${capped.cpuUs.toFixed(0)} µs)`);
-console.log(`HTTP + isolation vs in-process: LIMIT 6 ${(httpFast / fast.perSecond).toFixed(2)}x the in-process rate; no LIMIT ${(httpCapped / capped.perSecond).toFixed(2)}x`);
+const rps = (name: string) => med(rows.get(name)!.map((r) => r.rps));
+const cpu = (name: string) => med(rows.get(name)!.map((r) => r.cpuUs));
+console.log(`in-process, same query, one thread (runJob, no HTTP, no worker): LIMIT 6 ${fast.perSecond.toFixed(0)} q/s (${fast.cpuUs.toFixed(0)} µs CPU each); no LIMIT ${capped.perSecond.toFixed(0)} q/s (${capped.cpuUs.toFixed(0)} µs); LIMIT 6 never seen (parsed each time) ${unseen.perSecond.toFixed(0)} q/s (${unseen.cpuUs.toFixed(0)} µs)`);
+console.log(`HTTP + isolation vs in-process (req/s over q/s): repeated LIMIT 6 ${(rps(targets[0]!.name) / fast.perSecond).toFixed(2)}x, no LIMIT ${(rps(targets[1]!.name) / capped.perSecond).toFixed(2)}x, never-seen ${(rps(targets[2]!.name) / unseen.perSecond).toFixed(2)}x, cache off ${(rps(targets[3]!.name) / fast.perSecond).toFixed(2)}x`);
+if (before) {
+  const pairs: [string, string, string][] = [
+    ['repeated LIMIT 6', targets[0]!.name, 'baseline, repeated: LIMIT 6'],
+    ['repeated no LIMIT', targets[1]!.name, 'baseline, repeated: no LIMIT'],
+    ['never-seen LIMIT 6', targets[2]!.name, 'baseline, never-seen: LIMIT 6'],
+    ['cache off vs baseline, repeated LIMIT 6', targets[3]!.name, 'baseline, repeated: LIMIT 6'],
+  ];
+  for (const [what, a, b] of pairs) console.log(`this checkout / baseline, ${what}: CPU ${(cpu(a) / cpu(b)).toFixed(2)}x a request, throughput ${(rps(a) / rps(b)).toFixed(2)}x`);
+}
 console.log('reproduce: npx tsx bench/endpoint-throughput.ts ' + process.argv.slice(2).join(' '));
 await here.close();
+await off.close();
 await before?.close();
-await cached.close();
 await constant.close();

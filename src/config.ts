@@ -241,7 +241,7 @@ export const ConfigSchema = z.object({
     maxQueue: z.number().int().min(0),
     /** Wall-clock limit for computing the VoID figures in a query worker, milliseconds. */
     voidTimeoutMs: z.number().int().positive(),
-    /** Bytes of query answers kept until the next write (embedded store only; 0 = off) (ASSAY_SPARQL_RESULT_CACHE_BYTES). */
+    /** Bytes of query answers kept until the next write, each from its second ask (embedded store only; 0 = off) (ASSAY_SPARQL_RESULT_CACHE_BYTES). */
     resultCacheBytes: z.number().int().min(0),
   }),
   /** Directory of the OKF descriptors (one JSON per publisher, plus generated/). */
@@ -295,7 +295,7 @@ export const DEFAULTS = {
     workers: 2,
     maxQueue: 64,
     voidTimeoutMs: 60_000,
-    resultCacheBytes: 0,
+    resultCacheBytes: 16 * 1024 * 1024,
   },
 } as const;
 

@@ -1,7 +1,8 @@
 /**
  * A tiny closed-loop HTTP load generator for benchmarks: `clients` keep-alive connections,
  * each sending the next GET as soon as the previous answer is read, for `seconds`. Runs in a
- * worker thread so it does not share the server's event loop.
+ * worker thread so it does not share the server's event loop. With `unique`, every request's URL
+ * has its `__N__` replaced by `unique` and a request counter, so no two requests are the same.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -16,14 +17,15 @@ export interface LoadResult {
 const SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const http = require('node:http');
-const { url, clients, seconds } = workerData;
+const { url, clients, seconds, unique } = workerData;
+let sent = 0;
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
 const latencies = []; let errors = 0;
 const end = Date.now() + seconds * 1000;
 function one() {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    http.get(url, { agent }, (res) => {
+    http.get(unique === undefined ? url : url.replace('__N__', unique + '-' + (sent++)), { agent }, (res) => {
       res.resume();
       res.on('end', () => { if (res.statusCode !== 200) errors++; latencies.push(performance.now() - t0); resolve(); });
     }).on('error', () => { errors++; resolve(); });
@@ -40,9 +42,9 @@ Promise.all(Array.from({ length: clients }, loop)).then(() => {
 });
 `;
 
-export function load(url: string, clients: number, seconds: number): Promise<LoadResult> {
+export function load(url: string, clients: number, seconds: number, unique?: string): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(SOURCE, { eval: true, workerData: { url, clients, seconds } });
+    const w = new Worker(SOURCE, { eval: true, workerData: { url, clients, seconds, unique } });
     w.once('message', (m: LoadResult) => {
       resolve(m);
       void w.terminate();

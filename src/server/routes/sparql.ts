@@ -12,12 +12,14 @@
  * Truncation: a result cut at sparql.maxRows carries `Assay-Truncated: true` (and a marker
  * in JSON/XML results, see results.ts).
  *
- * With sparql.resultCacheBytes > 0 (embedded store), answers are remembered until the next write
- * (result-cache.ts); a hit is served without a worker and says `Assay-Cache: hit`. The request is
- * still rate-limited, decoded and prechecked as any other.
+ * With sparql.resultCacheBytes > 0 (the default; embedded store only), an answer asked for twice is
+ * remembered until the next write (result-cache.ts); a hit is served without a worker and says
+ * `Assay-Cache: hit`. The request is still rate-limited and decoded as any other; the precheck is
+ * skipped on a hit (the same text passed it when its answer was kept).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreWriteError } from '../../rdf/durable.ts';
 import { ASSAY } from '../../rdf/vocab.ts';
 import { varyOn } from './rdf-reply.ts';
 import { SparqlError, fromReply } from '../sparql/errors.ts';
@@ -109,26 +111,34 @@ export async function sparqlRoutes(app: FastifyInstance): Promise<void> {
       }).catch((e: unknown) => {
         if (e instanceof SparqlError) throw e;
         if ((e as Error).name === 'StoreCapacityError') throw new SparqlError('store-full', (e as Error).message);
+        // The disk refused this write or an earlier one (durable.ts): not the update's fault.
+        if (e instanceof StoreWriteError) throw new SparqlError('store-unwritable', `${(e as Error).message}. Reads (/sparql, /runs) keep working.`);
         throw new SparqlError('update-failed', `the update was not applied: ${(e as Error).message}`);
       });
       return reply.code(204).send();
     }
-    precheck(op.text, checks);
     varyOn(reply, 'Accept');
+    // Looked up before the precheck: an entry's text passed it (under this same configuration) when it was kept.
     const key = cache ? `${accept ?? ''}\u0000${op.defaultGraphs.join(' ')}\u0000${op.namedGraphs.join(' ')}\u0000${op.text}` : '';
     const hit = cache?.get(key, store.seq);
     if (hit) {
       if (hit.truncated) reply.header('Assay-Truncated', 'true');
-      return reply.header('Assay-Cache', 'hit').type(contentType(hit.contentType)).send(hit.body);
+      return reply.header('Assay-Cache', 'hit').header('Content-Type', hit.contentType).send(hit.body);
     }
+    precheck(op.text, checks);
     const { reply: result, seq } = await runInSandbox(req.ip, {
       kind: 'query', text: op.text, defaultGraphs: op.defaultGraphs, namedGraphs: op.namedGraphs,
       accept, maxRows: limits.maxRows, truncationLink: ASSAY.truncated, checkDatasetGraphs: true, ...policy,
     });
-    // Kept under the write the replica held: served only while the store is still at it.
-    if (cache && result.cacheable === true) cache.set(key, { seq, contentType: result.contentType, body: result.body, truncated: result.truncated });
     if (result.truncated) reply.header('Assay-Truncated', 'true');
-    return reply.type(contentType(result.contentType)).send(result.body);
+    const type = contentType(result.contentType);
+    // Kept on its second ask (result-cache.ts admit), under the write the replica held: served only while the store is still at it.
+    if (cache && result.cacheable === true && cache.admit(key)) {
+      const body = Buffer.from(result.body);
+      cache.set(key, { seq, contentType: type, body, truncated: result.truncated });
+      return reply.header('Content-Type', type).send(body);
+    }
+    return reply.header('Content-Type', type).send(result.body);
   }
 
   async function runInSandbox(client: string, job: Job): Promise<{ reply: QueryReply; seq: number }> {

@@ -5,8 +5,9 @@
  *
  * The statuses follow the SPARQL 1.1 Protocol (400 for malformed requests, 405/415 for the
  * wrong method or media type) and HTTP (406, 413, 414). 5xx is only ever 503 (the query hit
- * its time limit, the engine was restarted, or every worker is busy) or 501 (a remote
- * operation an operator allowed, but which Assay does not perform).
+ * its time limit, the engine was restarted, or every worker is busy), 501 (a remote
+ * operation an operator allowed, but which Assay does not perform) or 507 (the store is near
+ * its ceiling, or its disk refused a write).
  */
 
 export const SPARQL_ERRORS = {
@@ -31,6 +32,7 @@ export const SPARQL_ERRORS = {
   'url-too-long': { status: 414, fix: 'POST the query as application/sparql-query instead of putting it in the URL' },
   'unsupported-media-type': { status: 415, fix: 'POST with Content-Type application/sparql-query, application/sparql-update or application/x-www-form-urlencoded, in UTF-8' },
   'store-full': { status: 507, fix: 'the store is near its ceiling: reads keep working; an operator frees space (run retention: limits.runs, or clear graphs) or moves to a scale-out store' },
+  'store-unwritable': { status: 507, fix: 'the data directory refused a write (the message names the fault): reads keep working; an operator frees space or makes the directory writable, then restarts Assay; send the update again after that' },
   'rate-limited': { status: 429, fix: 'wait the number of seconds in Retry-After; an operator sets the share with limits.rateLimit.sparqlPerMinute (ASSAY_RATE_SPARQL_PER_MINUTE)' },
   'remote-not-supported': { status: 501, fix: 'the host is allowed, but Assay does not fetch remote data inside a query; query the remote endpoint directly, or load its data with `assay load`' },
   'timeout': { status: 503, fix: 'the query ran past sparql.timeoutMs and was stopped; make it more selective (add constraints or a LIMIT), or ask the operator to raise the limit' },

@@ -9,23 +9,38 @@
  * or an extension function gives a fresh answer each time (classify.ts isDeterministic).
  * Only for the embedded store: a remote store can be written by others, unseen here.
  *
- * Memory: bounded by `maxBytes` (the bodies' UTF-16 size plus the keys'); the least recently used
- * entries go first, and an answer larger than an eighth of the budget is not kept.
+ * Admission: an answer is kept only on its key's second ask among the last keys asked once
+ * (`admit`): a query asked once and never again (most generated ones) costs one lookup in a
+ * bounded set of keys, not a stored copy of its answer that pushes out the answers that are
+ * asked again. The set of keys asked once is not cleared by writes (it says what is popular,
+ * not what is true), so a popular query is kept again on its first ask after a write.
+ *
+ * Memory: answers are bounded by `maxBytes` (the encoded bodies plus the keys' UTF-16 size); the
+ * least recently used go first, and an answer larger than an eighth of the budget is not kept.
+ * The keys asked once are bounded by a sixteenth of it, oldest forgotten first.
  */
 export interface CachedAnswer {
   seq: number;
+  /** The Content-Type header as sent (with its charset). */
   contentType: string;
-  body: string;
+  /** The body as encoded once, sent as is on every hit. */
+  body: Buffer;
   truncated: boolean;
 }
 
 export class ResultCache {
   readonly #entries = new Map<string, CachedAnswer>();
   #bytes = 0;
+  /** Keys asked once (insertion order = age), and their total size. */
+  readonly #seen = new Set<string>();
+  #seenBytes = 0;
+  readonly #maxSeenBytes: number;
   #hits = 0;
   #misses = 0;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.#maxSeenBytes = Math.max(4096, Math.floor(maxBytes / 16));
+  }
 
   get(key: string, seq: number): CachedAnswer | undefined {
     const hit = this.#entries.get(key);
@@ -38,6 +53,28 @@ export class ResultCache {
     this.#entries.set(key, hit);
     this.#hits++;
     return hit;
+  }
+
+  /**
+   * Should the answer to this missed key be kept? True on the key's second ask (it is then
+   * remembered as asked again, newest, until the set forgets it); false on its first, which only
+   * records the key.
+   */
+  admit(key: string): boolean {
+    if (this.#seen.delete(key)) {
+      this.#seen.add(key); // asked again: forgotten last
+      return true;
+    }
+    const size = 2 * key.length + 32;
+    if (size > this.#maxSeenBytes) return false;
+    this.#seen.add(key);
+    this.#seenBytes += size;
+    while (this.#seenBytes > this.#maxSeenBytes) {
+      const oldest = this.#seen.values().next().value!;
+      this.#seen.delete(oldest);
+      this.#seenBytes -= 2 * oldest.length + 32;
+    }
+    return false;
   }
 
   set(key: string, answer: CachedAnswer): void {
@@ -53,13 +90,14 @@ export class ResultCache {
     }
   }
 
+  /** Forget every answer (a write); the keys asked once stay (see Admission). */
   clear(): void {
     this.#entries.clear();
     this.#bytes = 0;
   }
 
-  get stats(): { entries: number; bytes: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses };
+  get stats(): { entries: number; bytes: number; seen: number; seenBytes: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes, seen: this.#seen.size, seenBytes: this.#seenBytes, hits: this.#hits, misses: this.#misses };
   }
 
   #drop(key: string, entry: CachedAnswer): void {
@@ -69,5 +107,5 @@ export class ResultCache {
 }
 
 function sizeOf(key: string, a: CachedAnswer): number {
-  return 2 * (key.length + a.body.length + a.contentType.length) + 64;
+  return 2 * (key.length + a.contentType.length) + a.body.length + 64;
 }

@@ -28,9 +28,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function makeApp(sparql: ConfigInput['sparql'] = {}): Promise<TestApp> {
+export async function makeApp(sparql: ConfigInput['sparql'] = {}, rest: Omit<ConfigInput, 'sparql'> = {}): Promise<TestApp> {
   const store = DurableStore.inMemory();
-  const config = loadConfig({ dataDir: '/tmp/assay-sparql-test', baseIri: 'http://assay.test/', sparql: { updateToken: TOKEN, ...sparql } }, {});
+  const config = loadConfig({ dataDir: '/tmp/assay-sparql-test', baseIri: 'http://assay.test/', ...rest, sparql: { updateToken: TOKEN, ...sparql } }, {});
   const app = await build({ config, store });
   // Tests start once the query workers hold their replicas (as a load balancer waits for /ready).
   await app.queryPool.ready();

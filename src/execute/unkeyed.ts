@@ -366,7 +366,8 @@ async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, c: UnkeyedCh
   const { cand, decl, kind, measure, key, periodText } = c;
   const unit = req.units.get(cand.candidateKey);
   const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
-  const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
+  const altLabels = ctx.runtime.descriptors?.altLabels(cand.publisherId, measure) ?? [];
+  const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText, altLabels });
   structural.warnings.push(...warnings);
   const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
   if (!verdict.passed) {
@@ -405,7 +406,7 @@ function residualWords(attribute: string | null, label: string): string {
   return tokens(attribute ?? '').filter((w) => !own.has(w) && !['average', 'interest', 'latest', 'current', 'total'].includes(w)).join(' ');
 }
 
-interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; label: string; keyValue?: string; attribute: string | null; period: string }
+interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; label: string; keyValue?: string; attribute: string | null; period: string; /** Other names the catalog gives the measure (`altLabels`). */ altLabels?: readonly string[] }
 
 const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'] };
 
@@ -437,8 +438,8 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !leadsWith(rec.label, want.attribute)) {
-    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
+  else if (want.attribute && rec.label && ![rec.label, ...(want.altLabels ?? [])].some((l) => leadsWith(l, want.attribute!))) {
+    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for${rec.label && leadsWith(rec.label, want.attribute, false) ? `: "${rec.label}" narrows them` : ''})`;
   }
   return out;
 }
@@ -446,9 +447,29 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
 /** Function words the interpreter drops from an attribute ("debt held public" for "debt held by the public"). */
 const FUNCTION_WORDS = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'by', 'on', 'for', 'to', 'at', 'per', 'latest', 'current']);
 const plainWords = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FUNCTION_WORDS.has(w)).map((w) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1'));
-/** Whether the publisher's label leads with the words asked for (the same test as a keyed read, function words aside). */
-export function leadsWith(label: string, attribute: string): boolean {
+/**
+ * Whether the publisher's label leads with the words asked for (the same test as a keyed read,
+ * function words aside) and stops there: words after them that narrow the thing asked ("Debt HELD
+ * BY THE PUBLIC" when "debt" was asked) make it a part of it, not it, so the label does not answer
+ * (`narrowing: false` skips that second test). A preposition or a word naming how the value is
+ * stated ("Average Interest Rate AMOUNT", "Debt OUTSTANDING") does not narrow.
+ */
+export function leadsWith(label: string, attribute: string, narrowing = true): boolean {
   const a = plainWords(attribute);
   const l = plainWords(label);
-  return a.length > 0 && a.every((w, i) => l[i] === w);
+  if (a.length === 0 || !a.every((w, i) => l[i] === w)) return false;
+  if (!narrowing) return true;
+  const next = l[a.length];
+  return next === undefined || STATED_AS.has(next) || CONTINUES_WITH.has(firstRawAfter(label, a));
+}
+/** Words after the measure's name that say how its value is stated, not which part of it. */
+const STATED_AS = new Set(['amount', 'amt', 'value', 'outstanding', 'level']);
+/** Prepositions and qualifiers after which a label goes on about the same thing ("Rate of Exchange", "Income Attributable to …"). */
+const CONTINUES_WITH = new Set(['of', 'for', 'from', 'to', 'with', 'in', 'on', 'at', 'per', 'excluding', 'including', 'attributable', 'available']);
+/** The label's first word after the words asked, function words included. */
+function firstRawAfter(label: string, asked: readonly string[]): string {
+  const raw = label.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter(Boolean).map((w) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1'));
+  let k = 0; let i = 0;
+  for (; i < raw.length && k < asked.length; i++) if (raw[i] === asked[k]) k++;
+  return raw[i] ?? '';
 }

@@ -21,6 +21,7 @@ import { AskHost } from './ask/host.ts';
 import { SPARQL_ERRORS } from './sparql/errors.ts';
 import { RemoteEvaluator } from './sparql/remote.ts';
 import { webRoutes } from './web/routes.ts';
+import { varyOn } from './routes/rdf-reply.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
 
@@ -118,15 +119,20 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
     readiness.add('ask-workers', () => askHost!.canAnswer);
   }
   app.addHook('onClose', async () => queryPool.close());
-  // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with Retry-After.
-  await app.register(rateLimit, { global: false });
+  // Per-client request limits: only routes that opt in (/ask, /sparql) are limited; 429 with
+  // Retry-After and the X-RateLimit-* headers. Answers under the limit carry none of them (three
+  // headers on every /sparql answer for no client that needs them).
+  await app.register(rateLimit, {
+    global: false,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+  });
   // CORS, never with credentials and never allowing Authorization (so a page cannot send a
   // token it was given): read-only surfaces are open to limits.cors.readOrigins (default any);
   // /ask (and /mcp, /feedback), whose calls write to the store, only to limits.cors.askOrigins (default none).
   const corsLimits = deps.config.limits.cors;
-  const originOption = (list: readonly string[]) => (list.includes('*') ? '*' : list.length === 0 ? false : [...list]);
+  const originOption = (list: readonly string[]): '*' | false | string[] => (list.includes('*') ? '*' : list.length === 0 ? false : [...list]);
   // Built once: the delegator runs on every request, and returns one of these three.
-  const corsFor = (writes: boolean, mcp: boolean) => ({
+  const corsFor = (writes: boolean, mcp: boolean): { origin: '*' | false | string[]; exposedHeaders?: string[] } & Record<string, unknown> => ({
     origin: originOption(writes ? corsLimits.askOrigins : corsLimits.readOrigins),
     credentials: false,
     methods: writes ? ['POST', 'OPTIONS'] : ['GET', 'HEAD', 'POST', 'OPTIONS'],
@@ -138,16 +144,31 @@ export async function build(deps: AppDeps): Promise<FastifyInstance> {
   const corsRead = corsFor(false, false);
   const corsWrite = corsFor(true, false);
   const corsMcp = corsFor(true, true);
-  await app.register(cors, {
-    delegator: (req, cb) => {
-      const url = req.url ?? '';
-      const q = url.indexOf('?');
-      const path = q === -1 ? url : url.slice(0, q);
-      if (path === '/mcp') return cb(null, corsMcp);
-      // Surfaces whose calls write to the store (a run, a feedback record) or run questions.
-      const writes = ['/ask', '/mcp', '/feedback'].some((p) => path === p || path.startsWith(`${p}/`));
-      cb(null, writes ? corsWrite : corsRead);
-    },
+  const corsOf = (url: string) => {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    if (path === '/mcp') return corsMcp;
+    // Surfaces whose calls write to the store (a run, a feedback record) or run questions.
+    const writes = ['/ask', '/mcp', '/feedback'].some((p) => path === p || path.startsWith(`${p}/`));
+    return writes ? corsWrite : corsRead;
+  };
+  // Preflights (OPTIONS) are answered by @fastify/cors, registered in a context of its own so that
+  // its hook runs for them only. Every other request needs only the simple headers, set here as the
+  // library would set them (it normalised its options on every request: ~15 µs of a /sparql answer).
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.raw.method === 'OPTIONS') return done();
+    const o = corsOf(req.url);
+    // The reply depends on Origin whatever the option (the library's rule for a delegated option).
+    if (reply.getHeader('Vary') === undefined) reply.header('Vary', 'Origin');
+    else varyOn(reply, 'Origin');
+    const origin = req.headers.origin;
+    const allow = o.origin === '*' ? '*' : o.origin !== false && origin !== undefined && o.origin.includes(origin) ? origin : undefined;
+    if (allow !== undefined) reply.header('Access-Control-Allow-Origin', allow);
+    if (o.exposedHeaders) reply.header('Access-Control-Expose-Headers', o.exposedHeaders.join(', '));
+    done();
+  });
+  await app.register(async (preflights) => {
+    await preflights.register(cors, { delegator: (req, cb) => cb(null, corsOf(req.url ?? '')) });
   });
   await app.register(healthRoutes);
   await app.register(sparqlRoutes);

@@ -74,11 +74,19 @@ class TermTable {
   readonly #datatypeIds = new Map<string, number>();
   #table = new Int32Array(2048);
 
-  /** Id of the term text[from, to), added if new. */
-  idOf(text: string, from: number, to: number): number {
+  /**
+   * Id of the term text[from, to), added if new; unless `odd` says the new term's text may not be
+   * its dump key: then -1, and nothing is added.
+   */
+  idOf(text: string, from: number, to: number, odd?: (text: string, from: number, to: number) => boolean): number {
     const length = to - from;
     let h = (0x811c9dc5 ^ length) >>> 0;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+    // The first 64 code units give the sample hash (sample.ts hashKey); the rest extend it.
+    const prefixEnd = from + (length < 64 ? length : 64);
+    let i = from;
+    for (; i < prefixEnd; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+    const sampleHash = h >>> 0;
+    for (; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
     h >>>= 0;
     const table = this.#table;
     const mask = table.length - 1;
@@ -90,7 +98,8 @@ class TermTable {
       if (this.fullHash[id] === h && this.length[id] === length && this.#same(id, text, from, length)) return id;
       slot = (slot + 1) & mask;
     }
-    const id = this.#add(text, from, to, h);
+    if (odd && odd(text, from, to)) return -1;
+    const id = this.#add(text, from, to, h, sampleHash);
     table[slot] = id + 1;
     if (this.count * 2 > table.length) this.#rehash();
     return id;
@@ -111,7 +120,7 @@ class TermTable {
     return true;
   }
 
-  #add(text: string, from: number, to: number, h: number): number {
+  #add(text: string, from: number, to: number, h: number, sampleHash: number): number {
     const length = to - from;
     if (this.used + length > this.chars.length) {
       let cap = this.chars.length * 2;
@@ -143,11 +152,7 @@ class TermTable {
     this.length[id] = length;
     this.fullHash[id] = h;
     this.kind[id] = kind;
-    // sample.ts hashKey of the key: FNV-1a over its first 64 code units, seeded with its length.
-    let sh = (0x811c9dc5 ^ length) >>> 0;
-    const end = from + Math.min(length, 64);
-    for (let i = from; i < end; i++) sh = Math.imul(sh ^ text.charCodeAt(i), FNV_PRIME);
-    this.sampleHash[id] = sh >>> 0;
+    this.sampleHash[id] = sampleHash;
     this.datatype[id] = datatype;
     this.count = id + 1;
     return id;
@@ -183,7 +188,6 @@ class TermTable {
 class KeptGraph {
   readonly terms = new TermTable();
   readonly preds: string[] = [];
-  readonly #predIds = new Map<string, number>();
   s = new Int32Array(1024);
   p = new Int32Array(1024);
   o = new Int32Array(1024);
@@ -200,14 +204,22 @@ class KeptGraph {
     return this.rows - this.dead;
   }
 
-  pred(text: string, from: number, to: number): number {
-    const key = text.slice(from, to);
-    let id = this.#predIds.get(key);
-    if (id === undefined) {
-      id = this.preds.length;
-      this.#predIds.set(key, id);
-      this.preds.push(key);
-    }
+  /** Predicates by their characters, as terms are (ids equal to their index in `preds`). */
+  #predTable = new TermTable();
+  #lastPred = '';
+  #lastPredId = -1;
+
+  /** Id of the predicate text[from, to); -1 (nothing added) when new and `odd` says its dump key may differ. */
+  pred(text: string, from: number, to: number, odd?: (text: string, from: number, to: number) => boolean): number {
+    const len = to - from;
+    // Runs of one predicate are common: the last one is compared in place first.
+    if (len === this.#lastPred.length && text.startsWith(this.#lastPred, from)) return this.#lastPredId;
+    const before = this.#predTable.count;
+    const id = this.#predTable.idOf(text, from, to, odd);
+    if (id < 0) return -1;
+    if (id === before) this.preds.push(text.slice(from, to));
+    this.#lastPred = this.preds[id]!;
+    this.#lastPredId = id;
     return id;
   }
 
@@ -294,8 +306,12 @@ class KeptGraph {
     for (let i = 0; i < this.preds.length; i++) map[i] = used[i] ? next++ : -1;
     for (let r = 0; r < this.rows; r++) this.p[r] = map[this.p[r]!]!;
     this.preds.length = 0;
-    this.#predIds.clear();
-    kept.forEach((k, i) => { this.preds.push(k); this.#predIds.set(k, i); });
+    this.#predTable = new TermTable();
+    this.#lastPred = '';
+    for (const k of kept) {
+      this.#predTable.idOf(k, 0, k.length);
+      this.preds.push(k);
+    }
     this.#reindex(this.#index.length);
   }
 
@@ -342,11 +358,6 @@ class Unparsed extends Error {}
 const BATCH = 65_536;
 /** Span columns per line: s, p, o, g as (start, end) pairs. */
 const F = 8;
-/** A term whose key is a string in `odd` instead of its span. */
-const FLAG_S = 1;
-const FLAG_P = 2;
-const FLAG_O = 4;
-const FLAG_G = 8;
 
 const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -573,90 +584,64 @@ export class KeptStore {
   }
 }
 
-/** A term whose dump key may differ from its spelling here is "odd": canonicalized by oxigraph. */
+/**
+ * Fold the statements of one document into the graphs `target` gives. Terms are interned from
+ * their spans in place; a term not seen before whose text may not be its dump key ("odd", see
+ * oddTerm) is not interned from its text: its line waits until the end of the batch, when the odd
+ * terms of the batch are canonicalized together (one scratch store) and the waiting lines added
+ * with the keys oxigraph gave them. Oddness is checked once per new term, not per occurrence.
+ */
 function foldLines(text: string, quads: boolean, graph: string, scope: number, remove: boolean,
   target: (graph: string) => KeptGraph | null, shared: () => void): void {
   const spans = new Int32Array(BATCH * F);
-  const flags = new Uint8Array(BATCH);
-  const odd: string[] = [];
-  /** Index into `odd` per flagged term: s, p, o, g. */
-  const oddAt = new Int32Array(BATCH * 4);
+  const waiting = new Int32Array(BATCH);
+  const waitingGraph: (KeptGraph | null)[] = [];
   let scopeGraph: string | null = null;
   const length = text.length;
   let pos = 0;
+  let lastG: KeptGraph | null = null;
+  let lastKey: string | null = null;
+  let lastName = '';
+  let lastGraphOdd = false;
+  let lastSG: KeptGraph | null = null;
+  let lastS0 = 0;
+  let lastSLen = -1;
+  let lastSId = -1;
+  const blankKey = (a: number, b: number) => (scope > 0 ? `_:#${scope}#${text.slice(a + 2, b)}` : text.slice(a, b));
   while (pos < length) {
-    // Phase 1: spans of up to BATCH lines; odd terms collected as strings.
     let lines = 0;
-    odd.length = 0;
-    const oddKeys = new Map<string, number>();
-    const oddIndex = (key: string): number => {
-      let i = oddKeys.get(key);
-      if (i === undefined) {
-        i = odd.length;
-        odd.push(key);
-        oddKeys.set(key, i);
-      }
-      return i;
-    };
+    let nWaiting = 0;
+    waitingGraph.length = 0;
     while (pos < length && lines < BATCH) {
       let end = text.indexOf('\n', pos);
       if (end < 0) end = length;
       const at = lines * F;
-      const r = lineSpans(text, pos, end, spans, at, quads);
-      if (r >= 0) {
-        let f = 0;
-        for (let t = 0; t < 4; t++) {
-          const a = spans[at + 2 * t]!;
-          const b = spans[at + 2 * t + 1]!;
-          if (a === b) continue; // no graph term
-          const bit = 1 << t;
-          if (text.charCodeAt(a) === 95 /* _ */) {
-            if (t === 3) throw new Unparsed('a blank-node graph name');
-            f |= bit;
-            oddAt[lines * 4 + t] = oddIndex(scope > 0 ? `_:#${scope}#${text.slice(a + 2, b)}` : text.slice(a, b));
-          } else if (r & bit) {
-            f |= bit | (bit << 4);
-            oddAt[lines * 4 + t] = oddIndex(text.slice(a, b));
-          }
-        }
-        flags[lines] = f;
-        lines++;
+      if (!lineSpans(text, pos, end, spans, at, quads)) {
+        pos = end + 1;
+        continue;
       }
       pos = end + 1;
-    }
-    // Phase 2: canonical keys of the odd terms (blank-node keys are used as they are).
-    const needs = new Set<number>();
-    for (let l = 0; l < lines; l++) {
-      const hi = flags[l]! >> 4;
-      for (let t = 0; t < 4; t++) if (hi & (1 << t)) needs.add(oddAt[l * 4 + t]!);
-    }
-    if (needs.size > 0) {
-      const which = [...needs];
-      const canonical = canonicalize(which.map((i) => odd[i]!));
-      which.forEach((i, j) => { odd[i] = canonical[j]!; });
-    }
-    // Phase 3: intern and add (or remove).
-    let lastG: KeptGraph | null = null;
-    let lastKey: string | null = null;
-    let lastName = '';
-    for (let l = 0; l < lines; l++) {
-      const at = l * F;
-      const f = flags[l]! & 15;
+      lines++;
       let g: KeptGraph | null;
+      let graphOdd = false;
       if (quads) {
         const a = spans[at + 6]!;
         const b = spans[at + 7]!;
-        const same = lastKey !== null && (a < b && !(f & FLAG_G) ? b - a === lastKey.length && text.startsWith(lastKey, a) : a === b && lastKey === '');
-        if (same) g = lastG;
-        else {
-          const key = a === b ? '' : f & FLAG_G ? odd[oddAt[l * 4 + 3]!]! : text.slice(a, b);
-          const name = key === '' ? '' : key.slice(1, -1);
-          g = target(name);
+        if (a < b && text.charCodeAt(a) === 95) throw new Unparsed('a blank-node graph name');
+        const same = lastKey !== null && (a < b ? b - a === lastKey.length && text.startsWith(lastKey, a) : lastKey === '');
+        if (same) {
+          g = lastG;
+          graphOdd = lastGraphOdd;
+        } else {
+          const key = a === b ? '' : text.slice(a, b);
+          graphOdd = a < b && oddIri(text, a, b);
+          lastName = graphOdd ? '' : key === '' ? '' : key.slice(1, -1);
+          g = graphOdd ? null : target(lastName);
           lastG = g;
-          lastName = name;
-          lastKey = f & FLAG_G ? '\u0000' : key;
+          lastKey = key;
+          lastGraphOdd = graphOdd;
         }
-        if (scope > 0 && (f & (FLAG_S | FLAG_O)) !== 0 && hasBlank(text, spans, at)) {
+        if (scope > 0 && !graphOdd && (text.charCodeAt(spans[at]!) === 95 || text.charCodeAt(spans[at + 4]!) === 95)) {
           if (scopeGraph === null) scopeGraph = lastName;
           else if (scopeGraph !== lastName) shared();
         }
@@ -667,23 +652,93 @@ function foldLines(text: string, quads: boolean, graph: string, scope: number, r
         }
         g = lastG;
       }
+      if (graphOdd) {
+        waiting[nWaiting++] = at;
+        waitingGraph.push(null);
+        continue;
+      }
       if (!g) continue;
-      if (f & (FLAG_S | FLAG_O) && (text.charCodeAt(spans[at]!) === 95 || text.charCodeAt(spans[at + 4]!) === 95)) {
+      const s0 = spans[at]!;
+      const o0 = spans[at + 4]!;
+      const sBlank = text.charCodeAt(s0) === 95;
+      const oBlank = text.charCodeAt(o0) === 95;
+      if (sBlank || oBlank) {
         if (scope > 0) g.synthetic = true;
         // The store's own label of a node this graph holds under one of its own: not matchable here.
         else if (remove && g.synthetic) throw new Unparsed('a deleted blank node known under another label');
       }
-      const sid = f & FLAG_S ? keyId(g, odd[oddAt[l * 4]!]!) : g.terms.idOf(text, spans[at]!, spans[at + 1]!);
-      const pid = f & FLAG_P ? predId(g, odd[oddAt[l * 4 + 1]!]!) : g.pred(text, spans[at + 2]!, spans[at + 3]!);
-      const oid = f & FLAG_O ? keyId(g, odd[oddAt[l * 4 + 2]!]!) : g.terms.idOf(text, spans[at + 4]!, spans[at + 5]!);
+      let sid: number;
+      if (sBlank) sid = keyId(g, blankKey(s0, spans[at + 1]!));
+      else {
+        // A subject's statements usually follow one another: the last subject is compared first.
+        const len = spans[at + 1]! - s0;
+        if (g === lastSG && len === lastSLen && sameSpan(text, lastS0, s0, len)) sid = lastSId;
+        else {
+          sid = g.terms.idOf(text, s0, s0 + len, oddTerm);
+          if (sid >= 0) {
+            lastSG = g;
+            lastS0 = s0;
+            lastSLen = len;
+            lastSId = sid;
+          }
+        }
+      }
+      const pid = g.pred(text, spans[at + 2]!, spans[at + 3]!, oddIri);
+      const oid = oBlank ? keyId(g, blankKey(o0, spans[at + 5]!)) : g.terms.idOf(text, o0, spans[at + 5]!, oddTerm);
+      if (sid < 0 || pid < 0 || oid < 0) {
+        waiting[nWaiting++] = at;
+        waitingGraph.push(g);
+        continue;
+      }
+      if (remove) g.remove(sid, pid, oid);
+      else g.add(sid, pid, oid);
+    }
+    if (nWaiting === 0) continue;
+    // The waiting lines: their odd terms canonicalized together, then added under those keys.
+    const oddKeys = new Map<string, string>();
+    const keyOf = (a: number, b: number, graphTerm: boolean): string => {
+      if (!graphTerm && text.charCodeAt(a) === 95) return blankKey(a, b);
+      const raw = text.slice(a, b);
+      if (!(graphTerm || text.charCodeAt(a) === 60 ? oddIri(text, a, b) : oddTerm(text, a, b))) return raw;
+      if (!oddKeys.has(raw)) oddKeys.set(raw, raw);
+      return raw;
+    };
+    const rows: string[][] = [];
+    for (let w = 0; w < nWaiting; w++) {
+      const at = waiting[w]!;
+      rows.push([keyOf(spans[at]!, spans[at + 1]!, false), keyOf(spans[at + 2]!, spans[at + 3]!, true), keyOf(spans[at + 4]!, spans[at + 5]!, false),
+        spans[at + 6]! < spans[at + 7]! ? keyOf(spans[at + 6]!, spans[at + 7]!, true) : '']);
+    }
+    if (oddKeys.size > 0) {
+      const raw = [...oddKeys.keys()];
+      const canonical = canonicalize(raw);
+      raw.forEach((k, i) => oddKeys.set(k, canonical[i]!));
+    }
+    const canon = (k: string) => oddKeys.get(k) ?? k;
+    for (let w = 0; w < nWaiting; w++) {
+      const [sk, pk, ok, gk] = rows[w]!;
+      let g: KeptGraph | null = waitingGraph[w] ?? null;
+      if (g === null) {
+        const name = canon(gk!).slice(1, -1);
+        g = target(name);
+        if (!g) continue;
+        if (scope > 0 && (sk!.startsWith('_:') || ok!.startsWith('_:'))) {
+          if (scopeGraph === null) scopeGraph = name;
+          else if (scopeGraph !== name) shared();
+        }
+      }
+      const sid = keyId(g, canon(sk!));
+      const pid = predId(g, canon(pk!));
+      const oid = keyId(g, canon(ok!));
       if (remove) g.remove(sid, pid, oid);
       else g.add(sid, pid, oid);
     }
   }
 }
 
-function hasBlank(text: string, spans: Int32Array, at: number): boolean {
-  return text.charCodeAt(spans[at]!) === 95 || text.charCodeAt(spans[at + 4]!) === 95;
+function sameSpan(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
 }
 
 const keyId = (g: KeptGraph, key: string): number => g.terms.idOf(key, 0, key.length);
@@ -691,50 +746,35 @@ const predId = (g: KeptGraph, key: string): number => g.pred(key, 0, key.length)
 
 /**
  * Spans of one N-Triples/N-Quads line into spans[at…at+8) (s, p, o, g; g empty when absent).
- * Returns -1 for a blank or comment line; else a bit mask of the terms (1 s, 2 p, 4 o, 8 g) whose
- * dump key may differ from their text here. Throws Unparsed for anything else.
+ * False for a blank or comment line; throws Unparsed for anything this file does not read.
  */
-function lineSpans(text: string, pos: number, end: number, spans: Int32Array, at: number, quads: boolean): number {
+function lineSpans(text: string, pos: number, end: number, spans: Int32Array, at: number, quads: boolean): boolean {
   pos = skipWs(text, pos, end);
-  if (pos >= end || text.charCodeAt(pos) === 35 /* # */) return -1;
-  let odd = 0;
-  // Subject.
+  if (pos >= end || text.charCodeAt(pos) === 35 /* # */) return false;
   let c = text.charCodeAt(pos);
   let stop: number;
-  if (c === 60) {
-    stop = iriEnd(text, pos, end);
-    if (oddIri(text, pos, stop)) odd |= FLAG_S;
-  } else if (c === 95) stop = blankEnd(text, pos, end);
+  if (c === 60) stop = iriEnd(text, pos, end);
+  else if (c === 95) stop = blankEnd(text, pos, end);
   else throw new Unparsed('subject');
   spans[at] = pos;
   spans[at + 1] = stop;
   pos = skipWs(text, stop, end);
-  // Predicate.
   if (text.charCodeAt(pos) !== 60) throw new Unparsed('predicate');
   stop = iriEnd(text, pos, end);
-  if (oddIri(text, pos, stop)) odd |= FLAG_P;
   spans[at + 2] = pos;
   spans[at + 3] = stop;
   pos = skipWs(text, stop, end);
-  // Object.
   c = text.charCodeAt(pos);
-  if (c === 60) {
-    stop = iriEnd(text, pos, end);
-    if (oddIri(text, pos, stop)) odd |= FLAG_O;
-  } else if (c === 95) stop = blankEnd(text, pos, end);
-  else if (c === 34) {
-    const r = literalEnd(text, pos, end);
-    stop = r.end;
-    if (r.odd) odd |= FLAG_O;
-  } else throw new Unparsed('object');
+  if (c === 60) stop = iriEnd(text, pos, end);
+  else if (c === 95) stop = blankEnd(text, pos, end);
+  else if (c === 34) stop = literalEnd(text, pos, end);
+  else throw new Unparsed('object');
   spans[at + 4] = pos;
   spans[at + 5] = stop;
   pos = skipWs(text, stop, end);
-  // Graph.
   c = text.charCodeAt(pos);
   if (quads && (c === 60 || c === 95)) {
     stop = c === 60 ? iriEnd(text, pos, end) : blankEnd(text, pos, end);
-    if (c === 60 && oddIri(text, pos, stop)) odd |= FLAG_G;
     spans[at + 6] = pos;
     spans[at + 7] = stop;
     pos = skipWs(text, stop, end);
@@ -745,7 +785,7 @@ function lineSpans(text: string, pos: number, end: number, spans: Int32Array, at
   if (text.charCodeAt(pos) !== 46 /* . */) throw new Unparsed('end of statement');
   pos = skipWs(text, pos + 1, end);
   if (pos < end && text.charCodeAt(pos) !== 35) throw new Unparsed('text after the statement');
-  return odd;
+  return true;
 }
 
 function skipWs(text: string, pos: number, end: number): number {
@@ -799,53 +839,97 @@ function oddIri(text: string, from: number, to: number): boolean {
   return false;
 }
 
-/** The end of a literal starting at `pos`, and whether its dump key may be spelt differently. */
-function literalEnd(text: string, pos: number, end: number): { end: number; odd: boolean } {
-  let odd = false;
-  let i = pos + 1;
+/** The closing quote of the literal opening at `pos`. */
+function closingQuote(text: string, pos: number, end: number): number {
+  let q = pos + 1;
   for (;;) {
-    if (i >= end) throw new Unparsed('literal');
-    const c = text.charCodeAt(i);
-    if (c === 34) break;
-    if (c === 92) {
-      const e = text.charCodeAt(i + 1);
-      // oxigraph writes \" \\ \n \r \t \b \f itself; \u and \U escapes of printable characters it writes raw.
-      if (e !== 34 && e !== 92 && e !== 110 && e !== 114 && e !== 116 && e !== 98 && e !== 102) odd = true;
-      i += 2;
-      continue;
-    }
-    if (c < 32 || c === 127) odd = true;
-    i++;
+    q = text.indexOf('"', q);
+    if (q < 0 || q >= end) throw new Unparsed('literal');
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === 92) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    q++;
   }
-  const lexEnd = i;
-  i++;
+}
+
+/** The end of the literal starting at `pos` (its tag or datatype included). */
+function literalEnd(text: string, pos: number, end: number): number {
+  const i = closingQuote(text, pos, end) + 1;
   const next = text.charCodeAt(i);
   if (next === 64 /* @ */) {
     let j = i + 1;
-    for (; j < end && isTagChar(text.charCodeAt(j)); j++) {
-      const c = text.charCodeAt(j);
-      if (c >= 65 && c <= 90) odd = true; // oxigraph lowers a tag's case
-    }
+    while (j < end && isTagChar(text.charCodeAt(j))) j++;
     if (j === i + 1) throw new Unparsed('language tag');
-    return { end: j, odd };
+    return j;
   }
   if (next === 94 /* ^ */) {
     if (text.charCodeAt(i + 1) !== 94 || text.charCodeAt(i + 2) !== 60) throw new Unparsed('datatype');
-    const dtEnd = iriEnd(text, i + 2, end);
-    if (!odd && oddTyped(text, pos + 1, lexEnd, i + 3, dtEnd - 1)) odd = true;
-    if (oddIri(text, i + 2, dtEnd)) odd = true;
-    return { end: dtEnd, odd };
+    return iriEnd(text, i + 2, end);
   }
-  return { end: i, odd };
+  return i;
+}
+
+/** May the dump key of the term text[a, b) (an IRI or a literal) differ from its text? */
+function oddTerm(text: string, a: number, b: number): boolean {
+  if (text.charCodeAt(a) === 60) return oddIri(text, a, b);
+  const q = closingQuote(text, a, b);
+  for (let i = a + 1; i < q; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) {
+      const e = text.charCodeAt(i + 1);
+      // oxigraph writes \" \\ \n \r \t \b \f itself; \u and \U escapes of printable characters it writes raw.
+      if (e !== 34 && e !== 92 && e !== 110 && e !== 114 && e !== 116 && e !== 98 && e !== 102) return true;
+      i++;
+    } else if (c < 32 || c === 127) return true;
+  }
+  const next = text.charCodeAt(q + 1);
+  if (next === 64) {
+    for (let j = q + 2; j < b; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 65 && c <= 90) return true; // oxigraph lowers a tag's case
+    }
+    return false;
+  }
+  if (next === 94) return oddIri(text, q + 3, b) || oddTyped(text, a + 1, q, q + 4, b - 1);
+  return false;
 }
 
 const isTagChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45;
 
-const INTEGER = /^(?:0|-?[1-9][0-9]*)$/;
-const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]{0,16}[1-9])?$/;
-const DOUBLE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?$/;
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-const GYEAR = /^[0-9]{4}$/;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * The canonical decimal shape [-](0|[1-9][0-9]*)[.[0-9]*[1-9]] of text[a, b), not "-0"; at most
+ * `maxFraction` fraction digits. Returns the significant digits, or -1 when not that shape.
+ */
+function decimalShape(text: string, a: number, b: number, fraction: boolean, maxFraction: number): number {
+  let i = a;
+  if (text.charCodeAt(i) === 45 /* - */) i++;
+  if (i >= b) return -1;
+  const intStart = i;
+  if (text.charCodeAt(i) === 48) i++;
+  else {
+    if (!isDigit(text.charCodeAt(i)) ) return -1;
+    while (i < b && isDigit(text.charCodeAt(i))) i++;
+  }
+  let digits = text.charCodeAt(intStart) === 48 ? 0 : i - intStart;
+  if (i === b) return i - intStart === 1 && text.charCodeAt(intStart) === 48 && intStart > a ? -1 : digits; // "-0"
+  if (!fraction || text.charCodeAt(i) !== 46 /* . */) return -1;
+  const fracStart = ++i;
+  while (i < b && isDigit(text.charCodeAt(i))) i++;
+  if (i !== b || i === fracStart || i - fracStart > maxFraction || text.charCodeAt(b - 1) === 48) return -1;
+  if (digits === 0) {
+    let z = fracStart;
+    while (text.charCodeAt(z) === 48) z++;
+    digits = b - z;
+  } else digits += b - fracStart;
+  return digits;
+}
+
+function digitsAt(text: string, a: number, n: number): boolean {
+  for (let i = a; i < a + n; i++) if (!isDigit(text.charCodeAt(i))) return false;
+  return true;
+}
 
 /**
  * May oxigraph store this typed literal under another spelling? Lexical forms are checked against
@@ -853,27 +937,25 @@ const GYEAR = /^[0-9]{4}$/;
  * "5", "45.000"^^double → "45", xsd:int → xsd:integer, an explicit xsd:string dropped); anything
  * in the XSD namespace without a rule here is odd. Other datatypes are stored as written.
  */
-function oddTyped(text: string, lexFrom: number, lexTo: number, dtFrom: number, dtTo: number): boolean {
-  if (!text.startsWith(XSD_NS, dtFrom)) return text.startsWith(RDF.langString, dtFrom) && dtTo - dtFrom === RDF.langString.length;
-  const local = text.slice(dtFrom + XSD_NS.length, dtTo);
-  const lex = text.slice(lexFrom, lexTo);
-  switch (local) {
-    case 'integer': return !INTEGER.test(lex) || lex === '-0';
-    case 'decimal': return !DECIMAL.test(lex) || lex.startsWith('-0') && !lex.startsWith('-0.');
-    case 'boolean': return lex !== 'true' && lex !== 'false';
-    case 'date': return !DATE.test(lex);
-    case 'gYear': return !GYEAR.test(lex);
-    case 'double': {
-      if (!DOUBLE.test(lex)) return true;
-      // Up to 15 significant digits JavaScript's and Rust's shortest forms agree (measured); past it they may not.
-      const digits = lex.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length;
-      if (digits > 15) return true;
-      const x = Number(lex);
-      if (lex !== '0' && (Math.abs(x) < 1e-6 || Math.abs(x) >= 1e21)) return true;
-      return String(x) !== lex || lex === '-0';
-    }
-    default: return true;
+function oddTyped(text: string, a: number, b: number, dtFrom: number, dtTo: number): boolean {
+  if (!text.startsWith(XSD_NS, dtFrom)) return dtTo - dtFrom === RDF.langString.length && text.startsWith(RDF.langString, dtFrom);
+  const local = dtFrom + XSD_NS.length;
+  const is = (name: string) => dtTo - local === name.length && text.startsWith(name, local);
+  if (is('integer')) return decimalShape(text, a, b, false, 0) < 0;
+  if (is('decimal')) return decimalShape(text, a, b, true, 17) < 0;
+  if (is('boolean')) return !(b - a === 4 && text.startsWith('true', a)) && !(b - a === 5 && text.startsWith('false', a));
+  if (is('date')) return !(b - a === 10 && digitsAt(text, a, 4) && text.charCodeAt(a + 4) === 45 && digitsAt(text, a + 5, 2) && text.charCodeAt(a + 7) === 45 && digitsAt(text, a + 8, 2));
+  if (is('gYear')) return !(b - a === 4 && digitsAt(text, a, 4));
+  if (is('double')) {
+    // Up to 15 significant digits JavaScript's and Rust's shortest forms agree (measured); past it they may not.
+    const digits = decimalShape(text, a, b, true, 400);
+    if (digits < 0 || digits > 15) return true;
+    const lex = text.slice(a, b);
+    const x = Number(lex);
+    if (lex !== '0' && (Math.abs(x) < 1e-6 || Math.abs(x) >= 1e21)) return true;
+    return String(x) !== lex;
   }
+  return true;
 }
 
 // oxigraph is loaded when a term first needs canonicalizing, not at import: a static import would

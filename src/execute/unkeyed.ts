@@ -31,7 +31,7 @@ import type { Code, Period } from '../understand/intent.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import type { Check, StructuralVerdict } from '../validate/structural.ts';
 import type { QueryContext } from './context.ts';
-import { exhausted, search, summarise, type Examination, type Provider } from './engine.ts';
+import { exhausted, search, summarise, type Examination, type FetchChoice, type Provider } from './engine.ts';
 import type { Failure } from './failure.ts';
 import type { LeafResult } from './leaf.ts';
 
@@ -171,7 +171,13 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
   };
 }
 
-interface UnkeyedState { tried: number; unbound: number; ambiguous?: UnkeyedResult['ambiguous'] }
+interface UnkeyedState {
+  tried: number; unbound: number; ambiguous?: UnkeyedResult['ambiguous'];
+  /** Reads whose record left only the residual question: judged (the model asked) after every other read, so a model's yes never picks them over a read the code accepts alone. */
+  deferred?: Array<FetchChoice<Omit<AdmittedEvidence, 'index'>>>;
+  /** Whether the deferred reads are being judged. */
+  judging?: boolean;
+}
 
 const CHECK_CODES: Readonly<Record<string, string>> = { sentinel: 'suppressed' };
 
@@ -203,11 +209,17 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
       const readDecl = periodRequest(ctx, decl, kind, target, today, args);
       const periodText = target === 'latest' ? 'latest' : target.what;
-      yield {
+      const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
         kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
         bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
-        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText }, result, attempt.n),
+        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, choice }, result, attempt.n),
       };
+      yield choice;
+    }
+    if (req.judge && state.deferred?.length) {
+      state.judging = true;
+      h.emit('execution_plan', 'executor', `no candidate passed on the code's checks alone; asking the model about the ${state.deferred.length} whose label the code could not settle, in order`);
+      yield* state.deferred;
     }
   };
 }
@@ -241,7 +253,7 @@ function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, ta
 }
 
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
-interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string }
+interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
 
 /**
  * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
@@ -261,7 +273,7 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
   const several = severalRows(state, published, bound, chosen, warnings);
   if (several) return several;
-  return judgedRecord(ctx, req, c, chosen[0]!, warnings, result, attemptN);
+  return judgedRecord(ctx, req, state, c, chosen[0]!, warnings, result, attemptN);
 }
 
 /** A rejection of an unkeyed record (`not_found` is "no such record", an errored attempt; anything else a record judged). */
@@ -362,14 +374,19 @@ function severalRows(state: UnkeyedState, published: readonly Observation[], bou
 }
 
 /** The checks (scope or key, measure, sentinel, unit, period) and the judge on the record read; admitted with what identifies it, or rejected with the check's code. */
-async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
+async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
   const { cand, decl, kind, measure, key, periodText } = c;
   const unit = req.units.get(cand.candidateKey);
   const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
   const altLabels = ctx.runtime.descriptors?.altLabels(cand.publisherId, measure) ?? [];
   const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText, altLabels });
   structural.warnings.push(...warnings);
-  const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+  const verdict = await adjudicate(structural, req.question, ctx.signal, state.judging ? req.judge : undefined);
+  if (req.judge && !state.judging && verdict.checks.every((x) => x.passed) && verdict.residual) {
+    (state.deferred ??= []).push({ ...c.choice, identity: `${c.choice.label}|${JSON.stringify(c.choice.args)}|judged` });
+    const reason = `${verdict.residual}: set aside, asked of the model only if no candidate passes on the code's checks alone`;
+    return { reject: { boundary: 'no_data', code: 'residual', message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by: 'validator', said: `set aside ${measure}: ${reason}` };
+  }
   if (!verdict.passed) {
     const failed = verdict.checks.find((x) => !x.passed)?.name;
     const code = failed ? CHECK_CODES[failed] ?? failed : 'residual';

@@ -675,6 +675,10 @@ function latestRead(ev: LeafEvidence, declared: ReadonlyMap<string, DeclaredPeri
   const opOfAttempt = (a: Pick<Attempt, 'measure' | 'source' | 'operation'>) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
   const readOp = opOf.get(ev.measure) ?? `${ev.source}/${ev.operation}`;
   const { rivals, why } = rivalsOf(readOp, declared, out, opOfAttempt);
+  // a candidate beyond the relevance cut is tried only when every planned one fails: one the search never
+  // reached is no rival of a planned read (SEC's filings declare nothing for a county's obesity)
+  const planned = new Set(cands.filter((c) => c.tier !== 'fallback' && c.operation).map((c) => c.operation!.key));
+  for (const [k, d] of rivals) if (!planned.has(d.candidate) && why.get(d.candidate) === 'not_attempted') { rivals.delete(k); why.delete(d.candidate); }
   const own = declared.get(readOp)?.end ?? '';
   const recordEnd = ev.period.end ?? '';
   const vintaged = vintagesOf(readOp, out, opOf, opOfAttempt);

@@ -273,7 +273,9 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
   const several = severalRows(state, published, bound, chosen, warnings);
   if (several) return several;
-  return judgedRecord(ctx, req, state, c, chosen[0]!, warnings, result, attemptN);
+  // the series words bound from the attribute ("treasury bills") name the row, not the measure: the label is checked against the rest
+  const measureWords = !req.code && bound.phrase ? withoutWords(req.attribute, bound.phrase) : req.attribute;
+  return judgedRecord(ctx, { ...req, attribute: measureWords }, state, c, chosen[0]!, warnings, result, attemptN);
 }
 
 /** A rejection of an unkeyed record (`not_found` is "no such record", an errored attempt; anything else a record judged). */
@@ -415,6 +417,15 @@ function admittedUnkeyed(req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation
       assurance: { match: 'key', planVerdict: cand.verdict === 'composed' ? 'composed' : 'exact', warnings: [...verdict.warnings, ...result.notes] },
     },
   };
+}
+
+/** The attribute without the words of a phrase (and a preposition left dangling before them). */
+function withoutWords(attribute: string | null, phrase: string): string | null {
+  if (!attribute) return attribute;
+  const drop = new Set(tokens(phrase));
+  const kept = attribute.split(/\s+/).filter((w) => !drop.has(w.toLowerCase()));
+  while (kept.length && FUNCTION_WORDS.has(kept[kept.length - 1]!.toLowerCase())) kept.pop();
+  return kept.join(' ') || attribute;
 }
 
 /** Words of the attribute beyond the measure's own label ("treasury bills" in "average interest rate on Treasury bills"). */

@@ -58,6 +58,8 @@ export function ownCases(): OwnCase[] {
     { kind: 'treasury', q: 'What was the debt held by the public on March 31, 2024?', expect: { answer: [penny('2024-03-29', 'debt_held_public_amt')] } },
     { kind: 'treasury', q: 'What were intragovernmental holdings at the end of 2021?', expect: { answer: [penny('2021-12-31', 'intragov_hold_amt')] } },
     { kind: 'treasury', q: 'What was the outstanding debt on March 31, 2024?', expect: { refuse: true, boundary: 'no_data' }, why: 'no label the code accepts; offline the residual question is not settled' },
+    { kind: 'treasury', q: 'What was the average interest rate on Treasury bills?', expect: { answer: [avgRateLatest().security === 'Treasury Bills' ? avgRateLatest().rate : NaN] }, why: '"Treasury" was read as an organisation to resolve' },
+    { kind: 'treasury', q: 'What is the average interest rate on Treasury notes?', expect: { refuse: true }, why: 'the one recorded row is Treasury Bills: never answered for notes' },
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },

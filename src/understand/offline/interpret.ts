@@ -280,6 +280,9 @@ function cannot(question: string, reason: string): Understanding {
   return { status: 'cannot_tell', question, reason, interpreter: 'offline' };
 }
 
+/** "rate on X": an "on" after a rate or yield word, before more words. */
+const KEPT_ON = (all: readonly string[], i: number) => i > 0 && i < all.length - 1 && /^(?:rates?|yields?|returns?)$/.test(all[i - 1]!);
+
 function readAttribute(q: string, consumed: string[], entityTexts: string[], population: string | null): string | null {
   let s = ` ${q} `;
   for (const frag of [...consumed, ...entityTexts].filter(Boolean).sort((a, b) => b.length - a.length)) {
@@ -289,7 +292,11 @@ function readAttribute(q: string, consumed: string[], entityTexts: string[], pop
   if (population) s = s.replace(POPULATION_NOUN, ' ');
   for (const re of FRAME) s = s.replace(re, '');
   const popWords = new Set(population ? population.split(' ') : []);
-  const words = s.split(' ').filter((w) => w && !STOP.has(w) && !/^\d+$/.test(w) && !popWords.has(w));
+  // "on" between two words of the measure says what the rate is on ("interest rate on treasury bills"): kept, so the
+  // measure's head stays before it; a leading or trailing "on" is a verb's ("spend on") or a date's
+  const words = s.split(' ').filter((w, i, all) => w && (w === 'on' ? KEPT_ON(all, i) : !STOP.has(w)) && !/^\d+$/.test(w) && !popWords.has(w));
+  while (words[0] === 'on') words.shift();
+  while (words[words.length - 1] === 'on') words.pop();
   const out = words.join(' ').trim();
   return out.length >= 2 ? out : null;
 }

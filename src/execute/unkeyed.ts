@@ -212,7 +212,7 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
         kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
         bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
-        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, choice }, result, attempt.n),
+        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, today, choice }, result, attempt.n),
       };
       yield choice;
     }
@@ -253,7 +253,7 @@ function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, ta
 }
 
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
-interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
+interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; /** The question's clock date. */ today: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
 
 /**
  * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
@@ -323,6 +323,11 @@ function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): O
     const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
     return rejectUnkeyed(c, 'period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
   }
+  // a year (quarter, fiscal year) read at its last record: the response must reach the period's end, or its last
+  // record is some day inside it, not the period's (a snapshot that stops in March is not the year-end debt)
+  if (!target.exactDate && daysBetween(last, target.until) > PERIOD_END_SLACK_DAYS && target.until < c.today) {
+    return rejectUnkeyed(c, 'period', `the response holds ${target.what} records only through ${last}: the last record of ${target.what} (on or before ${target.until}) is not in it`);
+  }
   if (target.exactDate && last !== target.exactDate) {
     const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
     warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
@@ -331,6 +336,10 @@ function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): O
   }
   return inRange.filter((o) => o.period.end === last);
 }
+
+/** Days a period's last record may fall before its end (weekends, holidays, a month's last business day). */
+const PERIOD_END_SLACK_DAYS = 7;
+const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
 
 /** Several rows per series and date (mid-period amendments): the latest effective on or before the date asked, said. */
 function effectiveRows(c: UnkeyedChoice, pick: Observation[], warnings: string[]): Observation[] {

@@ -42,6 +42,17 @@ export function avgRateLatest(): { date: string; security: string; rate: number 
   return { date: b.data[0]!.record_date!, security: b.data[0]!.security_desc!, rate: Number(b.data[0]!.avg_interest_rate_amt) };
 }
 
+/** A concept's annual 10-K value for a fiscal year in a recorded companyfacts response (the fact whose period ends in that fiscal year's 10-K, full year). */
+export function secAnnual(cassette: string, concept: string, fy: number, taxonomy = 'us-gaap'): number {
+  const b = JSON.parse(body(`sec-edgar/${cassette}`)) as { facts: Record<string, Record<string, { units: Record<string, Array<{ fy: number; fp: string; form: string; val: number; start?: string; end: string }>> }>> };
+  const rows = Object.values(b.facts[taxonomy]![concept]!.units)[0]!;
+  const days = (r: { start?: string; end: string }) => (r.start ? (Date.parse(r.end) - Date.parse(r.start)) / 86_400_000 : 0);
+  const own = rows.filter((r) => r.form === '10-K' && r.fy === fy && r.fp === 'FY' && days(r) > 350);
+  const latest = own.sort((a, b) => b.end.localeCompare(a.end))[0];
+  if (!latest) throw new Error(`no FY${fy} ${concept} in ${cassette}`);
+  return latest.val;
+}
+
 export type Expect =
   | { answer: number[]; never?: number[] }
   | { refuse: true; boundary?: string }
@@ -60,6 +71,9 @@ export function ownCases(): OwnCase[] {
     { kind: 'treasury', q: 'What was the outstanding debt on March 31, 2024?', expect: { refuse: true, boundary: 'no_data' }, why: 'no label the code accepts; offline the residual question is not settled' },
     { kind: 'treasury', q: 'What was the average interest rate on Treasury bills?', expect: { answer: [avgRateLatest().security === 'Treasury Bills' ? avgRateLatest().rate : NaN] }, why: '"Treasury" was read as an organisation to resolve' },
     { kind: 'treasury', q: 'What is the average interest rate on Treasury notes?', expect: { refuse: true }, why: 'the one recorded row is Treasury Bills: never answered for notes' },
+    // relative years, by the question's clock (the test clock's year, like the CLI's)
+    { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
+    { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },

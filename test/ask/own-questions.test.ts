@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
 import { testServices } from './services.ts';
-import { judge, ownCases } from './own-questions.cases.ts';
+import { judge, ownCases, secAnnual } from './own-questions.cases.ts';
 
 describe('questions in the phrasings people type (offline default, figures from the recorded responses)', () => {
   const cases = ownCases();
@@ -17,6 +17,19 @@ describe('questions in the phrasings people type (offline default, figures from 
     const r = await ask(services, { question: q });
     const j = judge(c.expect, { status: r.status, figures: r.figures, boundary: r.refusal?.boundary });
     expect(j, `${r.status}: ${r.refusal?.reason ?? r.text}`).toEqual({ outcome: 'right', why: expect.any(String) });
+  }, 120_000);
+});
+
+describe('a year relative to the clock', () => {
+  it('"Apple\'s revenue last year" is the fiscal year of the clock year before this one, said with the clock date', async () => {
+    const services = await testServices();
+    const y = new Date().getUTCFullYear() - 1;
+    let want: number | undefined;
+    try { want = secAnnual('companyfacts.CIK0000320193.cassette.json', 'RevenueFromContractWithCustomerExcludingAssessedTax', y); } catch { want = undefined; }
+    const r = await ask(services, { question: "What was Apple's revenue last year?" });
+    if (want === undefined) { expect(r.status).toBe('refused'); return; }
+    expect(r.evidence.map((e) => [e.period, e.value])).toEqual([[`FY${y}`, want]]);
+    expect(r.qualification!.disclosures.join('\n')).toMatch(new RegExp(`"last year" read as ${y}, by the question's clock \\(${y + 1}-`));
   }, 120_000);
 });
 

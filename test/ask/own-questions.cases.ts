@@ -74,6 +74,8 @@ export function ownCases(): OwnCase[] {
     // relative years, by the question's clock (the test clock's year, like the CLI's)
     { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },
+    // the nation as a whole: no bundled source reads population without a state, county or place
+    { kind: 'census', q: 'What is the US population?', expect: { refuse: true, boundary: 'no_access_path' }, why: 'was refused as "entity unresolved: name it by its full legal name"' },
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },

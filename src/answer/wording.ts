@@ -47,6 +47,7 @@ export function renderNote(n: Note): string {
     case 'reading_chosen': return `"${n.attribute}" read as ${n.reading}; other readings differ materially (see alternatives)`;
     case 'measures_differ': return `the values compared are different published measures: ${n.items.map((e) => `${e.entity}, ${e.measure}`).join('; ')}`;
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
+    case 'relative_year': return `"${n.words}" read as ${n.year}, by the question's clock (${n.today})`;
     case 'text': return n.text;
   }
 }

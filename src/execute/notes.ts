@@ -40,6 +40,8 @@ export type Note =
   | { code: 'measures_differ'; items: ReadonlyArray<{ entity: string; measure: string }> }
   /** Periods of the same name that end on different dates. */
   | { code: 'period_ends_differ'; period: string; items: ReadonlyArray<{ entity: string; end: string | null }> }
+  /** A year named relative to the question's clock ("last year"), read as that clock year plus the offset. */
+  | { code: 'relative_year'; words: string; year: number; today: string }
   /** A sentence written by another layer (validator, connector, registry), carried as written. */
   | { code: 'text'; text: string };
 

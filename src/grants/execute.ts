@@ -469,7 +469,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       }
       for (const e of r.edges.slice(0, TOP)) {
         items.push(base(to, e.status === 'paid' ? 'grant paid' : 'grant approved for future payment', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record }));
-        lines.push(`- ${usd(e.amount)}, tax year ${e.taxYear}${e.status === 'paid' ? '' : ', approved for future payment'}${e.purpose ? ` (${e.purpose})` : ''}`);
+        // a recipient counted with its units: each grant names the one it was filed to
+        lines.push(`- ${usd(e.amount)}${r.recipient.length > 1 ? ` to ${e.recipient.name}` : ''}, tax year ${e.taxYear}${e.status === 'paid' ? '' : ', approved for future payment'}${e.purpose ? ` (${e.purpose})` : ''}`);
       }
       break;
     }

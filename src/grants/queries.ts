@@ -530,3 +530,28 @@ export function fundersOfByCount(iris: GrantIris, recipients: readonly string[],
   GRAPH ${g} { VALUES ?r { ${recipients.map(sparqlIri).join(' ')} } ?e <${G.recipient}> ?r ; <${G.amount}> ?a ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.paymentStatus}> <${G.Paid}> ; <${G.funder}> ?f }
 } GROUP BY ?f ORDER BY DESC(?n) DESC(?total) ?f LIMIT ${Math.trunc(limit) + 1}`);
 }
+
+/*
+ * Units of an organization filed as recipients ("University of Chicago - Urban Labs"; units.ts).
+ */
+
+/** Name-keyed recipients (no EIN) whose filed name holds " - ": the candidates for a unit of a parent. */
+export function unitCandidates(iris: GrantIris): string {
+  return sparql`SELECT ?o ?name WHERE {
+  GRAPH ${T(iris.graph)} { ?o ${T(G.nameKey)} ?k ; ${T(SDO.name)} ?name . FILTER(CONTAINS(?name, " - ")) FILTER NOT EXISTS { ?o ${T(SDO.taxID)} ?t } }
+}`;
+}
+
+/** Which of these cities (as place nodes key them: upper case) a filer gave as an address in the graph. */
+export function filedCities(iris: GrantIris, cities: readonly string[]): string {
+  return sparql`SELECT DISTINCT ?c WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?c { ${cities.map((c) => lit(c))} } ?p ${T(SDO.addressLocality)} ?c ; ${T(RDF.type)} ${T(SDO.PostalAddress)} }
+}`;
+}
+
+/** The units (recipients with a recipient rollup) whose parent's name key is one of `keys`. */
+export function unitsOf(iris: GrantIris, keys: readonly string[]): string {
+  return sparql`SELECT DISTINCT ?o WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?key { ${keys.map((k) => lit(k))} } ?o ${T(G.parentNameKey)} ?key . ?x ${T(G.rollupRecipient)} ?o ; ${T(RDF.type)} ${T(G.RecipientRollup)} }
+}`;
+}

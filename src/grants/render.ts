@@ -8,7 +8,10 @@ import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantQuestion, GrantR
 
 export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const names = (orgs: readonly OrgRef[]) => [...new Set(orgs.map((o) => o.name))].join(' / ');
+// the organization asked for, not the units counted with it (a disclosure names those)
+const names = (orgs: readonly OrgRef[]) => [...new Set((orgs.some((o) => !o.unit) ? orgs.filter((o) => !o.unit) : orgs).map((o) => o.name))].join(' / ');
+/** Names in a disclosure: the first six, and how many more. */
+const listed = (xs: readonly string[]) => (xs.length <= 6 ? xs.join('; ') : `${xs.slice(0, 6).join('; ')}; and ${xs.length - 6} more`);
 /** One candidate of an ambiguous name, as an option or a disclosure names it. */
 export const renderCandidate = (o: OrgRef): string => orgLabel(o);
 const orgLabel = (o: OrgRef) => `${o.name}${o.ein ? ` (EIN ${o.ein.slice(0, 2)}-${o.ein.slice(2)})` : ''}${o.state ? `, ${o.state}` : ''}`;
@@ -20,7 +23,7 @@ export function renderDisclosure(d: Disclosure): string {
       return d.method === 'ein'
         ? `"${d.asked}" matched the ${d.role}'s EIN${d.einSource === 'registry' ? ' from the identity registry' : d.einSource === 'question' ? ' given in the question' : ''} (key match)`
         : d.method === 'name_exact'
-          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match, and grants filed under another form of the name, such as a unit's "${d.asked} - …", are not included)`
+          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match, and grants filed under another form of the name are not included)`
           : `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by the words of its name only (no EIN; weakest match — check the name)`;
     case 'name_keyed_added': return `${plural(d.orgs, 'recipient record')} filed without an EIN but under exactly the name "${d.asked}" ${d.orgs === 1 ? 'is' : 'are'} included (name match)`;
     case 'partial_coverage': return `among the ${plural(d.funders, 'funder')} whose filings the graph holds (${plural(d.filings, 'filing')}, ${years(d.taxYears)}); grants reported in other filings are not counted`;
@@ -42,6 +45,8 @@ export function renderDisclosure(d: Disclosure): string {
       : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
     case 'unnamed_recipient': return `${d.names.map((x) => `"${x}"`).join(', ')} ${d.names.length === 1 ? 'is' : 'are'} what the filer wrote in place of a recipient: such a line names no organization and may total several grants listed in an attachment to the return, so it is not one organization's grant`;
     case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
+    case 'units_included': return `${d.parentHeld ? `the grants to ${plural(d.units.length, 'unit')} of ${d.asked} filed as ${d.units.length === 1 ? 'a recipient of its' : 'recipients of their'} own are counted with it` : `no recipient is filed as "${d.asked}" itself: the answer is its ${plural(d.units.length, 'unit')} filed as recipients`} (filed as "${d.asked} - …" with no EIN of their own: ${listed(d.units.map((u) => u.name))})`;
+    case 'units_other_state': return `${plural(d.units.length, 'recipient')} filed as a unit of "${d.asked}" but in another state than ${d.states.length ? d.states.join(' / ') : 'it'} ${d.units.length === 1 ? 'is' : 'are'} left out, since another organization of that name may be meant: ${listed(d.units.map((u) => `${u.name}${u.state ? `, ${u.state}` : ''}`))}`;
   }
 }
 
@@ -69,7 +74,9 @@ export function renderFailure(f: GrantFailure): string {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
     case 'layout_outdated': return f.found !== null && f.found > f.expected
       ? `the grant graph was written by a newer Assay (layout ${f.found}; this build reads layout ${f.expected}); answer with that Assay, or clear the graph and ingest its files again`
-      : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
+      : f.storeOnly
+        ? `the grant graph was written by an earlier Assay (layout ${f.found}; this build reads layout ${f.expected}, which counts the units a recipient was filed under, such as "University of Chicago - Urban Labs", as part of it); upgrade it in place from what it holds, no file needed: \`assay grants ingest\` (any ingest does it)`
+        : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
       return f.role === 'funder'
@@ -78,7 +85,7 @@ export function renderFailure(f: GrantFailure): string {
     }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
-    case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name (matched by name, not EIN: grants filed under another name, such as a unit's "… - Institute of …", are not counted)` : ''}`;
+    case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name or its units' (matched by name, not EIN: grants filed under another name are not counted)` : ''}`;
   }
 }
 

@@ -48,7 +48,7 @@ export type RankBy = 'amount' | 'count';
 export interface Totals { paid: Total; approvedFuture: Total }
 export interface Total { amount: number; grants: number; counterparts?: number }
 
-export interface OrgRef { iri: string; name: string; ein: string | null; state: string | null }
+export interface OrgRef { iri: string; name: string; ein: string | null; state: string | null; /** A unit of the organization asked for (units.ts), counted with it. */ unit?: true }
 
 export interface EdgeRow {
   edge: string; funder: OrgRef; recipient: OrgRef; amount: number; cash: number | null; nonCash: number | null;
@@ -102,7 +102,14 @@ export type Disclosure =
   /** Recipients listed whose filed name is a placeholder ("SEE ATTACHED SCHEDULE"): no organization named, perhaps several grants. */
   | { code: 'unnamed_recipient'; names: string[] }
   /** Paid grants whose recipient was filed with no state: in no state's row. */
-  | { code: 'no_state_filed'; grants: number };
+  | { code: 'no_state_filed'; grants: number }
+  /**
+   * Recipients filed as units of the organization asked for ("University of Chicago - Urban Labs",
+   * no EIN of their own; units.ts) are counted with it; `parentHeld` false: only its units received grants.
+   */
+  | { code: 'units_included'; asked: string; parentHeld: boolean; units: Array<{ name: string; state: string | null }> }
+  /** Units of that name filed in another state than the organization's: left out (another organization may be meant). */
+  | { code: 'units_other_state'; asked: string; states: string[]; units: Array<{ name: string; state: string | null }> };
 
 export type GrantFailure =
   | { code: 'empty_graph' }
@@ -110,7 +117,7 @@ export type GrantFailure =
    * The graph holds filings written in another layout than this build reads (layout.ts). An earlier
    * layout is upgraded by ingesting its files again (`files`: the first few, of `total`, as recorded).
    */
-  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number }
+  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number; /** The upgrade needs no file (3 → 4: from the names the graph holds). */ storeOnly?: boolean }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
@@ -143,7 +150,7 @@ export interface TraverseContext {
 }
 
 const statusOf = (iri: string): PaymentStatus => (iri === G.Paid ? 'paid' : 'approved_future');
-const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state });
+const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state, ...(h.unit ? { unit: true as const } : {}) });
 const namedRef = (x: Row): OrgRef => ({ iri: x.f!.value, name: x.name?.value ?? x.f!.value, ein: x.ein?.value ?? null, state: x.state?.value ?? null });
 const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { amount: 0, grants: 0 } });
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
@@ -186,10 +193,14 @@ function coverageDisclosures(c: Coverage): Disclosure[] {
 }
 
 function matchDisclosures(r: Extract<OrgResolution, { status: 'found' }>): Disclosure[] {
-  const named = r.orgs.filter((o) => o.method === 'name_exact' && r.method === 'ein').length;
+  const named = r.orgs.filter((o) => !o.unit && o.method === 'name_exact' && r.method === 'ein').length;
+  const units = r.units;
+  const label = (u: OrgHit) => ({ name: u.names[0] ?? u.iri, state: u.state });
   return [
-    { code: 'match_method', role: r.role, asked: r.asked, method: r.method, orgs: r.orgs.length - named, ...(r.einSource && r.method === 'ein' ? { einSource: r.einSource } : {}) },
+    ...(units && !units.parentHeld ? [] : [{ code: 'match_method', role: r.role, asked: r.asked, method: r.method, orgs: r.orgs.filter((o) => !o.unit).length - named, ...(r.einSource && r.method === 'ein' ? { einSource: r.einSource } : {}) } as const]),
     ...(named > 0 ? [{ code: 'name_keyed_added', asked: r.asked, orgs: named } as const] : []),
+    ...(units && units.included.length > 0 ? [{ code: 'units_included', asked: r.asked, parentHeld: units.parentHeld, units: units.included.map(label) } as const] : []),
+    ...(units && units.otherState.length > 0 ? [{ code: 'units_other_state', asked: r.asked, states: [...new Set(r.orgs.filter((o) => !o.unit).map((o) => o.state).filter((x): x is string => !!x))].sort(), units: units.otherState.map(label) } as const] : []),
   ];
 }
 
@@ -386,6 +397,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
   // an earlier build's graph is not read as this layout (its edges have no grant lists): say so, and what upgrades it
   if (layout !== GRANT_LAYOUT) {
     if (layout !== null && layout > GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+    // layout 3 → 4 needs no file: an ingest derives the unit links from the names the graph holds
+    if (layout === 3) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, storeOnly: true } };
     return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, ...(await filesToIngestAgain(ctx.store, ctx.iris, 5, ctx.signal)) } };
   }
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });

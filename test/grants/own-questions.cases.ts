@@ -43,7 +43,22 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
   const to = (name: string) => {
     const named = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name));
     const eins = new Set(named.map((r) => r.grantee_ein).filter(Boolean));
-    return rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+    const own = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+    return [...own, ...unitsOf(name, own)];
+  };
+  /**
+   * Its units: rows filed with no EIN as "<name> - <unit>" in a state its own rows are filed in (any,
+   * when it has none) — unless the name is a city some row was filed to, a state, or initials.
+   */
+  const cities = new Set(rows.map((r) => nameKey(r.grantee_city)));
+  const unitsOf = (name: string, own: readonly Row[]) => {
+    const parent = nameKey(name);
+    if (cities.has(parent) || ['michigan', 'ohio', 'illinois', 'new york', 'minnesota', 'indiana', 'wisconsin'].includes(parent) || /^[A-Z]{1,5}$/.test(name.trim())) return [];
+    const states = new Set(own.map((r) => r.grantee_state.toUpperCase()));
+    return rows.filter((r) => {
+      const at = r.grantee_name.indexOf(' - ');
+      return at > 0 && !r.grantee_ein && nameKey(r.grantee_name.slice(0, at)) === parent && (states.size === 0 || states.has(r.grantee_state.toUpperCase()));
+    });
   };
   const inState = (rs: readonly Row[], st: string) => rs.filter((r) => r.grantee_state.toUpperCase() === st);
   const year = (rs: readonly Row[], y: number) => rs.filter((r) => Number(r.tax_year) === y);

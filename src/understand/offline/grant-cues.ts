@@ -175,8 +175,14 @@ function measuredReading(q: string): ShapeDecision | null {
   return null;
 }
 
+/** A capitalised name whose words include a word organizations are named by ("Council of State Governments"). */
+const ORG_NAME = /\p{Lu}[\w'’.&-]*(?:\s+(?:of|and|for|the|on|&|\p{Lu}[\w'’.&-]*))*/gu;
+const ORG_HEAD = /\b(?:Council|Foundation|Fund|Trust|Association|Society|Institute|University|College|League|Alliance|Center|Centre|Coalition|Conference|Network|Federation|Club|Museum)s?\b/;
+/** The question without the organizations it names: "Governments" in "the Council of State Governments" is a name's word, not public money. */
+const withoutOrgNames = (q: string): string => q.replace(ORG_NAME, (m) => (ORG_HEAD.test(m) ? ' ' : m));
+
 function grantReading(q: string): ShapeDecision | null {
-  if (PUBLIC_MONEY.test(q)) return null;
+  if (PUBLIC_MONEY.test(withoutOrgNames(q))) return null;
   const re = (s: string) => new RegExp(s, 'i');
 
   // the funders two recipients share: "Which funders do X and Y have in common?"

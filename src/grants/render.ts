@@ -3,7 +3,7 @@
  * the typed result (an amount, a count from a rollup or a list), so a grader can tie each figure
  * back to a row; nothing here computes a new total across payment statuses.
  */
-import type { ShapeFailure } from './execute.ts';
+import type { ShapeFailure, Unmappable } from './execute.ts';
 import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantQuestion, GrantResult, OrgRef, Total, TotalRow } from './traverse.ts';
 
 export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
@@ -45,6 +45,7 @@ export function renderDisclosure(d: Disclosure): string {
       : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
     case 'unnamed_recipient': return `${d.names.map((x) => `"${x}"`).join(', ')} ${d.names.length === 1 ? 'is' : 'are'} what the filer wrote in place of a recipient: such a line names no organization and may total several grants listed in an attachment to the return, so it is not one organization's grant`;
     case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
+    case 'unnamed_left_out': return `${d.names.map((x) => `"${x}"`).join(', ')} — what ${d.names.length === 1 ? 'a filer' : 'filers'} wrote in place of a recipient, naming no organization and perhaps totalling several grants listed in an attachment — ${d.names.length === 1 ? 'is' : 'are'} left out of this ranking of ${d.ranking === 'recipients' ? 'recipients' : 'single grants'} (${usd(d.amount)} in ${plural(d.grants, 'paid grant line')}; still in the totals)`;
     case 'units_included': return `${d.parentHeld ? `the grants to ${plural(d.units.length, 'unit')} of ${d.asked} filed as ${d.units.length === 1 ? 'a recipient of its' : 'recipients of their'} own are counted with it` : `no recipient is filed as "${d.asked}" itself: the answer is its ${plural(d.units.length, 'unit')} filed as recipients`} (filed as "${d.asked} - …" with no EIN of their own: ${listed(d.units.map((u) => u.name))})`;
     case 'units_other_state': return `${plural(d.units.length, 'recipient')} filed as a unit of "${d.asked}" but in another state than ${d.states.length ? d.states.join(' / ') : 'it'} ${d.units.length === 1 ? 'is' : 'are'} left out, since another organization of that name may be meant: ${listed(d.units.map((u) => `${u.name}${u.state ? `, ${u.state}` : ''}`))}`;
   }
@@ -59,13 +60,36 @@ const READING: Record<GrantQuestion['direction'], string> = {
 
 export function renderShapeFailure(f: ShapeFailure): string {
   switch (f.code) {
-    case 'unmappable': return f.why;
+    case 'unmappable': return renderUnmappable(f.reason);
     case 'year_not_filterable':
       return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
     case 'smallest_graph_wide':
       return 'the grant graph finds its largest single grants by reading funders in order of their totals (no grant of a funder can exceed its total), but nothing bounds where the smallest are: only a scan of every grant would answer; ask for one funder\'s or one recipient\'s smallest grants ("What was the smallest grant the Joyce Foundation made?")';
     case 'cause_unclassified':
       return `no grant ${f.funder ? `of ${f.funder}'s ` : ''}in the grant graph is placed under "${f.cause}" by its recipient's NTEE code or by its purpose text; a purpose written as "program support" or "general support" places a grant under no cause, so this is not a finding that nothing went to ${f.cause}`;
+  }
+}
+
+/** Why a grant question has no reading the grant graph answers, and what to ask instead. */
+export function renderUnmappable(u: Unmappable): string {
+  switch (u.code) {
+    case 'median': return 'the grant graph gives an average grant (the paid total divided by the paid count, derived) and the largest or smallest single grants, not a median; ask for the average grant or the largest grants';
+    case 'ranked_by_average': return 'the grant graph does not rank organizations by their average grant; ask for one funder\'s or one recipient\'s average grant, or rank funders by total or by number of grants';
+    case 'too_many_funders': return `two funders can be set side by side; this question names ${u.count}`;
+    case 'no_name': return u.role === 'funder' ? 'a question about the grants an organization made must name the organization' : 'a question about who funds an organization must name the organization';
+    case 'measure_in_state': {
+      const what = u.measure === 'average' ? 'average grant' : `${u.measure} grants`;
+      return u.scope === 'funder'
+        ? `the ${u.measure} of one funder's grants to one state is not a reading the grant graph has; ask for ${u.name ?? 'the funder'}'s grants to organizations in that state, or for its ${u.measure === 'average' ? 'average grant' : `${u.measure} grants`} overall`
+        : u.scope === 'recipient'
+          ? `a recipient's ${what} within a state is not a reading the grant graph has; ask without the place`
+          : `the ${what} to one state's organizations is not a reading the grant graph has; ask for the grants to organizations in that state, or for the graph's ${what}`;
+    }
+    case 'not_a_state': return `"${u.place}" is not a US state or territory the grant graph's state rollups are keyed by; name a state ("Michigan" or "MI")`;
+    case 'difference': return 'the grant graph finds the recipients two funders share (or the funders two recipients share), not the recipients of one funder that the other did not fund; ask "Which organizations do both … fund?" and each funder\'s grants';
+    case 'intersection_arity': return `an intersection names two ${u.of}; this question names ${u.count}`;
+    case 'no_direction': return 'the question says neither whose grants nor in which direction';
+    case 'measure_direction_open': return `"${u.name}" may be the grants' funder or their recipient; ask "the ${u.measure === 'average' ? 'average grant' : 'largest grants'} from ${u.name}" or "to ${u.name}"`;
   }
 }
 
@@ -84,6 +108,7 @@ export function renderFailure(f: GrantFailure): string {
         : `no recipient named "${f.asked}" appears in the filings of the ${plural(f.coverage.funders, 'funder')} the grant graph holds (${held})`;
     }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
+    case 'only_unnamed': return `${f.funder} filed its paid grants (${usd(f.amount)} in ${plural(f.grants, 'line')}) to ${f.names.map((x) => `"${x}"`).join(', ')}, what a filer writes in place of the recipients when its return lists them in an attachment; the graph holds no attachment, so it names none of them and cannot rank its recipients or single grants; ask for its total instead`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
     case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name or its units' (matched by name, not EIN: grants filed under another name are not counted)` : ''}`;
   }

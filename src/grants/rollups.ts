@@ -20,6 +20,7 @@ import { iriRef } from '../rdf/store.ts';
 import { PROV } from '../rdf/vocab.ts';
 import type { GrantStore } from './store.ts';
 import { writeUnitLinks } from './units.ts';
+import { writeUnnamedMarks } from './unnamed.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
 const status = 'STRAFTER(STR(?s), "#")';
@@ -73,12 +74,14 @@ function checked(text: string): string {
 
 /**
  * Rebuilds the rollup graph: the updates above, and before the last (which clears the mark of an
- * unfinished ingest) the unit links derived from the graph's names (units.ts, layout 4), so they
+ * unfinished ingest) the unit links and the unnamed-recipient marks derived from the graph's names
+ * (units.ts, unnamed.ts; layout 4), so they
  * are rebuilt with the rollups and a graph marked finished always has them.
  */
 export async function rebuildRollups(store: GrantStore, iris: GrantIris, signal?: AbortSignal): Promise<void> {
   const updates = rollupUpdates(iris);
   for (const u of updates.slice(0, -1)) await store.update(u);
   await writeUnitLinks(store, iris, signal);
+  await writeUnnamedMarks(store, iris, signal);
   await store.update(updates[updates.length - 1]!);
 }

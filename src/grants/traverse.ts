@@ -108,6 +108,8 @@ export type Disclosure =
    * no EIN of their own; units.ts) are counted with it; `parentHeld` false: only its units received grants.
    */
   | { code: 'units_included'; asked: string; parentHeld: boolean; units: Array<{ name: string; state: string | null }> }
+  /** Recipients filed under a placeholder ("SEE ATTACHED SCHEDULE"; unnamed.ts) left out of a ranking of recipients or of single grants: their paid grant lines. */
+  | { code: 'unnamed_left_out'; ranking: 'recipients' | 'grants'; names: string[]; grants: number; amount: number }
   /** Units of that name filed in another state than the organization's: left out (another organization may be meant). */
   | { code: 'units_other_state'; asked: string; states: string[]; units: Array<{ name: string; state: string | null }> };
 
@@ -121,6 +123,8 @@ export type GrantFailure =
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
+  /** Every paid grant of the funder is filed to a placeholder ("SEE ATTACHED SCHEDULE"): no recipient or single grant to rank. */
+  | { code: 'only_unnamed'; funder: string; names: string[]; amount: number; grants: number }
   | { code: 'no_grants'; what: string; coverage: Coverage; /** How the recipient was matched, where a pair found none: a name match misses records filed under other names. */ recipientMatch?: MatchMethod };
 
 export type GrantResult =
@@ -523,6 +527,7 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       const fi = f.orgs.map((o) => o.iri);
       let rows: TotalRow[];
       let totals: Totals;
+      let left: Disclosure[] = [];
       if (q.taxYear !== undefined) {
         // a tax year is not a rollup key: one funder's edges of that year, grouped by recipient here
         // (bounded by the funder's own grants)
@@ -535,14 +540,24 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
         }
         totals.paid.counterparts = by.size;
-        rows = [...by.values()].sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+        // a placeholder a filer wrote in place of a recipient is no organization to rank (unnamed.ts)
+        left = await unnamedLeftOut(ctx, 'recipients', { rows: [...by.values()] });
+        const unnamed = new Set(left.flatMap((d) => (d.code === 'unnamed_left_out' ? d.names : [])));
+        rows = [...by.values()].filter((x) => !unnamed.has(x.org.name)).sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
       } else {
-        const raw = await ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal);
+        const [raw, l] = await Promise.all([
+          ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal),
+          unnamedLeftOut(ctx, 'recipients', { funders: fi }),
+        ]);
+        left = l;
         const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
         rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
         totals = await funderTotalsOf(ctx, fi, coverage);
       }
-      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), { code: 'rows_shown', shown: rows.length, total: totals.paid.counterparts ?? rows.length }, { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      const only = rows.length === 0 ? onlyUnnamed(f, left) : null;
+      if (only) return fail(only);
+      const named = (totals.paid.counterparts ?? rows.length) - left.reduce((n, d) => n + (d.code === 'unnamed_left_out' ? d.names.length : 0), 0);
+      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...left, { code: 'rows_shown', shown: rows.length, total: Math.max(rows.length, named) }, { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'ranking': {
       const byCount = q.by === 'count' && q.subject !== 'state';
@@ -552,7 +567,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       }
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : []), ...(byCount ? [{ code: 'ranked_by_count' } as const] : [])], ...(byCount ? { by: 'count' as const } : {}), ...(q.order === 'asc' ? { order: 'asc' as const } : {}) } };
+      const left = q.subject === 'recipient' ? await unnamedLeftOut(ctx, 'recipients', 'graph') : [];
+      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : []), ...left, ...(byCount ? [{ code: 'ranked_by_count' } as const] : [])], ...(byCount ? { by: 'count' as const } : {}), ...(q.order === 'asc' ? { order: 'asc' as const } : {}) } };
     }
     case 'geographic': {
       const state = q.state.toUpperCase();
@@ -602,6 +618,31 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
 }
 
 const yearDisclosure = (taxYear: number | undefined): Disclosure[] => (taxYear !== undefined ? [{ code: 'tax_year_filter', taxYear }] : []);
+
+/** A funder whose paid grants are all filed to placeholders: nothing to rank, and why (not "no grants"). */
+function onlyUnnamed(f: Found, left: readonly Disclosure[]): GrantFailure | null {
+  const d = left.find((x) => x.code === 'unnamed_left_out');
+  return d && d.code === 'unnamed_left_out' ? { code: 'only_unnamed', funder: f.orgs[0]!.names[0] ?? f.asked, names: d.names, amount: d.amount, grants: d.grants } : null;
+}
+
+/**
+ * What a ranking left out as unnamed recipients (unnamed.ts): over the graph, or over some
+ * funders' recipients (their pair totals), or among recipients already grouped (`rows`).
+ */
+async function unnamedLeftOut(ctx: TraverseContext, ranking: 'recipients' | 'grants', scope: { funders: readonly string[] } | 'graph' | { rows: readonly TotalRow[] }): Promise<Disclosure[]> {
+  let found: Array<{ iri: string; amount: number; grants: number }>;
+  if (scope !== 'graph' && 'rows' in scope) {
+    if (scope.rows.length === 0) return [];
+    const marked = new Set((await ctx.store.select(Q.unnamedAmong(ctx.iris, scope.rows.map((x) => x.org.iri)), ctx.signal)).map((r) => r.o!.value));
+    found = scope.rows.filter((x) => marked.has(x.org.iri)).map((x) => ({ iri: x.org.iri, amount: x.amount, grants: x.grants }));
+  } else {
+    const rows = await ctx.store.select(scope === 'graph' ? Q.unnamedInGraph(ctx.iris) : Q.unnamedOf(ctx.iris, scope.funders), ctx.signal);
+    found = rows.map((r) => ({ iri: (r.o ?? r.r)!.value, amount: num(r.total), grants: num(r.n) }));
+  }
+  if (found.length === 0) return [];
+  const orgs = await orgRefs(ctx, found.map((x) => x.iri));
+  return [{ code: 'unnamed_left_out', ranking, names: [...new Set(found.map((x) => orgs.get(x.iri)?.name ?? x.iri))].sort(), grants: found.reduce((a, x) => a + x.grants, 0), amount: found.reduce((a, x) => a + x.amount, 0) }];
+}
 
 /** Funder rollup totals of some funder nodes, summed per payment status (the counterparts: recipients per node, summed). */
 async function funderTotalsOf(ctx: TraverseContext, funders: readonly string[], coverage: Coverage, taxYear?: number): Promise<Totals> {
@@ -696,9 +737,10 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
         const fi = f.orgs.map((o) => o.iri);
         const asc = q.order === 'asc';
         const edges = (await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, fi, G.Paid, q.limit, q.taxYear, q.order), ctx.signal))).sort((a, b) => (asc ? a.amount - b.amount : 0));
-        if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+        const left = await unnamedLeftOut(ctx, 'grants', { funders: fi });
+        if (edges.length === 0) return fail(onlyUnnamed(f, left) ?? { code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
         const totals = await funderTotalsOf(ctx, fi, coverage, q.taxYear);
-        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
+        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...left, ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
       }
       if (q.recipient) {
         const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
@@ -713,7 +755,8 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
       const { edges } = await largestInGraph(ctx, q.limit);
       if (edges.length === 0) return fail({ code: 'no_grants', what: 'grants paid', coverage });
       const totals = await graphTotalsOf(ctx);
-      return { ok: true, result: { kind: 'largest', scope: 'graph', edges, totals, coverage, disclosures: [...coverageDisclosures(coverage), ...paidOnly(totals)] } };
+      const left = await unnamedLeftOut(ctx, 'grants', 'graph');
+      return { ok: true, result: { kind: 'largest', scope: 'graph', edges, totals, coverage, disclosures: [...coverageDisclosures(coverage), ...paidOnly(totals), ...left] } };
     }
     case 'average': {
       let scope: Scope = 'graph';

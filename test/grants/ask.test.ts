@@ -261,15 +261,20 @@ describe('an ambiguous name, an average and two funders (offline default)', () =
     expect([cited![1]!.slice(1), cited![2]!.slice(1)]).toEqual([idOf(Math.max(mott, joyce)), idOf(Math.min(mott, joyce))]);
   }, 120_000);
 
-  it('a line filed with a placeholder for its recipient ("SEE ATTACHED SCHEDULE") is said to name no organization where it is listed', async () => {
+  it('a line filed with a placeholder for its recipient ("SEE ATTACHED SCHEDULE") is said to name no organization where it is listed, and is no single grant to rank', async () => {
     const placeholder = rows.filter((x) => /^see attached/i.test(x.grantee_name) && paid(x));
     expect(placeholder.length).toBeGreaterThan(0);
     const funder = placeholder[0]!.foundation_ein;
-    const top = rows.filter((x) => x.foundation_ein === funder && paid(x)).sort((a, b) => Number(b.grant_amount) - Number(a.grant_amount))[0]!;
-    expect(/^see attached/i.test(top.grantee_name), 'the funder\'s largest grant is the placeholder line').toBe(true);
-    const r = await ask(services, { question: `What was the largest grant the ${top.foundation_name} made?` });
-    expect(r.status, r.text).toBe('answered');
-    expect(r.qualification!.disclosures.join(' ')).toContain(`"${top.grantee_name}" is what the filer wrote in place of a recipient`);
+    const all = rows.filter((x) => x.foundation_ein === funder && paid(x));
+    expect(all.every((x) => /^see attached/i.test(x.grantee_name)), 'the funder filed every grant to the placeholder line').toBe(true);
+    const listed = await ask(services, { question: `What grants did the ${all[0]!.foundation_name} make?` });
+    expect(listed.status, listed.text).toBe('answered');
+    expect(listed.text).toContain(`${usd(sum(all))} in ${all.length} paid grant`);
+    expect(listed.qualification!.disclosures.join(' ')).toContain(`"${all[0]!.grantee_name}" is what the filer wrote in place of a recipient`);
+    const r = await ask(services, { question: `What was the largest grant the ${all[0]!.foundation_name} made?` });
+    expect(r.status, r.text).toBe('refused');
+    expect(r.refusal?.code).toBe('only_unnamed');
+    expect(r.text).toContain(`filed its paid grants (${usd(sum(all))} in ${all.length} line`);
     const other = await ask(services, { question: 'Who funds Freshwater Future?' });
     expect(other.qualification!.disclosures.join(' ')).not.toMatch(/in place of a recipient/);
   }, 120_000);

@@ -252,7 +252,8 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'cause', q: 'Health grants from the Toledo Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(TOLEDO)), ['health', 'hospital', 'medical', 'clinic', 'patient']))], never: [totals(by(TOLEDO)).paid], disclose: /purpose text/ } },
     { kind: 'open direction', q: 'Brookby Foundation grants', expect: { ...f(by(BROOKBY)), disclose: /read as the grants .* made/ } },
     { kind: 'open direction', q: 'Freshwater Future grants', expect: { ...rev('Freshwater Future'), disclose: /read as the grants .* received/ } },
-    { kind: 'largest', q: 'What are the 10 largest grants in the graph?', expect: { answer: amounts(rows).slice(0, 10), coverage: true } },
+    // a line filed to "SEE ATTACHED SCHEDULE" may total several grants: no single grant to rank
+    { kind: 'largest', q: 'What are the 10 largest grants in the graph?', expect: { answer: amounts(rows.filter((r) => !/^see attached/i.test(r.grantee_name))).slice(0, 10), never: amounts(rows.filter((r) => /^see attached/i.test(r.grantee_name))), coverage: true, disclose: /SEE ATTACHED SCHEDULE.* left out of this ranking of single grants/ } },
     // a third set, the same way
     { kind: 'top recipients', q: "Give me the Erb Family Foundation's top 5 grantees", expect: { answer: [topRecipient(by(ERB))], never: [recipientTop] } },
     { kind: 'top recipients', q: 'Who were the biggest recipients of Mott Foundation money?', expect: { answer: [topRecipient(by(MOTT))] } },

@@ -104,6 +104,9 @@ export function questionFromIntent(intent: Intent): Mapped {
   const largest = !average && (smallest || LARGEST.test(attr));
   const asc = smallest ? { order: 'asc' as const } : {};
   const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
+  // an amount the funders or recipients are kept by ("more than $1 million"): a dollar amount, compared
+  const t = intent.threshold;
+  const threshold = t && t.op !== '=' && (t.unit === 'USD' || t.unit === null) ? { threshold: { op: t.op, value: t.value } } : {};
   // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
   const rest = attr.replace(AVERAGE, ' ').replace(SMALLEST, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   // a median, or a ranking by average: not readings the grant graph has (the average is one scope's totals divided)
@@ -132,7 +135,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       }
       // states named as the grain ("which states", "by state"; not the "State" of a name), none as the place: the funder's grants by state
       if (intent.geography?.level === 'state' && (!attr || GENERIC.test(attr) || recipients || intent.order) && STATE_GRAIN.test(intent.question)) return { ok: true, question: { direction: 'states_of', funder: name, limit, ...by, ...year } };
-      if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year } };
+      if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year, ...threshold } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
       // ("How much did X give to Michigan?": the place, as "to organizations in Michigan" reads)
@@ -147,7 +150,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (average) return { ok: true, question: { direction: 'average', recipient: name, ...year } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year, ...asc } };
       if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
-      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year } };
+      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year, ...threshold } };
     case 'intersection':
       if (/\bbut\s+not\b|\bnot\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', reason: { code: 'difference' } } };
       if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', reason: { code: 'intersection_arity', count: intent.entities.length, of: intent.attribute === 'funders' ? 'recipients' : 'funders' } } };
@@ -161,7 +164,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (/^funders\b/.test(attr) && within) {
         const st = stateCode(within);
         if (!st) return { ok: false, failure: { code: 'unmappable', reason: { code: 'not_a_state', place: within } } };
-        return { ok: true, question: { direction: 'funders_in_state', state: st, limit, ...by } };
+        return { ok: true, question: { direction: 'funders_in_state', state: st, limit, ...by, ...threshold } };
       }
       if (within) {
         const st = stateCode(within);
@@ -545,6 +548,10 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     case 'geographic': {
       const who = r.funder ?? [{ iri: `state-${r.state}`, name: `Recipients in ${r.state}`, ein: null, state: r.state }];
       head(who, r.totals, r.funder ? `paid organizations in ${r.state}` : 'received', r.funder ? 'recipients' : 'recipients');
+      for (const x of r.recipients ?? []) {
+        items.push(base(x.org, `grants paid by ${who[0]!.name} (total)`, x.amount, 'USD', 'pair_total_paid', `${who[0]!.iri}|${x.org.iri}`, { grants: String(x.grants), state: r.state }));
+        lines.push(`- ${usd(x.amount)} to ${x.org.name}`);
+      }
       break;
     }
     case 'largest': {

@@ -17,6 +17,8 @@ export const renderCandidate = (o: OrgRef): string => orgLabel(o);
 const orgLabel = (o: OrgRef) => `${o.name}${o.ein ? ` (EIN ${o.ein.slice(0, 2)}-${o.ein.slice(2)})` : ''}${o.state ? `, ${o.state}` : ''}`;
 const years = (ys: readonly number[]) => (ys.length === 0 ? '' : ys.length === 1 ? `tax year ${ys[0]}` : `tax years ${ys[0]}–${ys[ys.length - 1]}`);
 
+const OP_WORDS: Record<'>' | '>=' | '<' | '<=', string> = { '>': 'more than', '>=': 'at least', '<': 'less than', '<=': 'at most' };
+
 export function renderDisclosure(d: Disclosure): string {
   switch (d.code) {
     case 'match_method':
@@ -45,6 +47,7 @@ export function renderDisclosure(d: Disclosure): string {
       : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
     case 'unnamed_recipient': return `${d.names.map((x) => `"${x}"`).join(', ')} ${d.names.length === 1 ? 'is' : 'are'} what the filer wrote in place of a recipient: such a line names no organization and may total several grants listed in an attachment to the return, so it is not one organization's grant`;
     case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
+    case 'threshold_filter': return `only the ${d.role}s whose paid grants${d.over === 'recipient' ? ' to it' : d.over === 'state' ? ' to organizations in the state' : ' from it'} total ${OP_WORDS[d.op]} ${usd(d.value)} are listed: ${d.kept.toLocaleString('en-US')} of ${plural(d.of, d.role)} (paid grants only; each ${d.role}'s total summed over the tax years the graph holds)`;
     case 'unnamed_left_out': return `${d.names.map((x) => `"${x}"`).join(', ')} — what ${d.names.length === 1 ? 'a filer' : 'filers'} wrote in place of a recipient, naming no organization and perhaps totalling several grants listed in an attachment — ${d.names.length === 1 ? 'is' : 'are'} left out of this ranking of ${d.ranking === 'recipients' ? 'recipients' : 'single grants'} (${usd(d.amount)} in ${plural(d.grants, 'paid grant line')}; still in the totals)`;
     case 'units_included': return `${d.parentHeld ? `the grants to ${plural(d.units.length, 'unit')} of ${d.asked} filed as ${d.units.length === 1 ? 'a recipient of its' : 'recipients of their'} own are counted with it` : `no recipient is filed as "${d.asked}" itself: the answer is its ${plural(d.units.length, 'unit')} filed as recipients`} (filed as "${d.asked} - …" with no EIN of their own: ${listed(d.units.map((u) => u.name))})`;
     case 'units_other_state': return `${plural(d.units.length, 'recipient')} filed as a unit of "${d.asked}" but in another state than ${d.states.length ? d.states.join(' / ') : 'it'} ${d.units.length === 1 ? 'is' : 'are'} left out, since another organization of that name may be meant: ${listed(d.units.map((u) => `${u.name}${u.state ? `, ${u.state}` : ''}`))}`;

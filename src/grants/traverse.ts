@@ -19,11 +19,11 @@ import { G, GRANT_LAYOUT, type GrantIris } from './vocab.ts';
 
 export type GrantQuestion =
   | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
-  | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number }
+  | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number; threshold?: Threshold }
   /** What one funder gave one recipient: the funder's edges to that recipient. */
   | { direction: 'pair'; funder: string; recipient: string; taxYear?: number }
   | { direction: 'intersection'; funders: [string, string] }
-  | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number }
+  | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number; threshold?: Threshold }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc'; by?: RankBy }
   | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
   | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
@@ -38,9 +38,14 @@ export type GrantQuestion =
   /** One funder's grants ranked by recipient state. */
   | { direction: 'states_of'; funder: string; limit: number; taxYear?: number; by?: RankBy }
   /** Funders ranked by what they gave to recipients in one state. */
-  | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy }
+  | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy; threshold?: Threshold }
   /** One recipient's funders ranked by the number of grants each made it (beside the reverse traversal, which ranks by amount). */
   | { direction: 'funders_by_count'; recipient: string; limit: number };
+
+/** An amount the rows of a reading are kept by: each funder's (or recipient's) paid total against it. */
+export interface Threshold { op: '>' | '>=' | '<' | '<='; value: number }
+
+export const passes = (t: Threshold, amount: number): boolean => (t.op === '>' ? amount > t.value : t.op === '>=' ? amount >= t.value : t.op === '<' ? amount < t.value : amount <= t.value);
 
 /** What a ranking orders by: the amount paid, or the number of grants. */
 export type RankBy = 'amount' | 'count';
@@ -108,6 +113,8 @@ export type Disclosure =
    * no EIN of their own; units.ts) are counted with it; `parentHeld` false: only its units received grants.
    */
   | { code: 'units_included'; asked: string; parentHeld: boolean; units: Array<{ name: string; state: string | null }> }
+  /** Only the funders (or recipients) whose paid total passes the threshold are listed: `kept` of `of`. */
+  | { code: 'threshold_filter'; role: Role; op: Threshold['op']; value: number; kept: number; of: number; /** Whose grants the totals are: to the recipient asked, from the funder asked, or to one state's organizations. */ over: 'recipient' | 'funder' | 'state' }
   /** Recipients filed under a placeholder ("SEE ATTACHED SCHEDULE"; unnamed.ts) left out of a ranking of recipients or of single grants: their paid grant lines. */
   | { code: 'unnamed_left_out'; ranking: 'recipients' | 'grants'; names: string[]; grants: number; amount: number }
   /** Units of that name filed in another state than the organization's: left out (another organization may be meant). */
@@ -133,7 +140,8 @@ export type GrantResult =
   | { kind: 'pair'; funder: OrgRef[]; recipient: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[]; by?: RankBy; state?: string; taxYear?: number; to?: OrgRef[]; order?: 'asc' | 'desc' }
-  | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  /** `recipients`: one funder's recipients in the state, largest first (the first GEO_ROWS). */
+  | { kind: 'geographic'; state: string; funder?: OrgRef[]; recipients?: TotalRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   /** Largest single paid grants; `totals` are the scope's own (a funder's, a recipient's, the graph's). */
   | { kind: 'largest'; scope: Scope; of?: OrgRef[]; to?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number; order?: 'asc' }
@@ -425,6 +433,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       return { ok: true, result: { kind: 'forward', funder: f.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'reverse': {
+      // kept by an amount: every funder is read (bounded by the recipient's own grants), then the threshold keeps some
+      if (q.threshold && q.limit !== undefined) return traverseGraph(ctx, { ...q, limit: undefined } as GrantQuestion);
       const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
       if (failed(r)) return fail(r);
       const ri = r.orgs.map((o) => o.iri);
@@ -490,6 +500,12 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       rows.sort((a, b) => Number(a.status !== 'paid') - Number(b.status !== 'paid') || b.amount - a.amount || a.org.name.localeCompare(b.org.name));
       if (q.limit && q.taxYear !== undefined) rows = [...rows.filter((x) => x.status === 'paid').slice(0, q.limit), ...rows.filter((x) => x.status !== 'paid').slice(0, q.limit)];
       if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
+      if (q.threshold) {
+        const t = q.threshold;
+        const paidRows = rows.filter((x) => x.status === 'paid');
+        rows = paidRows.filter((x) => passes(t, x.amount));
+        shown_.push({ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: rows.length, of: paidRows.length, over: 'recipient' });
+      }
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'pair': {
@@ -543,10 +559,11 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
         // a placeholder a filer wrote in place of a recipient is no organization to rank (unnamed.ts)
         left = await unnamedLeftOut(ctx, 'recipients', { rows: [...by.values()] });
         const unnamed = new Set(left.flatMap((d) => (d.code === 'unnamed_left_out' ? d.names : [])));
-        rows = [...by.values()].filter((x) => !unnamed.has(x.org.name)).sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+        rows = [...by.values()].filter((x) => !unnamed.has(x.org.name)).sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.threshold ? ALL_ROWS : q.limit);
       } else {
         const [raw, l] = await Promise.all([
-          ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal),
+          // kept by an amount: every recipient of the funder is read (its pairs), then the threshold keeps some
+          ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit), ctx.signal),
           unnamedLeftOut(ctx, 'recipients', { funders: fi }),
         ]);
         left = l;
@@ -555,9 +572,15 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
         totals = await funderTotalsOf(ctx, fi, coverage);
       }
       const only = rows.length === 0 ? onlyUnnamed(f, left) : null;
+      if (q.threshold) {
+        const t = q.threshold;
+        const kept = rows.filter((x) => passes(t, x.amount));
+        left.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: rows.length, over: 'funder' });
+        rows = kept.slice(0, THRESHOLD_ROWS);
+      }
       if (only) return fail(only);
       const named = (totals.paid.counterparts ?? rows.length) - left.reduce((n, d) => n + (d.code === 'unnamed_left_out' ? d.names.length : 0), 0);
-      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...left, { code: 'rows_shown', shown: rows.length, total: Math.max(rows.length, named) }, { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...left, ...(q.threshold ? [] : [{ code: 'rows_shown', shown: rows.length, total: Math.max(rows.length, named) } as const]), { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'ranking': {
       const byCount = q.by === 'count' && q.subject !== 'state';
@@ -590,8 +613,22 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
         }
       }
+      // which organizations: one funder's recipients in the state, from its own edges (bounded by its grants), largest first
+      let recipients: TotalRow[] | undefined;
+      const shown: Disclosure[] = [];
+      if (funder) {
+        const by = new Map<string, TotalRow>();
+        for (const e of await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funder.orgs.map((o) => o.iri), q.taxYear), ctx.signal))) {
+          if (e.state !== state || e.status !== 'paid') continue;
+          const v = by.get(e.recipient.iri) ?? { org: e.recipient, status: 'paid', amount: 0, grants: 0 };
+          v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
+        }
+        const all = [...by.values()].sort((a, b) => b.amount - a.amount || a.org.name.localeCompare(b.org.name));
+        recipients = all.slice(0, GEO_ROWS);
+        if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+      }
       const year = funder && q.taxYear !== undefined ? q.taxYear : undefined;
-      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
+      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), ...(recipients ? { recipients } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...shown, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
     }
     case 'cause': {
       const cause = causeMatch(q.cause);
@@ -616,6 +653,14 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
     default: return traverseMore(ctx, q, coverage, lookups);
   }
 }
+
+/** Rows read when a threshold selects among all of a scope's funders or recipients (bounded by that scope's own pairs or rollups). */
+const ALL_ROWS = 100_000;
+/** Most rows a threshold answer lists (its disclosure counts all it kept). */
+const THRESHOLD_ROWS = 50;
+
+/** How many of one funder's recipients in a state an answer lists. */
+const GEO_ROWS = 10;
 
 const yearDisclosure = (taxYear: number | undefined): Disclosure[] => (taxYear !== undefined ? [{ code: 'tax_year_filter', taxYear }] : []);
 
@@ -850,11 +895,15 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
     }
     case 'funders_in_state': {
       const state = q.state.toUpperCase();
-      const raw = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.limit, q.by ?? 'amount'), ctx.signal);
-      if (raw.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
+      const all = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.threshold ? ALL_ROWS : q.limit, q.by ?? 'amount'), ctx.signal);
+      if (all.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
+      // kept by an amount: every funder that gave there is read (one funder-state rollup each), then the threshold keeps some
+      const t = q.threshold;
+      const raw = t ? all.filter((r) => passes(t, num(r.total))).slice(0, THRESHOLD_ROWS) : all;
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
+      const kept: Disclosure[] = t ? [{ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: all.filter((r) => passes(t, num(r.total))).length, of: all.length, over: 'state' }] : [];
+      return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...kept, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
     }
     case 'funders_by_count': {
       const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);

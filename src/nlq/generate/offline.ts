@@ -130,7 +130,7 @@ function plan(c: Ctx): Planned {
     const rel = classRelation(c, F.iri, {}) ?? incomingRelation(c, F.iri);
     if (!rel) return { code: 'no-relation', subject: F.iri, hint: 'negation' };
     const inner = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('any')) : triple(v('any'), iri(rel.iri), v('x')));
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
@@ -146,14 +146,14 @@ function plan(c: Ctx): Planned {
   if (F && asked) {
     const rel = classRelation(c, F.iri, {});
     if (!rel || rel.iri !== asked.iri) return { code: 'no-relation', subject: F.iri };
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
     return select({ variables: [v('v')], where, distinct: true });
   }
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -221,7 +221,7 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
   const where: Pattern[] = [];
   let rel: Directed | undefined;
   if (F) {
-    where.push(bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri))));
+    where.push(bgp(typeTriple(c, v('x'), F.iri)));
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     rel = classRelation(c, F.iri, { numeric: true });
@@ -304,6 +304,19 @@ function incomingRelation(c: Ctx, cls: string): Directed | undefined {
   return inc ? { iri: inc.iri, forward: false, tokens: inc.tokens } : undefined;
 }
 
+/**
+ * "S is of class C": `S rdf:type C`, or, in a graph that types with its own predicates
+ * (grounding.ts `Typing`), `S instanceOf/subclassOf* C` for one of its classes.
+ */
+function typeTriple(c: Ctx, s: ReturnType<typeof v> | ReturnType<typeof iri>, cls: string): ReturnType<typeof triple> {
+  const t = c.g.typing;
+  if (!t || !t.classes.has(cls)) return triple(s, iri(RDF_TYPE), iri(cls));
+  const path = t.subclassOf
+    ? { type: 'path', pathType: '/', items: [iri(t.instanceOf), { type: 'path', pathType: '*', items: [iri(t.subclassOf)] }] }
+    : iri(t.instanceOf);
+  return triple(s, path as never, iri(cls));
+}
+
 function has(c: Ctx, phrase: string): boolean {
   return ` ${c.norms.join(' ')} `.includes(` ${phrase} `);
 }
@@ -327,7 +340,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
     return ask([bgp(triple(e, iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value)))]);
   }
   const C = classes[0];
-  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(triple(e, iri(RDF_TYPE), iri(C.iri)))]);
+  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(typeTriple(c, e, C.iri))]);
   if (rel) {
     const words = leftoverWords(c, rel);
     if (words.length > 0 && isTextual(c, rel.iri)) {
@@ -343,7 +356,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
 function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], cmp: Comparison | undefined): Planned {
   const F = classes[0];
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -433,7 +446,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     return select({ variables: [v('y')], where: [bgp(triple(v('y'), iri(preds[0]!), v('x'))), subquery(inner)], distinct: true });
   }
   const focus = F?.iri;
-  const where: Pattern[] = focus ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(focus)))] : [];
+  const where: Pattern[] = focus ? [bgp(typeTriple(c, v('x'), focus))] : [];
   if (F) {
     const scoped = scope(c, F, entities.filter((e) => !(focus && e.types.includes(focus))), where);
     if (typeof scoped === 'object') return scoped;
@@ -445,7 +458,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     if (focus && F2) {
       const preds = joinPredicatesBetween(c, focus, F2.iri);
       const p = pickRelated(c, preds);
-      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), triple(v('o'), iri(RDF_TYPE), iri(F2.iri)));
+      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), typeTriple(c, v('o'), F2.iri));
     }
     if (!pattern) {
       const rel = focus ? classRelation(c, focus, { objects: true }) : c.l.relations[0] ? { iri: c.l.relations[0].iri, forward: true } : undefined;
@@ -473,7 +486,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
 
 /** Members of `asked` (or anything, for "who") ranked by how many `counted` they relate to. */
 function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: LinkedClass, entities: LinkedEntity[], sup: Superlative): Planned {
-  const where: Pattern[] = asked ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(asked.iri)))] : [];
+  const where: Pattern[] = asked ? [bgp(typeTriple(c, v('x'), asked.iri))] : [];
   if (asked) {
     const scoped = scope(c, asked, entities, where);
     if (typeof scoped === 'object') return scoped;
@@ -488,7 +501,7 @@ function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: Lin
   if (named.length > 1) return { code: 'unrecognised-form' };
   const d = named[0] ?? (asked ? pickRelated(c, joinPredicatesBetween(c, asked.iri, counted.iri).map((j) => ({ ...j, forward: j.forward }))) : undefined);
   if (!d) return { code: 'unrecognised-form' };
-  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(counted.iri)));
+  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), typeTriple(c, v('o'), counted.iri));
   const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [...where, pattern], group: [v('x')] });
   return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
 }
@@ -753,7 +766,7 @@ function twoHop(c: Ctx, from: string, to: readonly string[], named: (p: string) 
 function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondReason | boolean {
   const p = pickRelated(c, joinPredicatesBetween(c, from, to));
   if (!p) return false;
-  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(to))));
+  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), typeTriple(c, v('o'), to)));
   return true;
 }
 

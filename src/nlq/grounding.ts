@@ -120,8 +120,11 @@ export async function buildGrounding(runner: GraphRunner, graph: string | undefi
   const entries: LabelEntry[] = rows(labels).map((r) => ({ iri: r.s!.value, label: r.l!.value, via: r.p!.value, ...(r.l!['xml:lang'] ? { lang: r.l!['xml:lang'] } : {}) }));
   // Wikibase names its direct-claim predicates only on their property items: read those names as the predicates' own.
   if (predicates.has(WIKIBASE_DIRECT_CLAIM)) {
-    const named = await runner.query(`SELECT ?p ?l WHERE { ?prop <${WIKIBASE_DIRECT_CLAIM}> ?p ; <${RDFS_LABEL}> ?l FILTER(isIRI(?p) && isLiteral(?l)) }`, graph, limits);
+    const named = await runner.query(`SELECT ?prop ?p ?l WHERE { ?prop <${WIKIBASE_DIRECT_CLAIM}> ?p ; <${RDFS_LABEL}> ?l FILTER(isIRI(?p) && isLiteral(?l)) }`, graph, limits);
     cut(named, 'labels-cut');
+    // The property item is the predicate's description, not a thing questions ask about: its label names the predicate only.
+    const items = new Set(rows(named).map((r) => r.prop!.value));
+    for (let i = entries.length - 1; i >= 0; i--) if (items.has(entries[i]!.iri)) entries.splice(i, 1);
     for (const r of rows(named)) entries.push({ iri: r.p!.value, label: r.l!.value, via: WIKIBASE_DIRECT_CLAIM, ...(r.l!['xml:lang'] ? { lang: r.l!['xml:lang'] } : {}) });
   }
   const found = typingPredicates(entries, predicates);

@@ -51,7 +51,7 @@ const DIMENSIONS: Record<string, string[]> = {
   expensive: ['cost', 'price'], cheapest: ['cost', 'price'], cheap: ['cost', 'price'], costs: ['cost', 'price'],
   fast: ['speed'], fastest: ['speed'], slowest: ['speed'], wide: ['width', 'diameter'], widest: ['width', 'diameter'],
   last: ['length', 'duration'], lasts: ['length', 'duration'], seconds: ['length', 'duration'], minutes: ['length', 'duration', 'runtime'], hours: ['length', 'duration'],
-  released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'],
+  released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'], write: ['writer', 'author'], writes: ['writer', 'author'],
   big: ['size', 'area', 'diameter'], biggest: ['size', 'area', 'diameter'], large: ['size', 'area', 'diameter'], largest: ['size', 'area', 'diameter'], small: ['size', 'area', 'diameter'], smallest: ['size', 'area', 'diameter'],
 };
 
@@ -89,8 +89,9 @@ export class Linker {
   readonly #plainLabel = new Set<string>();
   readonly #types: ReadonlyMap<string, readonly string[]>;
   readonly #classKeys = new Map<string, { iri: string; label: string; instances: number }[]>();
-  readonly #preds: { iri: string; label: string; words: string[]; stems: Set<string>; triples: number }[] = [];
+  readonly #preds: { iri: string; label: string; words: string[]; allWords: string[]; stems: Set<string>; triples: number }[] = [];
   readonly #nameWordStems = new Set<string>();
+  readonly #termStems = new Map<string, Set<string>>();
 
   private constructor(types: ReadonlyMap<string, readonly string[]>) {
     this.#types = types;
@@ -138,7 +139,7 @@ export class Linker {
       const ws = content.length > 0 ? content : [...words];
       const stems = new Set(ws.map(stem));
       for (const s of stems) l.#nameWordStems.add(s);
-      l.#preds.push({ iri: p, label: termLabels.get(p)?.[0] ?? nameWords(localName(p)).join(' '), words: ws, stems, triples: triples.get(p) ?? 0 });
+      l.#preds.push({ iri: p, label: termLabels.get(p)?.[0] ?? nameWords(localName(p)).join(' '), words: ws, allWords: [...words], stems, triples: triples.get(p) ?? 0 });
     }
     return l;
   }
@@ -164,6 +165,17 @@ export class Linker {
       const list = this.#inverted.get(t);
       if (list) list.push(n); else this.#inverted.set(t, [n]);
     }
+  }
+
+  /** Stems of every word naming a predicate or class (its local name and labels, weak words included): what a query using it accounts for. */
+  termStems(iri: string): ReadonlySet<string> {
+    const had = this.#termStems.get(iri);
+    if (had) return had;
+    const out = new Set<string>(nameWords(localName(iri)).map(stem));
+    for (const p of this.#preds) if (p.iri === iri) { for (const w of p.allWords) out.add(stem(w)); }
+    for (const list of this.#classKeys.values()) for (const c of list) if (c.iri === iri) for (const t of tokens(c.label)) out.add(stem(t.norm));
+    this.#termStems.set(iri, out);
+    return out;
   }
 
   labelOf(iri: string): string | undefined {

@@ -80,6 +80,8 @@ export function generateOffline(g: Grounding, l: Linking): Generation {
   const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
+  const unused = unusedWords(ctx, r);
+  if (unused.length > 0) return { kind: 'beyond', reason: { code: 'unused-words', words: unused } };
   return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(ctx.guessed ? { tentative: { code: 'guessed-join-empty', predicate: ctx.guessed } } : {}) };
 }
 
@@ -193,6 +195,58 @@ function unlinkedName(c: Ctx): { mention: string; start: number; end: number } |
     if (run.length > 0) return flush();
   }
   return run.length > 0 ? flush() : undefined;
+}
+
+// ——— what the query leaves out ———
+
+/** Words that shape a query without naming a term of it: comparisons, units after a number, ranking and counting words. */
+const SHAPE_WORDS = new Set(['greater', 'larger', 'bigger', 'higher', 'taller', 'longer', 'heavier', 'smaller', 'lower', 'shorter', 'lighter', 'cheaper',
+  'exceeds', 'exceeding', 'exceed', 'above', 'below', 'beyond', 'after', 'before', 'equal', 'equals', 'exactly', 'least', 'number', 'count', 'total',
+  'first', 'last', 'top', 'bottom', 'ever', 'recorded', 'listed', 'stated', 'available', 'feature', 'features', 'featured', 'featuring', 'allow', 'allows', 'allowed',
+  'people', 'persons', 'things', 'entities', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
+
+/**
+ * Content words of the question that no part of the query accounts for: a linked entity whose IRI
+ * the query does not hold (the named thing was dropped), or a word that is no mention, no word of
+ * a relation the query uses, no value it filters on, and no word that only shapes the query. A query
+ * that leaves such words out answers another question ("How many people are citizens of V?" is not
+ * V's population; "What kind of place is O?" is not who was born there).
+ */
+function unusedWords(c: Ctx, q: Query): string[] {
+  const used = new Set<string>();
+  const literals: string[] = [];
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) { for (const x of n) visit(x); return; }
+    if (n === null || typeof n !== 'object') return;
+    const t = n as { termType?: string; value?: string };
+    if (t.termType === 'NamedNode' && t.value) used.add(t.value);
+    if (t.termType === 'Literal' && t.value) literals.push(t.value.toLowerCase());
+    for (const x of Object.values(n)) if (x !== null && typeof x === 'object') visit(x);
+  };
+  visit(q);
+  const covered = new Set<number>();
+  const out: string[] = [];
+  for (const e of c.l.entities) {
+    if (used.has(e.iri)) { for (let i = e.start; i < e.end; i++) covered.add(i); continue; }
+    // A mention of an entity of the class asked about ("Which organizations … the X Foundation") that the query left out.
+    out.push(e.mention);
+  }
+  for (const a of c.l.ambiguous) for (let i = a.start; i < a.end; i++) covered.add(i);
+  for (const cl of c.l.classes) {
+    if (used.has(cl.iri) || c.l.entities.some((e) => used.has(e.iri) && e.types.includes(cl.iri))) for (let i = cl.start; i < cl.end; i++) covered.add(i);
+  }
+  for (const r of c.l.relations) if (used.has(r.iri)) for (const i of r.tokens) covered.add(i);
+  const termStems = [...used].map((i) => c.g.linker.termStems(i));
+  const nums = numbers(c.toks);
+  for (const n of nums) for (let i = n.start; i <= n.end && i < c.toks.length; i++) covered.add(i); // the number and a unit after it
+  for (const t of c.toks) {
+    if (covered.has(t.i) || isStopword(t.norm) || /^[^\p{L}]*$/u.test(t.norm)) continue;
+    if (LIGHT_WORDS.has(t.norm) || SHAPE_WORDS.has(t.norm) || ASK_WORDS.has(t.norm) || DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm) || AGGREGATES[t.norm]) continue;
+    if (literals.some((l) => l.includes(t.norm))) continue;
+    if (termStems.some((st) => st.has(stem(t.norm)))) continue;
+    out.push(t.raw);
+  }
+  return [...new Set(out)];
 }
 
 // ——— aggregates (AVG, SUM, MIN, MAX) ———

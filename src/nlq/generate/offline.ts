@@ -62,6 +62,8 @@ interface Ctx {
   toks: Token[];
   norms: string[];
   notes: string[];
+  /** Token indexes a form accounted for without a term of the query (see unusedWords). */
+  covered: Set<number>;
 }
 
 export function offlineGenerator(): SparqlGenerator {
@@ -77,7 +79,7 @@ export function offlineGenerator(): SparqlGenerator {
 
 export function generateOffline(g: Grounding, l: Linking): Generation {
   const toks = l.tokens;
-  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
+  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [], covered: new Set() };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
   const unused = unusedWords(ctx, r);
@@ -137,6 +139,16 @@ function plan(c: Ctx): Planned {
     if (typeof scoped === 'object') return scoped;
     where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
     return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
+  }
+  // "What kind of place is E?", "What type of thing is E?": E's own class.
+  if ((first === 'what' || first === 'which') && ['kind', 'type', 'sort'].includes(c.norms[1] ?? '') && c.norms[2] === 'of' && entities.length === 1 && !isCount && !sup) {
+    for (let i = 0; i < 4 && i < c.toks.length; i++) c.covered.add(i); // "what kind of place": the category word only hints at the answer
+    return select({ variables: [v('v')], where: [bgp(triple(iri(entities[0]!.iri), iri(c.g.typing?.instanceOf ?? RDF_TYPE), v('v')))], distinct: true });
+  }
+  // "What is a capital city a subclass of?": a class's parents, in a graph that states subclass-of itself.
+  const subclassOf = c.g.typing?.subclassOf;
+  if (subclassOf && classes.length === 1 && entities.length === 0 && c.l.relations.some((r) => r.iri === subclassOf && r.tokens.length > 0) && !isCount && !isAsk) {
+    return select({ variables: [v('v')], where: [bgp(triple(iri(classes[0]!.iri), iri(subclassOf), v('v')))], distinct: true });
   }
   if (isAsk) return askForm(c, entities, classes, cmp);
   const agg = aggregate(c);
@@ -224,7 +236,7 @@ function unusedWords(c: Ctx, q: Query): string[] {
     for (const x of Object.values(n)) if (x !== null && typeof x === 'object') visit(x);
   };
   visit(q);
-  const covered = new Set<number>();
+  const covered = new Set<number>(c.covered);
   const out: string[] = [];
   for (const e of c.l.entities) {
     if (used.has(e.iri)) { for (let i = e.start; i < e.end; i++) covered.add(i); continue; }
@@ -237,8 +249,14 @@ function unusedWords(c: Ctx, q: Query): string[] {
   }
   for (const r of c.l.relations) if (used.has(r.iri)) for (const i of r.tokens) covered.add(i);
   const termStems = [...used].map((i) => c.g.linker.termStems(i));
-  const nums = numbers(c.toks);
-  for (const n of nums) for (let i = n.start; i <= n.end && i < c.toks.length; i++) covered.add(i); // the number and a unit after it
+  // A number of the question is a value the query compares or filters on, or its LIMIT; the word after it may be its unit.
+  const numeric = new Set(literals.map(Number).filter(Number.isFinite));
+  const limit = (q as { limit?: number }).limit;
+  for (const n of numbers(c.toks)) {
+    if (covered.has(n.start)) continue;
+    if (!numeric.has(n.value) && n.value !== limit) { out.push(c.toks.slice(n.start, n.end).map((t) => t.raw).join(' ')); continue; }
+    for (let i = n.start; i <= n.end && i < c.toks.length; i++) covered.add(i);
+  }
   for (const t of c.toks) {
     if (covered.has(t.i) || isStopword(t.norm) || /^[^\p{L}]*$/u.test(t.norm)) continue;
     if (LIGHT_WORDS.has(t.norm) || SHAPE_WORDS.has(t.norm) || ASK_WORDS.has(t.norm) || DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm) || AGGREGATES[t.norm]) continue;
@@ -579,12 +597,19 @@ function comparison(c: Ctx): Comparison | undefined {
   return undefined;
 }
 
+/** ?v, or YEAR(?v) when ?v holds dates and the number compared is a year ("founded before 1950"). */
+function yearOf(c: Ctx, p: string, value: number): ReturnType<typeof op> | ReturnType<typeof v> {
+  const d = profile(c, p);
+  const dated = d !== undefined && ['date', 'dateTime'].some((t) => topDatatype(d) === XSD + t);
+  return dated && Number.isInteger(value) && value >= 1000 && value <= 2999 ? op('year', v('v')) : v('v');
+}
+
 /** Add a value filter on a relation of `cls` to `where` (numeric comparison or a word of a text value). */
 function valueFilter(c: Ctx, cls: string, cmp: Comparison | undefined, where: Pattern[], subject: string): Query | BeyondReason | boolean {
   if (cmp) {
     const rel = classRelation(c, cls, { numeric: true });
     if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: cls, hint: 'filter' };
-    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value))));
+    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, yearOf(c, rel.iri, cmp.value), num(cmp.value))));
     return true;
   }
   const rel = classRelation(c, cls, { textual: true });
@@ -682,13 +707,17 @@ function bestRelation(list: LinkedRelation[], use: (r: LinkedRelation) => number
 }
 
 /** A relation of a named entity: among the linked relations, one its classes use (outgoing) or point to it (incoming). */
-function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean }): (Directed & { iri: string }) | undefined {
+function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean; temporal?: boolean }): (Directed & { iri: string }) | undefined {
   const outgoing = new Map<string, number>();
   for (const t of E.types) for (const p of classProfile(c, t)?.predicates ?? []) outgoing.set(p.predicate, Math.max(outgoing.get(p.predicate) ?? 0, p.subjects));
   const incoming = new Set(c.ix.joinHints.hints.filter((h) => E.types.includes(h.to)).map((h) => h.predicate));
-  const ok = (r: LinkedRelation) => { const p = profile(c, r.iri); return !want.numeric || (p !== undefined && isNumericProfile(p)); };
+  const ok = (r: LinkedRelation) => {
+    const p = profile(c, r.iri);
+    if (want.temporal) return p !== undefined && TEMPORAL.has(topDatatype(p) ?? '');
+    return !want.numeric || (p !== undefined && isNumericProfile(p));
+  };
   const out = bestRelation(c.l.relations.filter((r) => (outgoing.has(r.iri) || E.types.length === 0) && ok(r) && r.iri !== RDF_TYPE), (r) => outgoing.get(r.iri) ?? r.triples);
-  const inc = want.numeric ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
+  const inc = want.numeric || want.temporal ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
   if (out && (!inc || out.score >= inc.score)) return { iri: out.iri, forward: true, tokens: out.tokens };
   if (inc) return { iri: inc.iri, forward: false, tokens: inc.tokens };
   return undefined;
@@ -825,7 +854,9 @@ function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondRe
 }
 
 function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
-  const r = rel ?? relationFor(c, E, {});
+  // "When …" asks for a date: only a relation holding dates or times answers it.
+  const when = c.norms[0] === 'when';
+  const r = rel ?? relationFor(c, E, when ? { temporal: true } : {});
   if (!r) return { code: 'no-relation', subject: E.iri };
   const e = iri(E.iri);
   return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });

@@ -36,6 +36,14 @@ export const WIKIBASE_DIRECT_CLAIM = 'http://wikiba.se/ontology#directClaim';
  * is an instance of it or of any class below it, so a query states a type with the path
  * `instanceOf/subclassOf*`, the one property path the loop then allows.
  */
+/**
+ * When two predicates join the same classes (a grant's `funder` and its `fundedItem`, both
+ * organizations), the question may name neither; which of them an entity is actually reached by
+ * is a fact of the data, read here, not a guess: `into` — predicates whose object it is; `outOf` —
+ * predicates whose subject it is. Only for `predicates`.
+ */
+export interface Roles { predicates: ReadonlySet<string>; into: ReadonlyMap<string, ReadonlySet<string>>; outOf: ReadonlyMap<string, ReadonlySet<string>> }
+
 export interface Typing { instanceOf: string; subclassOf?: string; classes: ReadonlySet<string> }
 
 export interface VoidFigures { triples: number; entities: number; distinctSubjects: number; classes: number; properties: number }
@@ -65,6 +73,8 @@ export interface Grounding {
   cuts: readonly GroundingCut[];
   /** Set when the graph types its items with its own instance-of / subclass-of predicates. */
   typing?: Typing;
+  /** Which entities each join predicate reaches, for the predicates that join the same two classes (see Roles). */
+  roles?: Roles;
   /** Milliseconds spent building (mining + labels + dictionary). */
   buildMs: number;
 }
@@ -141,14 +151,45 @@ export async function buildGrounding(runner: GraphRunner, graph: string | undefi
     typing = { ...found, classes: view.classes };
     mined = view.ix;
   }
+  const roles = await joinRoles(runner, graph, limits, mined);
+  for (const r of roles.cuts) cuts.push({ code: 'labels-cut', read: r, limit: options.maxLabelRows });
   const linker = Linker.build({ labels: entries, types, ix: mined, classes, predicates });
   return {
-    graph, ix: mined, types, linker, ...(typing ? { typing } : {}),
+    graph, ix: mined, types, linker, ...(typing ? { typing } : {}), ...(roles.roles ? { roles: roles.roles } : {}),
     dictionary: { predicates, classes },
     void: { triples: ix.triples, entities: ix.entities, distinctSubjects: ix.subjects, classes: ix.classCount, properties: ix.predicateCount },
     numeric, namePredicates, cuts,
     buildMs: performance.now() - started,
   };
+}
+
+/** Roles (see Roles) for the predicates that join one pair of classes with another predicate. */
+async function joinRoles(runner: GraphRunner, graph: string | undefined, limits: { timeoutMs: number; maxRows: number; limitName: string }, ix: Introspection): Promise<{ roles?: Roles; cuts: number[] }> {
+  const byPair = new Map<string, Set<string>>();
+  for (const h of ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE) continue;
+    for (const key of [`${h.from} ${h.to}`, `${h.to} ${h.from}`]) byPair.set(key, (byPair.get(key) ?? new Set()).add(h.predicate));
+  }
+  const shared = new Set<string>();
+  for (const ps of byPair.values()) if (ps.size > 1) for (const p of ps) shared.add(p);
+  if (shared.size === 0) return { cuts: [] };
+  const list = values([...shared].sort());
+  const [into, outOf] = await Promise.all([
+    runner.query(`SELECT DISTINCT ?e ?p WHERE { VALUES ?p { ${list} } ?s ?p ?e FILTER(isIRI(?e)) }`, graph, limits),
+    runner.query(`SELECT DISTINCT ?e ?p WHERE { VALUES ?p { ${list} } ?e ?p ?o FILTER(isIRI(?e) && isIRI(?o)) }`, graph, limits),
+  ]);
+  const cuts: number[] = [];
+  const read = (r: Awaited<ReturnType<GraphRunner['query']>>) => {
+    const m = new Map<string, Set<string>>();
+    if (r.kind !== 'select') return m;
+    // A cut read would make an entity look unreached by a predicate it has: no roles at all then.
+    if (r.truncated) { cuts.push(r.rows.length); return undefined; }
+    for (const row of r.rows) m.set(row.e!.value, (m.get(row.e!.value) ?? new Set()).add(row.p!.value));
+    return m;
+  };
+  const i = read(into);
+  const o = read(outOf);
+  return i && o ? { roles: { predicates: shared, into: i, outOf: o }, cuts } : { cuts };
 }
 
 /** The predicates labelled "instance of" and "subclass of" (one each), when the graph has them and they are not rdf:type/rdfs:subClassOf. */

@@ -553,7 +553,9 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
   const guard = numericGuard(c, rel.iri);
   if (guard) where.push(guard);
-  return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
+  // "How much was the largest grant …" asks for the amount, not for the grant.
+  const value = has(c, 'how much') || has(c, 'how long') || has(c, 'how big') || has(c, 'how large') || has(c, 'how high') || has(c, 'how tall');
+  return select({ variables: [v(value ? 'v' : 'x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
 }
 
 /** Members of `asked` (or anything, for "who") ranked by how many `counted` they relate to. */
@@ -794,7 +796,7 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
-    const preds = joinPredicates(c, F.iri, E.types);
+    const preds = reachedBy(c, E.iri, joinPredicates(c, F.iri, E.types));
     // Two hops (F — p1 — M — p2 — E) when they carry more of the relations the question names than
     // any direct link: "songs sung by members of Queen" is not "songs Queen sings".
     const named = (p: string) => c.l.relations.some((r) => r.iri === p);
@@ -819,6 +821,18 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/**
+ * Of several join predicates, those that actually reach the entity (grounding.ts Roles): "grants
+ * the Joyce Foundation made" joins through `funder` because the foundation is the funder of grants
+ * and the funded item of none. The data decides; when it cannot (no roles read), all stay.
+ */
+function reachedBy<D extends Directed>(c: Ctx, e: string, preds: D[]): D[] {
+  const roles = c.g.roles;
+  if (!roles || preds.length < 2) return preds;
+  const fits = preds.filter((p) => !roles.predicates.has(p.iri) || (p.forward ? roles.into.get(e)?.has(p.iri) : roles.outOf.get(e)?.has(p.iri)));
+  return fits.length > 0 ? fits : preds;
 }
 
 /** The two-step join F — p1 — M — p2 — (one of `to`) naming the most linked relations; undefined when none or tied. */

@@ -199,8 +199,9 @@ export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<stri
       const zero = { precision: 0, recall: 0, f1: 0, intersection: 0, predicted: 1, gold: 0 };
       s = { ...base, f1: answered ? zero : one, valid: answered, repairs: out.repairs, sparql: out.status === 'answered' ? out.sparql : null, failure, answered };
     } else if (mode === 'oracle') {
-      const grounding = grounded && cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
-      const checked = validateQuery(c.gold, { ...(grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths });
+      const grounding = cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
+      // The graph's own typing path is allowed as the loop allows it (grounding.ts Typing); the dictionary is checked only grounded.
+      const checked = validateQuery(c.gold, { ...(grounded && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths, ...(grounding?.typing ? { typing: grounding.typing } : {}) });
       if (!checked.ok) s = { ...base, f1: f1([], g), valid: false, repairs: 0, sparql: c.gold, failure: checked.issues.map((i) => i.code).join(','), answered: false };
       else {
         try {

@@ -239,7 +239,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
       done({ kind: 'no-sparql' });
       problem = 'your reply held no SPARQL query; reply with one query in a ```sparql block';
     } else {
-      const checked = validateQuery(sparql, { ...(config.checkDictionary && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: config.allowPropertyPaths });
+      const checked = validateQuery(sparql, { ...(config.checkDictionary && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: config.allowPropertyPaths, ...(grounding?.typing ? { typing: grounding.typing } : {}) });
       if (!checked.ok) {
         const message = repairMessage(checked.issues);
         done({ kind: 'invalid', issues: checked.issues, message });

@@ -62,6 +62,8 @@ interface Ctx {
   toks: Token[];
   norms: string[];
   notes: string[];
+  /** Token indexes a form accounted for without a term of the query (see unusedWords). */
+  covered: Set<number>;
 }
 
 export function offlineGenerator(): SparqlGenerator {
@@ -77,9 +79,11 @@ export function offlineGenerator(): SparqlGenerator {
 
 export function generateOffline(g: Grounding, l: Linking): Generation {
   const toks = l.tokens;
-  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
+  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [], covered: new Set() };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
+  const unused = unusedWords(ctx, r);
+  if (unused.length > 0) return { kind: 'beyond', reason: { code: 'unused-words', words: unused } };
   return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(ctx.guessed ? { tentative: { code: 'guessed-join-empty', predicate: ctx.guessed } } : {}) };
 }
 
@@ -130,11 +134,21 @@ function plan(c: Ctx): Planned {
     const rel = classRelation(c, F.iri, {}) ?? incomingRelation(c, F.iri);
     if (!rel) return { code: 'no-relation', subject: F.iri, hint: 'negation' };
     const inner = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('any')) : triple(v('any'), iri(rel.iri), v('x')));
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
     return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
+  }
+  // "What kind of place is E?", "What type of thing is E?": E's own class.
+  if ((first === 'what' || first === 'which') && ['kind', 'type', 'sort'].includes(c.norms[1] ?? '') && c.norms[2] === 'of' && entities.length === 1 && !isCount && !sup) {
+    for (let i = 0; i < 4 && i < c.toks.length; i++) c.covered.add(i); // "what kind of place": the category word only hints at the answer
+    return select({ variables: [v('v')], where: [bgp(triple(iri(entities[0]!.iri), iri(c.g.typing?.instanceOf ?? RDF_TYPE), v('v')))], distinct: true });
+  }
+  // "What is a capital city a subclass of?": a class's parents, in a graph that states subclass-of itself.
+  const subclassOf = c.g.typing?.subclassOf;
+  if (subclassOf && classes.length === 1 && entities.length === 0 && c.l.relations.some((r) => r.iri === subclassOf && r.tokens.length > 0) && !isCount && !isAsk) {
+    return select({ variables: [v('v')], where: [bgp(triple(iri(classes[0]!.iri), iri(subclassOf), v('v')))], distinct: true });
   }
   if (isAsk) return askForm(c, entities, classes, cmp);
   const agg = aggregate(c);
@@ -146,14 +160,14 @@ function plan(c: Ctx): Planned {
   if (F && asked) {
     const rel = classRelation(c, F.iri, {});
     if (!rel || rel.iri !== asked.iri) return { code: 'no-relation', subject: F.iri };
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
     return select({ variables: [v('v')], where, distinct: true });
   }
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -195,6 +209,64 @@ function unlinkedName(c: Ctx): { mention: string; start: number; end: number } |
   return run.length > 0 ? flush() : undefined;
 }
 
+// ——— what the query leaves out ———
+
+/** Words that shape a query without naming a term of it: comparisons, units after a number, ranking and counting words. */
+const SHAPE_WORDS = new Set(['greater', 'larger', 'bigger', 'higher', 'taller', 'longer', 'heavier', 'smaller', 'lower', 'shorter', 'lighter', 'cheaper',
+  'exceeds', 'exceeding', 'exceed', 'above', 'below', 'beyond', 'after', 'before', 'equal', 'equals', 'exactly', 'least', 'number', 'count', 'total',
+  'first', 'last', 'top', 'bottom', 'ever', 'recorded', 'listed', 'stated', 'available', 'feature', 'features', 'featured', 'featuring', 'allow', 'allows', 'allowed',
+  'people', 'persons', 'things', 'entities', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
+
+/**
+ * Content words of the question that no part of the query accounts for: a linked entity whose IRI
+ * the query does not hold (the named thing was dropped), or a word that is no mention, no word of
+ * a relation the query uses, no value it filters on, and no word that only shapes the query. A query
+ * that leaves such words out answers another question ("How many people are citizens of V?" is not
+ * V's population; "What kind of place is O?" is not who was born there).
+ */
+function unusedWords(c: Ctx, q: Query): string[] {
+  const used = new Set<string>();
+  const literals: string[] = [];
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) { for (const x of n) visit(x); return; }
+    if (n === null || typeof n !== 'object') return;
+    const t = n as { termType?: string; value?: string };
+    if (t.termType === 'NamedNode' && t.value) used.add(t.value);
+    if (t.termType === 'Literal' && t.value) literals.push(t.value.toLowerCase());
+    for (const x of Object.values(n)) if (x !== null && typeof x === 'object') visit(x);
+  };
+  visit(q);
+  const covered = new Set<number>(c.covered);
+  const out: string[] = [];
+  for (const e of c.l.entities) {
+    if (used.has(e.iri)) { for (let i = e.start; i < e.end; i++) covered.add(i); continue; }
+    // A mention of an entity of the class asked about ("Which organizations … the X Foundation") that the query left out.
+    out.push(e.mention);
+  }
+  for (const a of c.l.ambiguous) for (let i = a.start; i < a.end; i++) covered.add(i);
+  for (const cl of c.l.classes) {
+    if (used.has(cl.iri) || c.l.entities.some((e) => used.has(e.iri) && e.types.includes(cl.iri))) for (let i = cl.start; i < cl.end; i++) covered.add(i);
+  }
+  for (const r of c.l.relations) if (used.has(r.iri)) for (const i of r.tokens) covered.add(i);
+  const termStems = [...used].map((i) => c.g.linker.termStems(i));
+  // A number of the question is a value the query compares or filters on, or its LIMIT; the word after it may be its unit.
+  const numeric = new Set(literals.map(Number).filter(Number.isFinite));
+  const limit = (q as { limit?: number }).limit;
+  for (const n of numbers(c.toks)) {
+    if (covered.has(n.start)) continue;
+    if (!numeric.has(n.value) && n.value !== limit) { out.push(c.toks.slice(n.start, n.end).map((t) => t.raw).join(' ')); continue; }
+    for (let i = n.start; i <= n.end && i < c.toks.length; i++) covered.add(i);
+  }
+  for (const t of c.toks) {
+    if (covered.has(t.i) || isStopword(t.norm) || /^[^\p{L}]*$/u.test(t.norm)) continue;
+    if (LIGHT_WORDS.has(t.norm) || SHAPE_WORDS.has(t.norm) || ASK_WORDS.has(t.norm) || DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm) || AGGREGATES[t.norm]) continue;
+    if (literals.some((l) => l.includes(t.norm))) continue;
+    if (termStems.some((st) => st.has(stem(t.norm)))) continue;
+    out.push(t.raw);
+  }
+  return [...new Set(out)];
+}
+
 // ——— aggregates (AVG, SUM, MIN, MAX) ———
 
 interface Aggregate { fn: 'avg' | 'sum' | 'min' | 'max'; word: number }
@@ -221,7 +293,7 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
   const where: Pattern[] = [];
   let rel: Directed | undefined;
   if (F) {
-    where.push(bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri))));
+    where.push(bgp(typeTriple(c, v('x'), F.iri)));
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     rel = classRelation(c, F.iri, { numeric: true });
@@ -304,6 +376,19 @@ function incomingRelation(c: Ctx, cls: string): Directed | undefined {
   return inc ? { iri: inc.iri, forward: false, tokens: inc.tokens } : undefined;
 }
 
+/**
+ * "S is of class C": `S rdf:type C`, or, in a graph that types with its own predicates
+ * (grounding.ts `Typing`), `S instanceOf/subclassOf* C` for one of its classes.
+ */
+function typeTriple(c: Ctx, s: ReturnType<typeof v> | ReturnType<typeof iri>, cls: string): ReturnType<typeof triple> {
+  const t = c.g.typing;
+  if (!t || !t.classes.has(cls)) return triple(s, iri(RDF_TYPE), iri(cls));
+  const path = t.subclassOf
+    ? { type: 'path', pathType: '/', items: [iri(t.instanceOf), { type: 'path', pathType: '*', items: [iri(t.subclassOf)] }] }
+    : iri(t.instanceOf);
+  return triple(s, path as never, iri(cls));
+}
+
 function has(c: Ctx, phrase: string): boolean {
   return ` ${c.norms.join(' ')} `.includes(` ${phrase} `);
 }
@@ -327,7 +412,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
     return ask([bgp(triple(e, iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value)))]);
   }
   const C = classes[0];
-  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(triple(e, iri(RDF_TYPE), iri(C.iri)))]);
+  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(typeTriple(c, e, C.iri))]);
   if (rel) {
     const words = leftoverWords(c, rel);
     if (words.length > 0 && isTextual(c, rel.iri)) {
@@ -343,7 +428,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
 function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], cmp: Comparison | undefined): Planned {
   const F = classes[0];
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -433,7 +518,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     return select({ variables: [v('y')], where: [bgp(triple(v('y'), iri(preds[0]!), v('x'))), subquery(inner)], distinct: true });
   }
   const focus = F?.iri;
-  const where: Pattern[] = focus ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(focus)))] : [];
+  const where: Pattern[] = focus ? [bgp(typeTriple(c, v('x'), focus))] : [];
   if (F) {
     const scoped = scope(c, F, entities.filter((e) => !(focus && e.types.includes(focus))), where);
     if (typeof scoped === 'object') return scoped;
@@ -445,7 +530,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     if (focus && F2) {
       const preds = joinPredicatesBetween(c, focus, F2.iri);
       const p = pickRelated(c, preds);
-      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), triple(v('o'), iri(RDF_TYPE), iri(F2.iri)));
+      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), typeTriple(c, v('o'), F2.iri));
     }
     if (!pattern) {
       const rel = focus ? classRelation(c, focus, { objects: true }) : c.l.relations[0] ? { iri: c.l.relations[0].iri, forward: true } : undefined;
@@ -468,12 +553,14 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
   const guard = numericGuard(c, rel.iri);
   if (guard) where.push(guard);
-  return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
+  // "How much was the largest grant …" asks for the amount, not for the grant.
+  const value = has(c, 'how much') || has(c, 'how long') || has(c, 'how big') || has(c, 'how large') || has(c, 'how high') || has(c, 'how tall');
+  return select({ variables: [v(value ? 'v' : 'x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
 }
 
 /** Members of `asked` (or anything, for "who") ranked by how many `counted` they relate to. */
 function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: LinkedClass, entities: LinkedEntity[], sup: Superlative): Planned {
-  const where: Pattern[] = asked ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(asked.iri)))] : [];
+  const where: Pattern[] = asked ? [bgp(typeTriple(c, v('x'), asked.iri))] : [];
   if (asked) {
     const scoped = scope(c, asked, entities, where);
     if (typeof scoped === 'object') return scoped;
@@ -488,7 +575,7 @@ function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: Lin
   if (named.length > 1) return { code: 'unrecognised-form' };
   const d = named[0] ?? (asked ? pickRelated(c, joinPredicatesBetween(c, asked.iri, counted.iri).map((j) => ({ ...j, forward: j.forward }))) : undefined);
   if (!d) return { code: 'unrecognised-form' };
-  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(counted.iri)));
+  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), typeTriple(c, v('o'), counted.iri));
   const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [...where, pattern], group: [v('x')] });
   return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
 }
@@ -512,12 +599,19 @@ function comparison(c: Ctx): Comparison | undefined {
   return undefined;
 }
 
+/** ?v, or YEAR(?v) when ?v holds dates and the number compared is a year ("founded before 1950"). */
+function yearOf(c: Ctx, p: string, value: number): ReturnType<typeof op> | ReturnType<typeof v> {
+  const d = profile(c, p);
+  const dated = d !== undefined && ['date', 'dateTime'].some((t) => topDatatype(d) === XSD + t);
+  return dated && Number.isInteger(value) && value >= 1000 && value <= 2999 ? op('year', v('v')) : v('v');
+}
+
 /** Add a value filter on a relation of `cls` to `where` (numeric comparison or a word of a text value). */
 function valueFilter(c: Ctx, cls: string, cmp: Comparison | undefined, where: Pattern[], subject: string): Query | BeyondReason | boolean {
   if (cmp) {
     const rel = classRelation(c, cls, { numeric: true });
     if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: cls, hint: 'filter' };
-    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value))));
+    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, yearOf(c, rel.iri, cmp.value), num(cmp.value))));
     return true;
   }
   const rel = classRelation(c, cls, { textual: true });
@@ -615,13 +709,17 @@ function bestRelation(list: LinkedRelation[], use: (r: LinkedRelation) => number
 }
 
 /** A relation of a named entity: among the linked relations, one its classes use (outgoing) or point to it (incoming). */
-function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean }): (Directed & { iri: string }) | undefined {
+function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean; temporal?: boolean }): (Directed & { iri: string }) | undefined {
   const outgoing = new Map<string, number>();
   for (const t of E.types) for (const p of classProfile(c, t)?.predicates ?? []) outgoing.set(p.predicate, Math.max(outgoing.get(p.predicate) ?? 0, p.subjects));
   const incoming = new Set(c.ix.joinHints.hints.filter((h) => E.types.includes(h.to)).map((h) => h.predicate));
-  const ok = (r: LinkedRelation) => { const p = profile(c, r.iri); return !want.numeric || (p !== undefined && isNumericProfile(p)); };
+  const ok = (r: LinkedRelation) => {
+    const p = profile(c, r.iri);
+    if (want.temporal) return p !== undefined && TEMPORAL.has(topDatatype(p) ?? '');
+    return !want.numeric || (p !== undefined && isNumericProfile(p));
+  };
   const out = bestRelation(c.l.relations.filter((r) => (outgoing.has(r.iri) || E.types.length === 0) && ok(r) && r.iri !== RDF_TYPE), (r) => outgoing.get(r.iri) ?? r.triples);
-  const inc = want.numeric ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
+  const inc = want.numeric || want.temporal ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
   if (out && (!inc || out.score >= inc.score)) return { iri: out.iri, forward: true, tokens: out.tokens };
   if (inc) return { iri: inc.iri, forward: false, tokens: inc.tokens };
   return undefined;
@@ -698,7 +796,7 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
-    const preds = joinPredicates(c, F.iri, E.types);
+    const preds = reachedBy(c, E.iri, joinPredicates(c, F.iri, E.types));
     // Two hops (F — p1 — M — p2 — E) when they carry more of the relations the question names than
     // any direct link: "songs sung by members of Queen" is not "songs Queen sings".
     const named = (p: string) => c.l.relations.some((r) => r.iri === p);
@@ -723,6 +821,18 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/**
+ * Of several join predicates, those that actually reach the entity (grounding.ts Roles): "grants
+ * the Joyce Foundation made" joins through `funder` because the foundation is the funder of grants
+ * and the funded item of none. The data decides; when it cannot (no roles read), all stay.
+ */
+function reachedBy<D extends Directed>(c: Ctx, e: string, preds: D[]): D[] {
+  const roles = c.g.roles;
+  if (!roles || preds.length < 2) return preds;
+  const fits = preds.filter((p) => !roles.predicates.has(p.iri) || (p.forward ? roles.into.get(e)?.has(p.iri) : roles.outOf.get(e)?.has(p.iri)));
+  return fits.length > 0 ? fits : preds;
 }
 
 /** The two-step join F — p1 — M — p2 — (one of `to`) naming the most linked relations; undefined when none or tied. */
@@ -753,12 +863,14 @@ function twoHop(c: Ctx, from: string, to: readonly string[], named: (p: string) 
 function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondReason | boolean {
   const p = pickRelated(c, joinPredicatesBetween(c, from, to));
   if (!p) return false;
-  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(to))));
+  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), typeTriple(c, v('o'), to)));
   return true;
 }
 
 function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
-  const r = rel ?? relationFor(c, E, {});
+  // "When …" asks for a date: only a relation holding dates or times answers it.
+  const when = c.norms[0] === 'when';
+  const r = rel ?? relationFor(c, E, when ? { temporal: true } : {});
   if (!r) return { code: 'no-relation', subject: E.iri };
   const e = iri(E.iri);
   return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });

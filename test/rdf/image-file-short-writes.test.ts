@@ -5,25 +5,14 @@
  * as the whole left holes; the checksums caught it at the next start (the store was parsed
  * instead), but the image was useless. The file system is emulated by the handle's `write`.
  */
-import { mkdtemp, open, readdir, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { enospc, faultyWrites } from './faulty-writes.ts';
 import { readImageFile, writeImageFile } from '../../src/rdf/image-file.ts';
 import type { WasmImage } from '../../src/rdf/wasm-image.ts';
 
-type Write = (this: FileHandle, buf: Uint8Array, off: number, len: number, pos: number | null) => Promise<{ bytesWritten: number; buffer: Uint8Array }>;
-
-async function faultyWrites(fake: (real: Write, self: FileHandle, buf: Uint8Array, off: number, len: number, pos: number | null, n: number) => ReturnType<Write>) {
-  const probe = await open(join(await mkdtemp(join(tmpdir(), 'assay-probe-')), 'x'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: Write };
-  await probe.close();
-  const real = proto.write;
-  let n = 0;
-  return vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, buf: Uint8Array, off: number, len: number, pos: number | null) {
-    return fake(real, this, buf, off, len, pos, ++n);
-  } as never);
-}
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -53,7 +42,7 @@ describe('writing a memory image', () => {
     const path = join(dir, 'a.img');
     await faultyWrites((real, self, buf, off, len, pos, n) => n <= 2
       ? real.call(self, buf, off, Math.min(len, 4096), pos)
-      : Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+      : Promise.reject(enospc()));
     await expect(writeImageFile(path, 'k1', image())).rejects.toThrow(/ENOSPC/);
     vi.restoreAllMocks();
     expect(await readdir(dir)).toEqual([]);

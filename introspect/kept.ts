@@ -46,7 +46,7 @@ export interface KeptLimits {
  */
 export const DEFAULT_KEPT_LIMITS: Record<'all' | 'asked', KeptLimits> = {
   all: { maxTriples: 4_000_000, maxPendingChars: 256 * 1024 * 1024 },
-  asked: { maxTriples: 4_000_000, maxPendingChars: 32 * 1024 * 1024 },
+  asked: { maxTriples: 2_000_000, maxPendingChars: 32 * 1024 * 1024 },
 };
 
 /** The whole-dataset clear targets of SPARQL's CLEAR. */

@@ -877,8 +877,8 @@ function literalEnd(text: string, pos: number, end: number): number {
   return i;
 }
 
-/** May the dump key of the term text[a, b) (an IRI or a literal) differ from its text? */
-function oddTerm(text: string, a: number, b: number): boolean {
+/** May the dump key of the term text[a, b) (an IRI or a literal) differ from its text? Exported for its test. */
+export function oddTerm(text: string, a: number, b: number): boolean {
   if (text.charCodeAt(a) === 60) return oddIri(text, a, b);
   const q = closingQuote(text, a, b);
   for (let i = a + 1; i < q; i++) {

@@ -45,6 +45,16 @@ export function keepFromEmpty(rdf: object, limits: Partial<KeptLimits> = {}): Ke
 export function noteWrite(rdf: object, op: WriteOp): void {
   const k = KEEPERS.get(rdf);
   if (!k) return;
+  try {
+    tell(k, op);
+  } catch {
+    // The write is applied already and must not fail for this: what is kept is forgotten, and
+    // the graphs are read from the store when next introspected.
+    k.unknown();
+  }
+}
+
+function tell(k: KeptStore, op: WriteOp): void {
   switch (op.kind) {
     case 'update':
       k.unknown();

@@ -15,6 +15,8 @@ import { DurableStore, type WriteOp } from '../../src/rdf/durable.ts';
 import { RdfStore, RDF_FORMATS } from '../../src/rdf/store.ts';
 import { graphSource, keptOf } from '../../src/void/kept.ts';
 import { voidFigures } from '../../src/void/compute.ts';
+import { runJob } from '../../src/server/sparql/evaluate.ts';
+import { applyToMemory } from '../../src/rdf/durable.ts';
 
 const E = 'http://ex.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -163,6 +165,20 @@ describe('kept introspection columns', () => {
       store.follow(randomOp(r, rdf), step);
       expectSameAsDump(rdf, `replica write ${step}`);
     }
+  });
+
+  it('serve a query worker\'s mining jobs as the dump would, between the writes it applies', () => {
+    const r = rng(21);
+    const replica = new RdfStore();
+    replica.load(document(r, 100, false), { format: RDF_FORMATS.ntriples, graph: `${E}g1` });
+    const job = { kind: 'mine', graph: `${E}g1` } as const;
+    for (let step = 0; step < 12; step++) {
+      const reply = runJob(replica, job);
+      expect(reply.ok && reply.kind === 'mine' ? JSON.stringify(reply.json) : reply).toBe(JSON.stringify(toJson(mine(fromDumpable(replica, `${E}g1`)))));
+      // As the worker applies the writes the owner acknowledged (src/server/sparql/worker.ts).
+      applyToMemory(replica, randomOp(r, replica), { replay: true });
+    }
+    expect(keptOf(replica)!.stats().graphs).toBeGreaterThan(0);
   });
 
   it('survive a restart: the snapshot and journal are folded instead of dumped', async () => {

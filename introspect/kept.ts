@@ -39,7 +39,15 @@ export interface KeptLimits {
   maxPendingChars: number;
 }
 
-export const DEFAULT_KEPT_LIMITS: KeptLimits = { maxTriples: 4_000_000, maxPendingChars: 256 * 1024 * 1024 };
+/**
+ * Defaults. A store kept from empty (opted in: its opener means to introspect what it loads) may
+ * queue a large load; one kept since it was first introspected (a query worker's replica) queues
+ * only writes to graphs it keeps, and less of them.
+ */
+export const DEFAULT_KEPT_LIMITS: Record<'all' | 'asked', KeptLimits> = {
+  all: { maxTriples: 4_000_000, maxPendingChars: 256 * 1024 * 1024 },
+  asked: { maxTriples: 2_000_000, maxPendingChars: 32 * 1024 * 1024 },
+};
 
 /** The whole-dataset clear targets of SPARQL's CLEAR. */
 export type ClearWhich = 'DEFAULT' | 'NAMED' | 'ALL';
@@ -384,7 +392,7 @@ export class KeptStore {
   #adopted = 0;
 
   constructor(mode: 'all' | 'asked', limits: Partial<KeptLimits> = {}) {
-    this.limits = { ...DEFAULT_KEPT_LIMITS, ...limits };
+    this.limits = { ...DEFAULT_KEPT_LIMITS[mode], ...limits };
     this.#mode = mode;
   }
 
@@ -869,8 +877,8 @@ function literalEnd(text: string, pos: number, end: number): number {
   return i;
 }
 
-/** May the dump key of the term text[a, b) (an IRI or a literal) differ from its text? */
-function oddTerm(text: string, a: number, b: number): boolean {
+/** May the dump key of the term text[a, b) (an IRI or a literal) differ from its text? Exported for its test. */
+export function oddTerm(text: string, a: number, b: number): boolean {
   if (text.charCodeAt(a) === 60) return oddIri(text, a, b);
   const q = closingQuote(text, a, b);
   for (let i = a + 1; i < q; i++) {

@@ -560,10 +560,10 @@ export class DurableStore implements AssayStore {
           // so that at least damage which breaks the syntax is caught.
           try {
             rdf.load(snapshotData, { format: RDF_FORMATS.nquads, lenient: manifest.snapshotSums !== undefined });
-            noteDocument(rdf, snapshotData, RDF_FORMATS.nquads);
           } catch (e) {
             throw new StoreCorruptError(`${join(dir, manifest.snapshot!)}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
           }
+          noteDocument(rdf, snapshotData, RDF_FORMATS.nquads);
           recovery.snapshotQuads = rdf.size;
         }
         const replay = replayJournal(journalPath, journalData, rdf);

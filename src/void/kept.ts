@@ -7,7 +7,10 @@
  *   is queued, not parsed).
  * - A store keeps from its first introspection on (`graphSource`: the graph is dumped once and
  *   kept), or from empty when its opener asked (`keepFromEmpty`, DurableOptions.keep): then even
- *   the first introspection folds the writes instead of dumping.
+ *   the first introspection folds the writes instead of dumping. Memory: ~77 bytes per kept
+ *   triple, per store object (so per query worker that mined or computed VoID), at most
+ *   `maxTriples` (2 M from a first introspection, 4 M kept from empty: ~150 / ~300 MB), plus the
+ *   queued text (at most 32 Mi / 256 Mi characters). Nothing is persisted.
  * - `graphSource(rdf, graph)` gives exactly the triples `fromDumpable(rdf, graph)` would
  *   (tested byte for byte through the miner's output in test/void/kept.test.ts).
  * - Writes that bypass applyToMemory are not seen: every write to a store goes through it
@@ -42,6 +45,16 @@ export function keepFromEmpty(rdf: object, limits: Partial<KeptLimits> = {}): Ke
 export function noteWrite(rdf: object, op: WriteOp): void {
   const k = KEEPERS.get(rdf);
   if (!k) return;
+  try {
+    tell(k, op);
+  } catch {
+    // The write is applied already and must not fail for this: what is kept is forgotten, and
+    // the graphs are read from the store when next introspected.
+    k.unknown();
+  }
+}
+
+function tell(k: KeptStore, op: WriteOp): void {
   switch (op.kind) {
     case 'update':
       k.unknown();
@@ -106,9 +119,15 @@ export function graphSource(rdf: RdfReader, graph: string): TripleSource {
     }
     return triples;
   };
+  // Kept terms are decoded from their characters on each call: decode each once per scan.
+  const keysOf = (t: NonNullable<typeof triples>) => {
+    const keys = new Array<string | undefined>(t.termCount);
+    return (id: number) => keys[id] ??= t.term(id);
+  };
   const scan: TripleSource['scan'] = (visit) => {
     const t = interned();
-    for (let i = 0; i < t.n; i++) visit(t.term(t.s[i]!), t.preds[t.p[i]!]!, t.term(t.o[i]!));
+    const key = keysOf(t);
+    for (let i = 0; i < t.n; i++) visit(key(t.s[i]!), t.preds[t.p[i]!]!, key(t.o[i]!));
   };
   return {
     groupedBySubject: false,
@@ -118,7 +137,8 @@ export function graphSource(rdf: RdfReader, graph: string): TripleSource {
       const t = interned();
       const pid = t.preds.indexOf(`<${iri}>`);
       if (pid < 0) return;
-      for (let i = 0; i < t.n; i++) if (t.p[i] === pid) visit(t.term(t.s[i]!), t.preds[pid]!, t.term(t.o[i]!));
+      const key = keysOf(t);
+      for (let i = 0; i < t.n; i++) if (t.p[i] === pid) visit(key(t.s[i]!), t.preds[pid]!, key(t.o[i]!));
     },
   };
 }

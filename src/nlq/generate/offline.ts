@@ -112,6 +112,9 @@ function plan(c: Ctx): Planned {
   if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked.mention };
   // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
   const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
+  // "How many funders are there?": a noun that is the whole name of an object-valued relation counts what that relation reaches.
+  const roleCount = entities.length === 0 && classes.length === 0 && (has(c, 'how many') || has(c, 'number of')) ? roleNoun(c, c.norms.indexOf(has(c, 'how many') ? 'many' : 'of') + 1) : undefined;
+  if (roleCount) return select({ variables: [countAs(v('x'), 'count')], where: [bgp(triple(v('s'), iri(roleCount.iri), v('x')))] });
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
   // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
   const unsupported = c.norms.find((w) => AGGREGATE_WORDS.has(w));
@@ -190,6 +193,17 @@ function plan(c: Ctx): Planned {
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
+}
+
+/**
+ * The relation a noun at token `at` names in full ("funders" → schema:funder, "directors" →
+ * director), when it holds IRIs: the things it reaches are what the noun means.
+ */
+function roleNoun(c: Ctx, at: number): LinkedRelation | undefined {
+  const t = c.toks[at];
+  if (!t || c.l.consumed.has(t.i)) return undefined;
+  const hits = c.l.relations.filter((r) => r.score >= 1 && r.tokens.length === 1 && r.tokens[0] === t.i && (profile(c, r.iri)?.kinds.iri ?? 0) > 0);
+  return hits.length === 1 ? hits[0] : undefined;
 }
 
 /**
@@ -298,8 +312,19 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
     if (typeof scoped === 'object') return scoped;
     rel = classRelation(c, F.iri, { numeric: true });
   } else if (entities.length === 1) {
-    // "the total length of what E sings" has no class; an entity's own numeric property is a single value.
-    return { code: 'unrecognised-form' };
+    // "the total amount granted by E": the things that hold the numeric relation and are joined to E
+    // (one class and one predicate, as the data has them); anything else — "the total length of what
+    // E sings" with no such class, or an entity's own single value — is beyond this generator.
+    const E = entities[0]!;
+    const num = globalRelation(c, { numeric: true });
+    if (!num) return { code: 'unrecognised-form' };
+    const holders = c.ix.classes.filter((k) => k.predicates.some((p) => p.predicate === num.iri));
+    const joins = holders.flatMap((k) => reachedBy(c, E.iri, joinPredicates(c, k.iri, E.types)).filter((p) => p.forward).map((p) => ({ k: k.iri, p })));
+    const named = joins.filter((j) => c.l.relations.some((r) => r.iri === j.p.iri));
+    const pick = named.length > 0 ? named : joins;
+    if (pick.length !== 1) return { code: 'unrecognised-form' };
+    where.push(bgp(typeTriple(c, v('x'), pick[0]!.k), triple(v('x'), iri(pick[0]!.p.iri), iri(E.iri))));
+    rel = num;
   } else {
     rel = globalRelation(c, { numeric: true });
   }
@@ -503,6 +528,12 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   const counted = sup.byCount ? classes.find((cl) => cl.start === sup.word + 1) : undefined;
   if (counted) {
     const asked = classes.find((cl) => cl !== counted && cl.start < sup.word);
+    // "Which funder made the most grants?": the asked noun is a relation of the counted class; rank what it reaches.
+    const role = !asked && entities.length === 0 ? roleNoun(c, 1) : undefined;
+    if (role && classProfile(c, counted.iri)?.predicates.some((p) => p.predicate === role.iri)) {
+      const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [bgp(typeTriple(c, v('o'), counted.iri), triple(v('o'), iri(role.iri), v('x')))], group: [v('x')] });
+      return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
+    }
     if (!asked && c.norms[0] !== 'who' && c.norms[0] !== 'whom') return { code: 'unrecognised-form' };
     return countedSuperlative(c, asked, counted, entities, sup);
   }

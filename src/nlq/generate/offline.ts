@@ -229,7 +229,7 @@ function unlinkedName(c: Ctx): { mention: string; start: number; end: number } |
 const SHAPE_WORDS = new Set(['greater', 'larger', 'bigger', 'higher', 'taller', 'longer', 'heavier', 'smaller', 'lower', 'shorter', 'lighter', 'cheaper',
   'exceeds', 'exceeding', 'exceed', 'above', 'below', 'beyond', 'after', 'before', 'equal', 'equals', 'exactly', 'least', 'number', 'count', 'total',
   'first', 'last', 'top', 'bottom', 'ever', 'recorded', 'listed', 'stated', 'available', 'feature', 'features', 'featured', 'featuring', 'allow', 'allows', 'allowed',
-  'people', 'persons', 'things', 'entities', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
+  'people', 'persons', 'things', 'entities', 'receive', 'received', 'receives', 'receiving', 'got', 'get', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
 
 /**
  * Content words of the question that no part of the query accounts for: a linked entity whose IRI
@@ -843,6 +843,14 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
+    const through = preds.length === 0 ? throughNamedClass(c, F, E) : undefined;
+    if (through) {
+      const m = v(`m${where.length}`);
+      where.push(bgp(typeTriple(c, m, through.mid), triple(m, iri(through.toE), e), triple(m, iri(through.toF), v('x'))));
+      c.notes.push(`joined through the ${through.label} the question names: <${through.toE}> reaches <${E.iri}> in the data, <${through.toF}> the ${F.label} asked for`);
+      added = true;
+      continue;
+    }
     const p = pickRelated(c, preds) as (Directed & { specificity?: number }) | undefined;
     if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
     // A join seen only on a broader class of the entity than its most specific one is a guess about this entity.
@@ -852,6 +860,22 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/**
+ * F and E not linked directly, but through a class M the question names ("organizations that
+ * received grants from E"): M reaches E by exactly one predicate in the data (Roles) and F by
+ * exactly one other. Anything less certain is no join.
+ */
+function throughNamedClass(c: Ctx, F: LinkedClass, E: LinkedEntity): { mid: string; label: string; toE: string; toF: string } | undefined {
+  const mids = c.l.classes.filter((m) => m.iri !== F.iri && !E.types.includes(m.iri));
+  if (mids.length !== 1) return undefined;
+  const M = mids[0]!;
+  const toE = reachedBy(c, E.iri, joinPredicates(c, M.iri, E.types).filter((p) => p.forward));
+  if (toE.length !== 1 || !c.g.roles?.predicates.has(toE[0]!.iri)) return undefined;
+  const toF = joinPredicates(c, M.iri, [F.iri]).filter((p) => p.forward && p.iri !== toE[0]!.iri);
+  if (toF.length !== 1) return undefined;
+  return { mid: M.iri, label: M.label, toE: toE[0]!.iri, toF: toF[0]!.iri };
 }
 
 /**

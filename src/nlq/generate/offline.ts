@@ -190,6 +190,15 @@ function plan(c: Ctx): Planned {
     }
     return select({ variables: [v('x')], where, distinct: true });
   }
+  // "How much did F give to G?": a value of the one class that links two named entities (see bridge).
+  if (entities.length === 2 && classes.length === 0) {
+    const b = bridge(c, entities[0]!, entities[1]!);
+    const held = b ? c.l.relations.filter((r) => r.iri !== b.p1 && r.iri !== b.p2 && classProfile(c, b.mid)?.predicates.some((p) => p.predicate === r.iri)) : [];
+    const r = bestRelation(held, (x) => x.triples);
+    if (b && r) {
+      return select({ variables: [v('v')], distinct: true, where: [bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), iri(entities[0]!.iri)), triple(v('m'), iri(b.p2), iri(entities[1]!.iri)), triple(v('m'), iri(r.iri), v('v')))] });
+    }
+  }
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
@@ -427,7 +436,12 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
   if (entities.length >= 2) {
     const E2 = entities[1]!;
     const preds = linkPredicates(c, E.types, E2.types);
-    if (preds.length === 0) return { code: 'no-join', from: E.iri, to: E2.iri };
+    if (preds.length === 0) {
+      // "Did F fund G?": no predicate links them, but one class does, each side by the predicate that reaches it in the data.
+      const b = bridge(c, E, E2);
+      if (!b || !c.l.relations.some((r) => r.iri === b.p1 || r.iri === b.p2)) return { code: 'no-join', from: E.iri, to: E2.iri };
+      return ask([bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), e), triple(v('m'), iri(b.p2), iri(E2.iri)))]);
+    }
     const groups: Pattern[][] = [];
     for (const p of preds) groups.push([bgp(triple(p.forward ? e : iri(E2.iri), iri(p.iri), p.forward ? iri(E2.iri) : e))]);
     return ask(groups.length === 1 ? groups[0]! : [union(...groups)]);
@@ -860,6 +874,21 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/**
+ * The one class whose members reach both entities, each by exactly one predicate in the data
+ * (Roles), the two predicates different: a grant's funder F and fundedItem G. Undefined unless unique.
+ */
+function bridge(c: Ctx, E1: LinkedEntity, E2: LinkedEntity): { mid: string; p1: string; p2: string } | undefined {
+  if (!c.g.roles) return undefined;
+  const found: { mid: string; p1: string; p2: string }[] = [];
+  for (const k of c.ix.classes) {
+    const a = reachedBy(c, E1.iri, joinPredicates(c, k.iri, E1.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E1.iri)?.has(p.iri));
+    const b = reachedBy(c, E2.iri, joinPredicates(c, k.iri, E2.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E2.iri)?.has(p.iri));
+    if (a.length === 1 && b.length === 1 && a[0]!.iri !== b[0]!.iri) found.push({ mid: k.iri, p1: a[0]!.iri, p2: b[0]!.iri });
+  }
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /**

@@ -876,6 +876,17 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
   return added;
 }
 
+/** A linked relation of the classes E's own object predicates reach (one predicate, one relation), for propertyOf. */
+function nestedRelation(c: Ctx, E: LinkedEntity): { via: string; iri: string } | undefined {
+  const found = new Map<string, { via: string; iri: string }>();
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE || !E.types.includes(h.from)) continue;
+    const held = classProfile(c, h.to)?.predicates ?? [];
+    for (const r of c.l.relations) if (r.score >= 1 && held.some((p) => p.predicate === r.iri) && r.iri !== h.predicate) found.set(`${h.predicate} ${r.iri}`, { via: h.predicate, iri: r.iri });
+  }
+  return found.size === 1 ? [...found.values()][0] : undefined;
+}
+
 /**
  * The one class whose members reach both entities, each by exactly one predicate in the data
  * (Roles), the two predicates different: a grant's funder F and fundedItem G. Undefined unless unique.
@@ -955,7 +966,12 @@ function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
   // "When …" asks for a date: only a relation holding dates or times answers it.
   const when = c.norms[0] === 'when';
   const r = rel ?? relationFor(c, E, when ? { temporal: true } : {});
-  if (!r) return { code: 'no-relation', subject: E.iri };
+  if (!r) {
+    // "the postal code of G": a value held one step away, on the one node G's classes reach that holds the relation (an address, a contact point).
+    const nested = nestedRelation(c, E);
+    if (nested) return select({ variables: [v('v')], distinct: true, where: [bgp(triple(iri(E.iri), iri(nested.via), v('m')), triple(v('m'), iri(nested.iri), v('v')))] });
+    return { code: 'no-relation', subject: E.iri };
+  }
   const e = iri(E.iri);
   return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });
 }

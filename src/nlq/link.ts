@@ -303,7 +303,9 @@ export class Linker {
     // so "the largest population" is about population, not diameter.
     const words: { i: number; stems: Map<string, number> }[] = [];
     for (const t of toks) {
-      if (consumed.has(t.i) || isStopword(t.norm) || WEAK_RELATION_WORDS.has(t.norm)) continue;
+      // "how much" asks an amount: "much" is a stopword everywhere else.
+      const howMuch = t.norm === 'much' && toks[t.i - 1]?.norm === 'how';
+      if (consumed.has(t.i) || (isStopword(t.norm) && !howMuch) || WEAK_RELATION_WORDS.has(t.norm)) continue;
       const stems = new Map<string, number>();
       for (const d of DIMENSIONS[t.norm] ?? []) stems.set(stem(d), 0.6);
       stems.set(stem(t.norm), 1);

@@ -68,9 +68,16 @@ describe('a schema.org graph of real IRS grant records', () => {
     expect(rows(o)).toEqual(['337']);
   });
 
-  it('does not list every organization when the named funder cannot be joined', async () => {
+  it('joins two organizations through the grant class the question names, each side by the predicate the data gives it', async () => {
     const o = await askGraph('Which organizations received grants from the McDougal Family Foundation?', IRS, deps);
-    expect(o.status).toBe('not_answered');
+    expect(o.status === 'answered' && o.sparql).toMatch(/funder> <https:\/\/example\.org\/irs-grants\/org\/ein-36-3943431>[\s\S]*fundedItem> \?x/);
+    expect(rows(o)).toEqual(['https://example.org/irs-grants/org/see-attached-schedule-il']);
+  });
+
+  it('does not count every organization when the place named is no entity of the graph', async () => {
+    // "Flint" is only an address literal: a count of all organizations would drop it.
+    const o = await askGraph('How many organizations are in Flint?', IRS, deps);
+    expect(o).toMatchObject({ status: 'not_answered', reason: { code: 'beyond', beyond: { code: 'unused-words' } } });
   });
 });
 

@@ -112,6 +112,9 @@ function plan(c: Ctx): Planned {
   if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked.mention };
   // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
   const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
+  // "How many funders are there?": a noun that is the whole name of an object-valued relation counts what that relation reaches.
+  const roleCount = entities.length === 0 && classes.length === 0 && (has(c, 'how many') || has(c, 'number of')) ? roleNoun(c, c.norms.indexOf(has(c, 'how many') ? 'many' : 'of') + 1) : undefined;
+  if (roleCount) return select({ variables: [countAs(v('x'), 'count')], where: [bgp(triple(v('s'), iri(roleCount.iri), v('x')))] });
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
   // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
   const unsupported = c.norms.find((w) => AGGREGATE_WORDS.has(w));
@@ -187,9 +190,29 @@ function plan(c: Ctx): Planned {
     }
     return select({ variables: [v('x')], where, distinct: true });
   }
+  // "How much did F give to G?": a value of the one class that links two named entities (see bridge).
+  if (entities.length === 2 && classes.length === 0) {
+    const b = bridge(c, entities[0]!, entities[1]!);
+    const held = b ? c.l.relations.filter((r) => r.iri !== b.p1 && r.iri !== b.p2 && classProfile(c, b.mid)?.predicates.some((p) => p.predicate === r.iri)) : [];
+    const r = bestRelation(held, (x) => x.triples);
+    if (b && r) {
+      return select({ variables: [v('v')], distinct: true, where: [bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), iri(entities[0]!.iri)), triple(v('m'), iri(b.p2), iri(entities[1]!.iri)), triple(v('m'), iri(r.iri), v('v')))] });
+    }
+  }
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
+}
+
+/**
+ * The relation a noun at token `at` names in full ("funders" → schema:funder, "directors" →
+ * director), when it holds IRIs: the things it reaches are what the noun means.
+ */
+function roleNoun(c: Ctx, at: number): LinkedRelation | undefined {
+  const t = c.toks[at];
+  if (!t || c.l.consumed.has(t.i)) return undefined;
+  const hits = c.l.relations.filter((r) => r.score >= 1 && r.tokens.length === 1 && r.tokens[0] === t.i && (profile(c, r.iri)?.kinds.iri ?? 0) > 0);
+  return hits.length === 1 ? hits[0] : undefined;
 }
 
 /**
@@ -215,7 +238,7 @@ function unlinkedName(c: Ctx): { mention: string; start: number; end: number } |
 const SHAPE_WORDS = new Set(['greater', 'larger', 'bigger', 'higher', 'taller', 'longer', 'heavier', 'smaller', 'lower', 'shorter', 'lighter', 'cheaper',
   'exceeds', 'exceeding', 'exceed', 'above', 'below', 'beyond', 'after', 'before', 'equal', 'equals', 'exactly', 'least', 'number', 'count', 'total',
   'first', 'last', 'top', 'bottom', 'ever', 'recorded', 'listed', 'stated', 'available', 'feature', 'features', 'featured', 'featuring', 'allow', 'allows', 'allowed',
-  'people', 'persons', 'things', 'entities', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
+  'people', 'persons', 'things', 'entities', 'receive', 'received', 'receives', 'receiving', 'got', 'get', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
 
 /**
  * Content words of the question that no part of the query accounts for: a linked entity whose IRI
@@ -298,8 +321,19 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
     if (typeof scoped === 'object') return scoped;
     rel = classRelation(c, F.iri, { numeric: true });
   } else if (entities.length === 1) {
-    // "the total length of what E sings" has no class; an entity's own numeric property is a single value.
-    return { code: 'unrecognised-form' };
+    // "the total amount granted by E": the things that hold the numeric relation and are joined to E
+    // (one class and one predicate, as the data has them); anything else — "the total length of what
+    // E sings" with no such class, or an entity's own single value — is beyond this generator.
+    const E = entities[0]!;
+    const num = globalRelation(c, { numeric: true });
+    if (!num) return { code: 'unrecognised-form' };
+    const holders = c.ix.classes.filter((k) => k.predicates.some((p) => p.predicate === num.iri));
+    const joins = holders.flatMap((k) => reachedBy(c, E.iri, joinPredicates(c, k.iri, E.types)).filter((p) => p.forward).map((p) => ({ k: k.iri, p })));
+    const named = joins.filter((j) => c.l.relations.some((r) => r.iri === j.p.iri));
+    const pick = named.length > 0 ? named : joins;
+    if (pick.length !== 1) return { code: 'unrecognised-form' };
+    where.push(bgp(typeTriple(c, v('x'), pick[0]!.k), triple(v('x'), iri(pick[0]!.p.iri), iri(E.iri))));
+    rel = num;
   } else {
     rel = globalRelation(c, { numeric: true });
   }
@@ -402,7 +436,12 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
   if (entities.length >= 2) {
     const E2 = entities[1]!;
     const preds = linkPredicates(c, E.types, E2.types);
-    if (preds.length === 0) return { code: 'no-join', from: E.iri, to: E2.iri };
+    if (preds.length === 0) {
+      // "Did F fund G?": no predicate links them, but one class does, each side by the predicate that reaches it in the data.
+      const b = bridge(c, E, E2);
+      if (!b || !c.l.relations.some((r) => r.iri === b.p1 || r.iri === b.p2)) return { code: 'no-join', from: E.iri, to: E2.iri };
+      return ask([bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), e), triple(v('m'), iri(b.p2), iri(E2.iri)))]);
+    }
     const groups: Pattern[][] = [];
     for (const p of preds) groups.push([bgp(triple(p.forward ? e : iri(E2.iri), iri(p.iri), p.forward ? iri(E2.iri) : e))]);
     return ask(groups.length === 1 ? groups[0]! : [union(...groups)]);
@@ -503,6 +542,12 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   const counted = sup.byCount ? classes.find((cl) => cl.start === sup.word + 1) : undefined;
   if (counted) {
     const asked = classes.find((cl) => cl !== counted && cl.start < sup.word);
+    // "Which funder made the most grants?": the asked noun is a relation of the counted class; rank what it reaches.
+    const role = !asked && entities.length === 0 ? roleNoun(c, 1) : undefined;
+    if (role && classProfile(c, counted.iri)?.predicates.some((p) => p.predicate === role.iri)) {
+      const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [bgp(typeTriple(c, v('o'), counted.iri), triple(v('o'), iri(role.iri), v('x')))], group: [v('x')] });
+      return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
+    }
     if (!asked && c.norms[0] !== 'who' && c.norms[0] !== 'whom') return { code: 'unrecognised-form' };
     return countedSuperlative(c, asked, counted, entities, sup);
   }
@@ -812,6 +857,14 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
+    const through = preds.length === 0 ? throughNamedClass(c, F, E) : undefined;
+    if (through) {
+      const m = v(`m${where.length}`);
+      where.push(bgp(typeTriple(c, m, through.mid), triple(m, iri(through.toE), e), triple(m, iri(through.toF), v('x'))));
+      c.notes.push(`joined through the ${through.label} the question names: <${through.toE}> reaches <${E.iri}> in the data, <${through.toF}> the ${F.label} asked for`);
+      added = true;
+      continue;
+    }
     const p = pickRelated(c, preds) as (Directed & { specificity?: number }) | undefined;
     if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
     // A join seen only on a broader class of the entity than its most specific one is a guess about this entity.
@@ -821,6 +874,48 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/** A linked relation of the classes E's own object predicates reach (one predicate, one relation), for propertyOf. */
+function nestedRelation(c: Ctx, E: LinkedEntity): { via: string; iri: string } | undefined {
+  const found = new Map<string, { via: string; iri: string }>();
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE || !E.types.includes(h.from)) continue;
+    const held = classProfile(c, h.to)?.predicates ?? [];
+    for (const r of c.l.relations) if (r.score >= 1 && held.some((p) => p.predicate === r.iri) && r.iri !== h.predicate) found.set(`${h.predicate} ${r.iri}`, { via: h.predicate, iri: r.iri });
+  }
+  return found.size === 1 ? [...found.values()][0] : undefined;
+}
+
+/**
+ * The one class whose members reach both entities, each by exactly one predicate in the data
+ * (Roles), the two predicates different: a grant's funder F and fundedItem G. Undefined unless unique.
+ */
+function bridge(c: Ctx, E1: LinkedEntity, E2: LinkedEntity): { mid: string; p1: string; p2: string } | undefined {
+  if (!c.g.roles) return undefined;
+  const found: { mid: string; p1: string; p2: string }[] = [];
+  for (const k of c.ix.classes) {
+    const a = reachedBy(c, E1.iri, joinPredicates(c, k.iri, E1.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E1.iri)?.has(p.iri));
+    const b = reachedBy(c, E2.iri, joinPredicates(c, k.iri, E2.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E2.iri)?.has(p.iri));
+    if (a.length === 1 && b.length === 1 && a[0]!.iri !== b[0]!.iri) found.push({ mid: k.iri, p1: a[0]!.iri, p2: b[0]!.iri });
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * F and E not linked directly, but through a class M the question names ("organizations that
+ * received grants from E"): M reaches E by exactly one predicate in the data (Roles) and F by
+ * exactly one other. Anything less certain is no join.
+ */
+function throughNamedClass(c: Ctx, F: LinkedClass, E: LinkedEntity): { mid: string; label: string; toE: string; toF: string } | undefined {
+  const mids = c.l.classes.filter((m) => m.iri !== F.iri && !E.types.includes(m.iri));
+  if (mids.length !== 1) return undefined;
+  const M = mids[0]!;
+  const toE = reachedBy(c, E.iri, joinPredicates(c, M.iri, E.types).filter((p) => p.forward));
+  if (toE.length !== 1 || !c.g.roles?.predicates.has(toE[0]!.iri)) return undefined;
+  const toF = joinPredicates(c, M.iri, [F.iri]).filter((p) => p.forward && p.iri !== toE[0]!.iri);
+  if (toF.length !== 1) return undefined;
+  return { mid: M.iri, label: M.label, toE: toE[0]!.iri, toF: toF[0]!.iri };
 }
 
 /**
@@ -871,7 +966,12 @@ function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
   // "When …" asks for a date: only a relation holding dates or times answers it.
   const when = c.norms[0] === 'when';
   const r = rel ?? relationFor(c, E, when ? { temporal: true } : {});
-  if (!r) return { code: 'no-relation', subject: E.iri };
+  if (!r) {
+    // "the postal code of G": a value held one step away, on the one node G's classes reach that holds the relation (an address, a contact point).
+    const nested = nestedRelation(c, E);
+    if (nested) return select({ variables: [v('v')], distinct: true, where: [bgp(triple(iri(E.iri), iri(nested.via), v('m')), triple(v('m'), iri(nested.iri), v('v')))] });
+    return { code: 'no-relation', subject: E.iri };
+  }
   const e = iri(E.iri);
   return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });
 }

@@ -1,23 +1,31 @@
 /**
- * Introspection build time and peak memory on a generated graph of mixed classes.
+ * Introspection time and memory on a generated graph of mixed classes.
  *   npx tsx bench/introspect.ts [triples=1800000] [--reads]
- * Loads the graph into one oxigraph named graph, then in the same run times:
+ * Loads the graph into one named graph of an in-memory DurableStore that keeps the miner's columns
+ * (DurableOptions.keep; src/void/kept.ts), in batches of 50,000 lines, then in the same run times:
  *   - COUNT:   SELECT (COUNT(*) AS ?n) { GRAPH <g> { ?s ?p ?o } }  (one full scan inside WASM)
- *   - mine:    fromOxigraph(store, g) → mine(): dump as N-Triples, intern its terms in place, then
- *              linear passes over integer columns (see introspect/mine.ts)
- *   - mine without distinct-object counting (skips one counting sort by predicate)
- * and prints the ratio of each to COUNT, with the heap and RSS high-water marks sampled around them.
+ *   - dump path: fromDumpable(rdf, g) → mine(): oxigraph's N-Triples dump, interned in place, then
+ *              linear passes over integer columns (see introspect/mine.ts); what a store not kept
+ *              pays, and every store paid before
+ *   - kept, first: graphSource(rdf, g) → mine(): the loads queued at write time parsed now
+ *   - kept, after a write: 1,000 more triples loaded, then mined again (only those are parsed)
+ *   - kept, again: nothing new to fold; then 3 interleaved rounds of COUNT, kept and dump path (medians)
+ * checks that every kept result is byte for byte the dump path's JSON, and prints each time against
+ * COUNT, with the RSS sampled right before and after each step and the keeper's own bytes.
  * `--reads` also times the other ways of reading every triple out of oxigraph, each against the
- * same COUNT: `match()` (a JS object per quad, each term's value read), one `SELECT ?s ?o` per
- * predicate serialized as TSV (two terms per triple instead of three), and a Turtle dump (a subject
- * and predicate written once per group). They show what bounds the miner: turning the store's term
- * ids back into text, which every read pays per term; see introspect/README.md.
+ * same COUNT: `match()`, one `SELECT ?s ?o` per predicate serialized as TSV, and a Turtle dump.
+ * They show what bounds the dump path: turning the store's term ids back into text, which every
+ * read pays per term; see introspect/README.md.
  */
-import * as ox from 'oxigraph';
-import { fromOxigraph, mine } from '../introspect/index.ts';
+import { loadavg } from 'node:os';
+import { fromDumpable, mine, toJson } from '../introspect/index.ts';
+import { DurableStore } from '../src/rdf/durable.ts';
+import { graphSource, keptOf } from '../src/void/kept.ts';
+import { factory } from '../src/rdf/store.ts';
 
 const args = process.argv.slice(2);
 const READS = args.includes('--reads');
+const ROUNDS = 3;
 const target = Number(args.filter((a) => !a.startsWith('--'))[0] ?? 1_800_000);
 const G = 'http://example.org/graph';
 const E = 'http://example.org/';
@@ -65,70 +73,96 @@ function* generate(n: number): Generator<string> {
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
-let peakRss = 0;
-let peakHeap = 0;
-const sample = () => {
-  const m = process.memoryUsage();
-  peakRss = Math.max(peakRss, m.rss);
-  peakHeap = Math.max(peakHeap, m.heapUsed);
-};
-const sampler = setInterval(sample, 20);
+const rss = () => process.memoryUsage().rss;
+const load0 = loadavg()[0]!;
 
-const store = new ox.Store();
+const store = DurableStore.inMemory({ keep: true });
+const rdf = store.rdf;
 let t = performance.now();
 // Load in batches: one huge load() call grows superlinearly in oxigraph's WASM build.
 let chunk: string[] = [];
-const flushChunk = () => {
-  store.load(chunk.join(''), { format: 'application/n-triples', lenient: true, to_graph_name: ox.namedNode(G) });
+const flushChunk = async () => {
+  await store.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: chunk.join('') });
   chunk = [];
 };
 for (const line of generate(target)) {
   chunk.push(line);
-  if (chunk.length === 50_000) flushChunk();
+  if (chunk.length === 50_000) await flushChunk();
 }
-flushChunk();
+await flushChunk();
 const loadS = (performance.now() - t) / 1000;
-console.log(`loaded ${store.size.toLocaleString('en-US')} triples in ${loadS.toFixed(1)} s (Node ${process.version}, oxigraph 0.5.11)`);
+console.log(`loaded ${rdf.size.toLocaleString('en-US')} triples in ${loadS.toFixed(1)} s through DurableStore.apply, writes queued for the keeper (Node ${process.version}, oxigraph 0.5.11)`);
 
-// Synchronous work blocks the sampler; sample right before and after each measured step.
-const time = <R>(f: () => R): [R, number] => {
-  sample();
+/** Time one synchronous step, with the RSS right before and right after it (a sampler cannot run during it). */
+const time = <R>(f: () => R): [R, number, number, number] => {
+  const before = rss();
   const t0 = performance.now();
   const r = f();
   const s = (performance.now() - t0) / 1000;
-  sample();
-  return [r, s];
+  return [r, s, before, rss()];
 };
 
-const [count, countS] = time(() => (store.query(`SELECT (COUNT(*) AS ?n) { GRAPH <${G}> { ?s ?p ?o } }`) as Map<string, ox.Term>[])[0]!.get('n')!.value);
-const [dumped, dumpS] = time(() => store.dump({ format: 'application/n-triples', from_graph_name: ox.namedNode(G) }).length);
+const countOnce = () => time(() => rdf.select(`SELECT (COUNT(*) AS ?n) { GRAPH <${G}> { ?s ?p ?o } }`)[0]!.get('n')!.value);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const counts: number[] = [];
+const [count, firstCountS] = countOnce();
+counts.push(firstCountS);
+const [dumped, dumpS] = time(() => rdf.dump({ format: 'application/n-triples', graph: G }).length);
 const reads: [string, number][] = [];
 if (READS) {
-  const g = ox.namedNode(G);
+  const g = factory.namedNode(G);
   reads.push(['match(), every term value read', time(() => {
     let chars = 0;
-    for (const q of store.match(null, null, null, g)) chars += q.subject.value.length + q.predicate.value.length + q.object.value.length;
+    for (const q of rdf.match(null, null, null, g)) chars += q.subject.value.length + q.predicate.value.length + q.object.value.length;
     return chars;
   })[1]]);
-  const preds = (store.query(`SELECT DISTINCT ?p { GRAPH <${G}> { ?s ?p ?o } }`) as Map<string, ox.Term>[]).map((m) => m.get('p')!.value);
+  const preds = rdf.select(`SELECT DISTINCT ?p { GRAPH <${G}> { ?s ?p ?o } }`).map((m) => m.get('p')!.value);
   reads.push([`SELECT ?s ?o per predicate (${preds.length}), TSV`, time(() => {
     let chars = 0;
-    for (const p of preds) chars += (store.query(`SELECT ?s ?o { GRAPH <${G}> { ?s <${p}> ?o } }`, { results_format: 'text/tab-separated-values' }) as string).length;
+    for (const p of preds) chars += rdf.querySerialized(`SELECT ?s ?o { GRAPH <${G}> { ?s <${p}> ?o } }`, 'text/tab-separated-values').length;
     return chars;
   })[1]]);
-  reads.push(['Turtle dump', time(() => store.dump({ format: 'text/turtle', from_graph_name: g }).length)[1]]);
+  reads.push(['Turtle dump', time(() => rdf.dump({ format: 'text/turtle', graph: G }).length)[1]]);
 }
-const baseRss = process.memoryUsage().rss;
-peakRss = 0;
-const [ix, mineS] = time(() => mine(fromOxigraph(store, G)));
-const mineRss = peakRss;
-const [, lightS] = time(() => mine(fromOxigraph(store, G), { distinctObjects: false }));
-clearInterval(sampler);
+const json = (ix: ReturnType<typeof mine>) => JSON.stringify(toJson(ix));
+const [ix, mineS, dumpRss0, dumpRss1] = time(() => mine(fromDumpable(rdf, G)));
+const reference = json(ix);
+const [firstIx, firstS, firstRss0, firstRss1] = time(() => mine(graphSource(rdf, G)));
+const kept = keptOf(rdf)!.stats();
+let more: string[] = [];
+for (const line of generate(target + 1000)) more.push(line);
+more = more.slice(target);
+await store.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: more.join('') });
+const [afterIx, afterS] = time(() => mine(graphSource(rdf, G)));
+const [afterDumpIx, afterDumpS] = time(() => mine(fromDumpable(rdf, G)));
+let same = json(firstIx) === reference && json(afterIx) === json(afterDumpIx);
+// Then ROUNDS interleaved rounds of COUNT, the dump path and the kept path on the same state: medians.
+const dumpRounds = [afterDumpS];
+const againRounds: number[] = [];
+let againRss0 = 0;
+let againRss1 = 0;
+for (let r = 0; r < ROUNDS; r++) {
+  counts.push(countOnce()[1]);
+  const [k, s, r0, r1] = time(() => mine(graphSource(rdf, G)));
+  againRounds.push(s);
+  [againRss0, againRss1] = [r0, r1];
+  const [d, ds] = time(() => mine(fromDumpable(rdf, G)));
+  dumpRounds.push(ds);
+  same &&= json(k) === json(afterDumpIx) && json(d) === json(afterDumpIx);
+}
+const countS = median(counts);
+const againS = median(againRounds);
 
-console.log(`COUNT(*) = ${count}: ${countS.toFixed(2)} s`);
-console.log(`dump as N-Triples alone (${mb(dumped * 2)} of UTF-16): ${dumpS.toFixed(2)} s = ${(dumpS / countS).toFixed(1)}x COUNT`);
-for (const [name, secs] of reads) console.log(`read: ${name.padEnd(44)} ${secs.toFixed(2)} s = ${(secs / countS).toFixed(1)}x COUNT`);
-console.log(`mine (full):                 ${mineS.toFixed(2)} s = ${(mineS / countS).toFixed(1)}x COUNT; ${ix.classes.length} classes, ${ix.predicates.length} predicates, ${ix.characteristicSets.total} characteristic sets, ${ix.joinHints.hints.length} join hints`);
-console.log(`mine (distinctObjects off):  ${lightS.toFixed(2)} s = ${(lightS / countS).toFixed(1)}x COUNT`);
-console.log(`memory: RSS before mining ${mb(baseRss)}, sampled RSS high-water during mining ${mb(mineRss)}, heap high-water ${mb(peakHeap)}`);
-console.log(`reproduce: npx tsx bench/introspect.ts ${target}${READS ? ' --reads' : ''} (load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})`);
+const x = (s: number) => `${s.toFixed(2)} s = ${(s / countS).toFixed(2)}x COUNT`;
+console.log(`COUNT(*) = ${count}: median ${countS.toFixed(2)} s of ${counts.length} (${counts.map((c) => c.toFixed(2)).join(', ')}); every ratio below is against this median`);
+console.log(`dump as N-Triples alone (${mb(dumped * 2)} of UTF-16): ${x(dumpS)}`);
+for (const [name, secs] of reads) console.log(`read: ${name.padEnd(44)} ${x(secs)}`);
+console.log(`dump path (dump + intern + mine):         ${x(mineS)}; ${ix.classes.length} classes, ${ix.predicates.length} predicates, ${ix.characteristicSets.total} characteristic sets, ${ix.joinHints.hints.length} join hints; RSS ${mb(dumpRss0)} -> ${mb(dumpRss1)}`);
+console.log(`kept, first (fold ${target.toLocaleString('en-US')} queued lines + mine): ${x(firstS)}; RSS ${mb(firstRss0)} -> ${mb(firstRss1)}`);
+console.log(`kept, after a write of 1,000 triples:      ${x(afterS)}`);
+console.log(`kept, again (nothing to fold), median of ${ROUNDS}: ${x(againS)} (${againRounds.map((c) => c.toFixed(2)).join(', ')}); RSS ${mb(againRss0)} -> ${mb(againRss1)}`);
+console.log(`dump path on the same state, median of ${dumpRounds.length}: ${x(median(dumpRounds))} (${dumpRounds.map((c) => c.toFixed(2)).join(', ')})`);
+console.log(`kept columns: ${kept.triples.toLocaleString('en-US')} triples in ${mb(kept.bytes)} of typed arrays = ${(kept.bytes / kept.triples).toFixed(0)} bytes/triple (predicate keys aside)`);
+console.log(`kept results byte for byte equal to the dump path's: ${same ? 'yes' : 'NO'}`);
+console.log(`reproduce: npx tsx bench/introspect.ts ${target}${READS ? ' --reads' : ''} (load average ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, from /proc/loadavg)`);
+if (!same) process.exitCode = 1;

@@ -1,6 +1,7 @@
 /**
  * NL→SPARQL benchmark: grounding build time and card size on Assay's catalog graph, and
- * question-to-rows latency of the offline generator (p50/p95) on the catalog, SWAPI and music case sets.
+ * question-to-rows latency of the offline generator (p50/p95) on the catalog, SWAPI, music and the two
+ * blind case sets (IRS grants, SYNTHETIC Wikidata-style).
  *   npx tsx bench/nlq.ts [rounds=5]
  * The catalog graph is built as `assay serve` builds it (src/ard/sync.ts); the SWAPI graph is the
  * bundled fixture. Every query runs in one query worker (src/server/sparql/pool.ts). Latency is
@@ -59,4 +60,12 @@ const music = DurableStore.inMemory();
 await music.apply({ kind: 'load', data: readFileSync('fixtures/nlq/music/music.ttl', 'utf8'), format: 'text/turtle', graph: 'http://example.org/graph/music', baseIri: 'http://example.org/' });
 await measure('music', music, 'http://example.org/graph/music', 'fixtures/nlq/cases/music.jsonl');
 await music.close();
+// The two blind sets' graphs: real IRS grant records as schema.org, and the SYNTHETIC Wikidata-style graph (typing mined over P31/P279).
+for (const [name, file] of [['irs-grants', 'fixtures/nlq/irs-grants/irs-grants.ttl'], ['wikidata-synth', 'fixtures/nlq/wikidata-synth/wikidata-synth.ttl']] as const) {
+  const store = DurableStore.inMemory();
+  await store.apply({ kind: 'load', data: readFileSync(file, 'utf8'), format: 'text/turtle', graph: `http://example.org/graph/${name}`, baseIri: 'http://example.org/' });
+  await measure(name, store, `http://example.org/graph/${name}`, `fixtures/nlq/cases/${name}.jsonl`);
+  await store.close();
+}
+process.stdout.write(`load average (1/5/15 min, /proc/loadavg): ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}\n`);
 process.stdout.write(`reproduce: npx tsx bench/nlq.ts ${rounds}\n`);

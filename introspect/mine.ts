@@ -161,7 +161,11 @@ export function mine(input: TripleSource, options: Partial<BuildOptions> = {}): 
   const pow2 = Array.from({ length: Math.min(nPreds, NUMERIC_CS_KEY_MAX) }, (_, r) => 2 ** r);
 
   // Samples keep the k smallest hashes: most offers lose on the hash alone, without the key.
+  // Blank nodes are never samples: their labels are the store's (oxigraph renames a loaded
+  // document's blank nodes at random), so a reader could not use one, and a sample chosen by
+  // their hashes would change with every load of the same data.
   const offerTerm = (sample: Sample, id: number): void => {
+    if (termKind[id] === KIND_BNODE) return;
     const h = sampleHash[id]!;
     const full = sample.keys.length >= k;
     if (full && h > sample.hashes[k - 1]!) return;

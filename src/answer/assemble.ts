@@ -18,9 +18,10 @@ import { qualify } from './qualification.ts';
 import { recordSheet, recordSheetText, renderRecords } from './records.ts';
 import { PLAIN_LABEL, renderPlain } from './render.ts';
 import { draftWithModel } from './synthesise.ts';
+import { ModelTransportError } from '../llm/types.ts';
 import { renderNote } from './wording.ts';
 
-export interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[] }
+export interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[]; /** Why the words are not the model's, when it was asked and could not give them. */ notes: Note[] }
 
 export const figureOut = (f: Figure): FigureOut => ({ text: f.text, value: f.value, unit: f.unit, grade: f.grade, evidence: f.facts, ...(f.arithmetic ? { arithmetic: f.arithmetic } : {}), ...(f.note ? { note: f.note } : {}), ...(f.corroboratedBy ? { corroborated_by: f.corroboratedBy } : {}) });
 
@@ -35,19 +36,34 @@ const renderingLabel = (s: RunState, rendering: 'plain' | 'model') => rendering 
 
 export async function draft(s: RunState, items: readonly AdmittedEvidence[], hedge: boolean): Promise<Drafted> {
   const sheet = factSheet(items);
-  let text: string;
-  let rendering: 'plain' | 'model' = 'plain';
-  if (s.services.model) {
-    const d = await draftWithModel(s.services.model, s.question, factSheetText(sheet, s.question, crossCheckSheetLines(sheet, s.crossChecks)), s.ctx.signal);
-    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
-    text = d.text; rendering = 'model';
-  } else {
-    text = renderPlain(sheet, { hedge });
-  }
+  const { text, rendering, notes } = await worded(s, () => factSheetText(sheet, s.question, crossCheckSheetLines(sheet, s.crossChecks)), () => renderPlain(sheet, { hedge }));
   const g = gradeText(text, sheet, secondPathsFor(sheet, s.crossChecks, s.iris));
   const idToIri = new Map(sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
   const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
-  return { text, rendering, figures: g.figures.map(withIris), guarded: g.guarded.map(withIris), blockers: strictBlockers(g) };
+  return { text, rendering, figures: g.figures.map(withIris), guarded: g.guarded.map(withIris), blockers: strictBlockers(g), notes };
+}
+
+/**
+ * The answer's words: the drafting model's, when one is configured and answers; the plain
+ * rendering otherwise. The evidence is admitted and graded by then, so a drafting model that fails
+ * in transport (or drafts nothing) does not cost the answer: the plain rendering is given and a
+ * note says why. A deadline or a caller stopping the question still ends it (rethrown).
+ */
+export async function worded(s: RunState, sheetText: () => string, plain: () => string): Promise<{ text: string; rendering: 'plain' | 'model'; notes: Note[] }> {
+  const model = s.services.model;
+  if (!model) return { text: plain(), rendering: 'plain', notes: [] };
+  let why: 'failed' | 'empty';
+  try {
+    const d = await draftWithModel(model, s.question, sheetText(), s.ctx.signal);
+    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
+    if (d.text) return { text: d.text, rendering: 'model', notes: [] };
+    why = 'empty';
+  } catch (e) {
+    if (!(e instanceof ModelTransportError) || s.ctx.signal.aborted) throw e;
+    why = 'failed';
+    s.ctx.emit({ stage: 'answer', by: 'plain renderer', message: `the drafting model failed (${e.message}); the plain rendering is given` });
+  }
+  return { text: plain(), rendering: 'plain', notes: [{ code: 'drafting_fallback', model: model.modelFor('synthesise'), why }] };
 }
 
 const strictRefusal = (s: RunState, blockers: readonly Figure[]) => s.refuse({ boundary: 'unverified_figures', code: 'unverified_figures', detail: `strict mode: ${blockers.map((f) => `"${f.text}" is ${f.grade}`).join('; ')}`, params: { figures: blockers.map((f) => f.text) } });
@@ -61,7 +77,7 @@ export async function answerValues(s: RunState, items: AdmittedEvidence[], notes
   if (s.req.strict && d.blockers.length > 0) return strictRefusal(s, d.blockers);
   const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)));
   const disclosures = [
-    ...disclosuresOf(q.disclosures, [...notes, ...comparisonNotes(items)]),
+    ...disclosuresOf(q.disclosures, [...notes, ...comparisonNotes(items), ...d.notes]),
     ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures),
   ]
     // a note that is only a figure's period label is already in the sentence
@@ -79,15 +95,7 @@ export async function answerRecords(s: RunState, items: AnyEvidence[], total: nu
   const q = qualify(items, s.services.assuranceFloor ?? 1);
   if (q.abstain) return s.refuse({ boundary: 'low_assurance', code: 'low_assurance', detail: q.statement, params: { level: q.level } });
   const sheet = recordSheet(items, total, derived);
-  let text: string;
-  let rendering: 'plain' | 'model' = 'plain';
-  if (s.services.model) {
-    const d = await draftWithModel(s.services.model, s.question, recordSheetText(sheet, s.question), s.ctx.signal);
-    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
-    text = d.text; rendering = 'model';
-  } else {
-    text = plainText ?? renderRecords(sheet, { hedge: q.hedge });
-  }
+  const { text, rendering, notes: wordingNotes } = await worded(s, () => recordSheetText(sheet, s.question), () => plainText ?? renderRecords(sheet, { hedge: q.hedge }));
   const g = gradeText(text, sheet);
   const idToIri = new Map(sheet.items.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
   const withIris = (f: Figure): Figure => ({ ...f, facts: f.facts.map((id) => idToIri.get(id) ?? id) });
@@ -102,7 +110,7 @@ export async function answerRecords(s: RunState, items: AnyEvidence[], total: nu
   return {
     ...s.base('answered'), text, rendering, rendering_label: renderingLabel(s, rendering),
     figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: [...disclosuresOf(q.disclosures, notes), ...corroboratedDisclosures(figures)] },
+    qualification: { level: q.level, statement: q.statement, disclosures: [...disclosuresOf(q.disclosures, [...notes, ...wordingNotes]), ...corroboratedDisclosures(figures)] },
     evidence: items.map((e) => evidenceOut(s, e)),
   };
 }

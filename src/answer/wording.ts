@@ -40,12 +40,14 @@ export function renderNote(n: Note): string {
     case 'code_read': return `read by the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
     case 'code_bound': return `"${n.asked}" bound to the publisher's own ${keyWords(n.keyType)} "${n.key}", not through the organisation registry`;
     case 'period_missing': return `no ${n.measure} value for ${n.period}: ${n.detail}`;
+    case 'drafting_fallback': return `the model that words answers (${n.model}) ${n.why === 'failed' ? 'did not answer' : 'drafted nothing'}, so the answer is in the plain rendering; the figures and citations are the same`;
     case 'readings_aliases': return `readings collapsed as aliases: ${n.groups.map((g) => `${g.join(' = ')} (same value)`).join('; ')}`;
     case 'readings_all': return `"${n.attribute}" read ${n.readings.length} ways: ${n.readings.join(', ')}`;
     case 'reading_compared': return `"${n.attribute}" compared as ${n.reading}, the first of its readings (${n.readings.join(', ')}); name another to compare on it`;
     case 'reading_chosen': return `"${n.attribute}" read as ${n.reading}; other readings differ materially (see alternatives)`;
     case 'measures_differ': return `the values compared are different published measures: ${n.items.map((e) => `${e.entity}, ${e.measure}`).join('; ')}`;
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
+    case 'relative_year': return `"${n.words}" read as ${n.year}, by the question's clock (${n.today})`;
     case 'text': return n.text;
   }
 }

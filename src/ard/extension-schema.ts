@@ -167,6 +167,12 @@ export const measureDataSchema = z.object({
   /** Operation ids (in this publisher) that can return this measure. */
   servedBy: z.array(localId).min(1),
   taxonomy: z.string().optional(),
+  /**
+   * Other names the publisher (or plain usage it endorses) gives the measure ("national debt" for
+   * Treasury's total public debt outstanding): a question in these words asks for this measure,
+   * so the label check accepts them beside the publisher's field label (src/execute/unkeyed.ts).
+   */
+  altLabels: z.array(z.string().min(2)).optional(),
   generatedFrom: z.object({ file: z.string().min(1), origin: z.string().min(1) }).strict().optional(),
 }).passthrough();
 

@@ -17,12 +17,13 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateArdManifest } from '../ard/ard-schema.ts';
-import { accessPathDataSchema, sourceDataSchema, type AccessPathData, type DatasetDecl, type ServiceDecl } from '../ard/extension-schema.ts';
+import { accessPathDataSchema, measureDataSchema, sourceDataSchema, type AccessPathData, type DatasetDecl, type ServiceDecl } from '../ard/extension-schema.ts';
 import { CatalogValidationError, type Problem } from '../ard/problems.ts';
 import { declarationsFrom, type Declarations, type OperationDecl } from './declarations.ts';
 
 const SOURCE_TYPE = 'application/vnd.assay.source+json';
 const ACCESS_PATH_TYPE = 'application/vnd.assay.access-path+json';
+const MEASURE_TYPE = 'application/vnd.assay.measure+json';
 
 export interface PublisherDescriptor {
   id: string;
@@ -51,6 +52,8 @@ export interface Descriptors {
    * in the shape src/validate/latest.ts ranks ("latest means latest"); undefined when it declares none.
    */
   declaredPeriod(source: string, operationId: string, candidate?: string): { candidate: string; source: string; end: string; label?: string } | undefined;
+  /** The other names a hand-written measure declares (`altLabels`, "national debt"), by `<group>/<name>`; empty when none. */
+  altLabels(source: string, measureId: string): readonly string[];
 }
 
 export interface LoadOptions {
@@ -71,6 +74,7 @@ export async function loadDescriptors(dir: string, options: LoadOptions = {}): P
   const ops: OperationDecl[] = [];
   const publishers = new Map<string, PublisherDescriptor>();
   const datasetOfOp = new Map<string, DatasetDecl>();
+  const altLabelsOf = new Map<string, string[]>();
   for (const f of files) {
     const file = join(dir, f);
     let json: unknown;
@@ -100,6 +104,12 @@ export async function loadDescriptors(dir: string, options: LoadOptions = {}): P
     const datasets = new Map(source.datasets.map((d) => [d.id, d]));
     const base = options.baseUrls?.[id];
     m.entries.forEach((e, index) => {
+      if (e.type === MEASURE_TYPE) {
+        const ms = measureDataSchema.safeParse(e.data);
+        if (!ms.success) { for (const i of ms.error.issues) problems.push({ file, layer: 'extension', path: `/entries/${index}/data/${i.path.join('/')}`, rule: i.code, message: i.message, fix: 'make the measure match the OKF measure schema (src/ard/extension-schema.ts)' }); return; }
+        if (ms.data.altLabels?.length) altLabelsOf.set(`${id}/${ms.data.measureId}`, ms.data.altLabels);
+        return;
+      }
       if (e.type !== ACCESS_PATH_TYPE) return;
       const r = accessPathDataSchema.safeParse(e.data);
       if (!r.success) {
@@ -132,6 +142,7 @@ export async function loadDescriptors(dir: string, options: LoadOptions = {}): P
       const ds = datasetOfOp.get(`${s}/${op}`);
       return ds ? { candidate: candidate ?? `${s}/${op}`, source: s, end: ds.temporal.end, label: `${ds.title} (through ${ds.temporal.end})` } : undefined;
     },
+    altLabels: (s, measureId) => altLabelsOf.get(`${s}/${measureId}`) ?? [],
     newestDeclaredYear(s) {
       const years = (publishers.get(s)?.datasets ?? []).map((d) => Number(d.temporal.end.slice(0, 4))).filter(Number.isFinite);
       return years.length ? Math.max(...years) : undefined;

@@ -15,7 +15,7 @@ import type { OperationDecl } from './declarations.ts';
 import { pointer, type Observation, type OperationResult } from './records.ts';
 import { decimal, policyFor, requestFor, requireArgs } from './request.ts';
 import { ConnectorInputError, type Connector, type ConnectorContext, type RequestBuilder } from './types.ts';
-import { ownMeasure, type KeyedBinder } from './binding.ts';
+import { ownMeasure, type KeyedBinder, type KeyedBinding } from './binding.ts';
 
 const SOURCE = 'cdc-places';
 
@@ -99,7 +99,12 @@ const KEYED: Readonly<Record<string, KeyedBinder>> = {
       const m = /^measureid\/([A-Z0-9]+)$/.exec(measure);
       if (!m) return { error: `${measureKey} names no PLACES measure id (the planned candidate is the operation itself)` };
       // the age-adjusted row answers another question
-      return [{ fetchArgs: { county_fips: key.value, measure: m[1]! }, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES crude prevalence' }];
+      const readings: KeyedBinding[] = [
+        { fetchArgs: { county_fips: key.value, measure: m[1]! }, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES crude prevalence' },
+        // the county's row of the wide file of every county (one download, every measure): another release, named by its response
+        { operation: 'all-counties-wide', fetchArgs: {}, measure, attributes: { valueType: 'CrdPrv' }, reading: 'CDC PLACES county file (every county), crude prevalence', note: 'read from the county\'s row of the PLACES county file of every county (GIS friendly format), in the release its download names, after the county\'s own request (whose release may be newer) could not be read' },
+      ];
+      return readings;
     },
   },
 };

@@ -213,9 +213,15 @@ export type { Boundary, Failure } from './failure.ts';
 export function keyedChoices(ctx: QueryContext, req: LeafRequest, found: { ambiguity?: LeafResult['ambiguity'] }): Provider<LeafEvidence> {
   return async function* (h) {
     const later: Later[] | undefined = req.period.latest && req.declared ? [] : undefined;
-    const run: LeafRun = { ctx, req, found, h, said: new Set(), ...(later ? { later, floor: floors(req.candidates, req.declared!) } : {}) };
+    const run: LeafRun = { ctx, req, found, h, said: new Set(), deferred: [], judging: false, ...(later ? { later, floor: floors(req.candidates, req.declared!) } : {}) };
     yield* candidatesInOrder(run);
     if (later) yield* newestReadingsFirst(later);
+    // only now, with every candidate the code settles alone tried and none admitted, may the judge settle the others
+    if (req.judge && run.deferred.length > 0) {
+      run.judging = true;
+      h.emit('execution_plan', 'executor', `no candidate passed on the code's checks alone; asking the model about the ${run.deferred.length} whose label the code could not settle, in order`);
+      yield* run.deferred;
+    }
   };
 }
 
@@ -234,6 +240,14 @@ interface LeafRun {
   /** A "latest" read: the readings set aside behind a newer period another operation declares, and each candidate's floor. */
   later?: Later[];
   floor?: string[];
+  /**
+   * Readings whose records passed every check but left the residual semantic question: with a judge,
+   * they are tried again (the model asked) only after every other choice, so a model's yes can narrow
+   * the answer but never choose a residual measure over one the code accepts on its own.
+   */
+  deferred: LeafChoice[];
+  /** Whether the deferred readings are being judged (the model is asked only then). */
+  judging: boolean;
 }
 
 /** The plan's candidates in order; a "latest" read takes each operation's candidates together, newest vintage first. */
@@ -390,7 +404,7 @@ function readingChoice(run: LeafRun, cand: Assessment, who: Who, binding: KeyedB
   // a vintage of a product that is blocked for one concept (rate limit, refused key) is not fetched for the next;
   // a request with no recording blocks only itself (the engine's rule), so another table of the vintage is still tried
   const readingKey = `${cand.publisherId}/${operationId}|${binding.reading ?? ''}|${binding.fetchArgs.product ?? ''}`;
-  return {
+  const choice: LeafChoice = {
     kind: 'fetch', source: cand.publisherId, operation: operationId, measure: cand.candidateKey, args: binding.fetchArgs, ...tierOf(cand),
     label: `${binding.measure}${binding.reading ? ` (${binding.reading})` : ''} for ${bundle.label}`,
     // the same call and record selection from another candidate key would repeat a verdict
@@ -407,12 +421,13 @@ function readingChoice(run: LeafRun, cand: Assessment, who: Who, binding: KeyedB
     // fetched and recorded by an earlier attempt) does not carry is passed over without a new attempt
     absentIn: (held) => selectRecords(measureRecords(held, binding.measure), binding.measure, req.period, key, binding.attributes).any ? undefined
       : { boundary: 'no_data', code: 'not_found', source: cand.publisherId, message: `${bundle.label} reports no ${binding.measure} in the ${operationId} response already fetched` },
-    examine: (result, attempt) => examineReading(run, { cand, who, binding, operationId, unit }, result, attempt),
+    examine: (result, attempt) => examineReading(run, { cand, who, binding, operationId, unit, choice }, result, attempt),
   };
+  return choice;
 }
 
 /** A reading being judged: its candidate, entity, binding, the operation called and the catalog unit. */
-interface Reading { cand: Assessment; who: Who; binding: KeyedBinding; operationId: string; unit: string | undefined }
+interface Reading { cand: Assessment; who: Who; binding: KeyedBinding; operationId: string; unit: string | undefined; /** The choice read, set aside as it is when its record waits for the judge. */ choice: LeafChoice }
 
 /** The validators' verdict on one reading's response: a record of the period asked that passes every check, or why none did. */
 async function examineReading(run: LeafRun, r: Reading, result: OperationResult, attempt: Attempt): Promise<Examination<LeafEvidence>> {
@@ -435,12 +450,30 @@ async function examineReading(run: LeafRun, r: Reading, result: OperationResult,
     if (wrongKind) return { reject: wrongKind, reason: wrongKind.message, checks: [], said: `rejected ${binding.measure}: ${wrongKind.message}` };
     verdict = await judged(run, r, rec);
     // "latest" is the newest period the response holds for what is asked, not the first concept that validates
-    const passedOver = verdict.passed && req.period.latest ? await laterInResponse(run.ctx, req, r.cand, r.cand.operation!.key, result, { key: who.key, label: who.bundle.label, entityKey: who.key }, binding.measure, rec, verdict.checks) : undefined;
+    const passedOver = verdict.passed && req.period.latest ? await laterInResponse(run.ctx, judgeNow(run), r.cand, r.cand.operation!.key, result, { key: who.key, label: who.bundle.label, entityKey: who.key }, binding.measure, rec, verdict.checks) : undefined;
     if (passedOver) return passedOver;
     if (verdict.passed) return admitted(req, r, rec, verdict, result, attempt);
     if (verdict.prune) break;
   }
+  if (verdict && awaitsJudge(run, verdict)) return setAside(run, r, verdict);
   return rejected(req, binding, verdict);
+}
+
+/** The request with the judge only while the deferred readings are judged (none before: the code's checks alone decide). */
+function judgeNow(run: LeafRun): LeafRequest {
+  if (run.judging || !run.req.judge) return run.req;
+  const { judge: _judge, ...rest } = run.req;
+  return rest;
+}
+
+/** A record that passed every check but the residual question, read while a judge waits for the clean candidates to be tried. */
+const awaitsJudge = (run: LeafRun, v: Verdict) => !!run.req.judge && !run.judging && v.checks.every((c) => c.passed) && !!v.residual;
+
+/** The reading set aside: rejected for now, and tried again (the model asked) once every other choice was tried. */
+function setAside(run: LeafRun, r: Reading, verdict: Verdict): Examination<LeafEvidence> {
+  run.deferred.push({ ...r.choice, identity: `${r.choice.identity ?? r.choice.label}|judged` });
+  const reason = `${verdict.residual}: set aside, asked of the model only if no candidate passes on the code's checks alone`;
+  return { reject: { boundary: 'no_data', code: 'residual', message: `${r.binding.measure}: ${reason}` }, reason, checks: verdict.checks, by: 'validator', said: `set aside ${r.binding.measure}: ${reason}` };
 }
 
 type Verdict = Awaited<ReturnType<typeof adjudicate>>;
@@ -456,7 +489,7 @@ async function judged(run: LeafRun, r: Reading, rec: Observation): Promise<Verdi
     ...(r.unit ? { unit: r.unit } : {}),
     period: req.period, attribute: req.attribute,
   });
-  return adjudicate(structural, req.question, run.ctx.signal, req.judge);
+  return adjudicate(structural, req.question, run.ctx.signal, run.judging ? req.judge : undefined);
 }
 
 /** The response holds no record of the measure for this entity: "no such record", not a judged one. */
@@ -642,6 +675,10 @@ function latestRead(ev: LeafEvidence, declared: ReadonlyMap<string, DeclaredPeri
   const opOfAttempt = (a: Pick<Attempt, 'measure' | 'source' | 'operation'>) => (a.measure && opOf.get(a.measure)) || `${a.source}/${a.operation}`;
   const readOp = opOf.get(ev.measure) ?? `${ev.source}/${ev.operation}`;
   const { rivals, why } = rivalsOf(readOp, declared, out, opOfAttempt);
+  // a candidate beyond the relevance cut is tried only when every planned one fails: one the search never
+  // reached is no rival of a planned read (SEC's filings declare nothing for a county's obesity)
+  const planned = new Set(cands.filter((c) => c.tier !== 'fallback' && c.operation).map((c) => c.operation!.key));
+  for (const [k, d] of rivals) if (!planned.has(d.candidate) && why.get(d.candidate) === 'not_attempted') { rivals.delete(k); why.delete(d.candidate); }
   const own = declared.get(readOp)?.end ?? '';
   const recordEnd = ev.period.end ?? '';
   const vintaged = vintagesOf(readOp, out, opOf, opOfAttempt);

@@ -26,6 +26,8 @@ export type Note =
   | { code: 'code_bound'; asked: string; keyType: string; key: string }
   /** One period of a series has no value (the others are answered). */
   | { code: 'period_missing'; measure: string; period: string; detail: string }
+  /** The drafting model failed in transport or drafted nothing, after the evidence was admitted: the plain rendering is given. */
+  | { code: 'drafting_fallback'; model: string; why: 'failed' | 'empty' }
   /** Several readings of the measure returned the same value. */
   | { code: 'readings_aliases'; groups: ReadonlyArray<readonly string[]> }
   /** Every materially different reading is answered. */
@@ -38,6 +40,8 @@ export type Note =
   | { code: 'measures_differ'; items: ReadonlyArray<{ entity: string; measure: string }> }
   /** Periods of the same name that end on different dates. */
   | { code: 'period_ends_differ'; period: string; items: ReadonlyArray<{ entity: string; end: string | null }> }
+  /** A year named relative to the question's clock ("last year"), read as that clock year plus the offset. */
+  | { code: 'relative_year'; words: string; year: number; today: string }
   /** A sentence written by another layer (validator, connector, registry), carried as written. */
   | { code: 'text'; text: string };
 

@@ -31,7 +31,7 @@ import type { Code, Period } from '../understand/intent.ts';
 import { adjudicate, type SemanticJudge } from '../validate/adjudicate.ts';
 import type { Check, StructuralVerdict } from '../validate/structural.ts';
 import type { QueryContext } from './context.ts';
-import { exhausted, search, summarise, type Examination, type Provider } from './engine.ts';
+import { exhausted, search, summarise, type Examination, type FetchChoice, type Provider } from './engine.ts';
 import type { Failure } from './failure.ts';
 import type { LeafResult } from './leaf.ts';
 
@@ -171,7 +171,13 @@ export async function readUnkeyed(ctx: QueryContext, req: UnkeyedRequest): Promi
   };
 }
 
-interface UnkeyedState { tried: number; unbound: number; ambiguous?: UnkeyedResult['ambiguous'] }
+interface UnkeyedState {
+  tried: number; unbound: number; ambiguous?: UnkeyedResult['ambiguous'];
+  /** Reads whose record left only the residual question: judged (the model asked) after every other read, so a model's yes never picks them over a read the code accepts alone. */
+  deferred?: Array<FetchChoice<Omit<AdmittedEvidence, 'index'>>>;
+  /** Whether the deferred reads are being judged. */
+  judging?: boolean;
+}
 
 const CHECK_CODES: Readonly<Record<string, string>> = { sentinel: 'suppressed' };
 
@@ -203,11 +209,17 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
       const readDecl = periodRequest(ctx, decl, kind, target, today, args);
       const periodText = target === 'latest' ? 'latest' : target.what;
-      yield {
+      const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
         kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
         bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
-        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText }, result, attempt.n),
+        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, today, choice }, result, attempt.n),
       };
+      yield choice;
+    }
+    if (req.judge && state.deferred?.length) {
+      state.judging = true;
+      h.emit('execution_plan', 'executor', `no candidate passed on the code's checks alone; asking the model about the ${state.deferred.length} whose label the code could not settle, in order`);
+      yield* state.deferred;
     }
   };
 }
@@ -241,7 +253,7 @@ function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, ta
 }
 
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
-interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string }
+interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; /** The question's clock date. */ today: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
 
 /**
  * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
@@ -261,7 +273,9 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
   const several = severalRows(state, published, bound, chosen, warnings);
   if (several) return several;
-  return judgedRecord(ctx, req, c, chosen[0]!, warnings, result, attemptN);
+  // the series words bound from the attribute ("treasury bills") name the row, not the measure: the label is checked against the rest
+  const measureWords = !req.code && bound.phrase ? withoutWords(req.attribute, bound.phrase) : req.attribute;
+  return judgedRecord(ctx, { ...req, attribute: measureWords }, state, c, chosen[0]!, warnings, result, attemptN);
 }
 
 /** A rejection of an unkeyed record (`not_found` is "no such record", an errored attempt; anything else a record judged). */
@@ -309,6 +323,11 @@ function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): O
     const after = dated.filter((o) => o.period.end! > target.until).map((o) => o.period.end!).sort()[0];
     return rejectUnkeyed(c, 'period', `the publisher has no record for ${target.what} in this response${after ? `; the nearest later record is dated ${after}` : ''}`);
   }
+  // a year (quarter, fiscal year) read at its last record: the response must reach the period's end, or its last
+  // record is some day inside it, not the period's (a snapshot that stops in March is not the year-end debt)
+  if (!target.exactDate && daysBetween(last, target.until) > PERIOD_END_SLACK_DAYS && target.until < c.today) {
+    return rejectUnkeyed(c, 'period', `the response holds ${target.what} records only through ${last}: the last record of ${target.what} (on or before ${target.until}) is not in it`);
+  }
   if (target.exactDate && last !== target.exactDate) {
     const next = dated.filter((o) => o.period.end! > target.exactDate!).map((o) => o.period.end!).sort()[0];
     warnings.push(`the publisher has no record dated ${target.exactDate}; the value is the last record before it, dated ${last}${next ? ` (the next record is dated ${next})` : ''}`);
@@ -317,6 +336,10 @@ function pickPeriod(c: UnkeyedChoice, obs: Observation[], warnings: string[]): O
   }
   return inRange.filter((o) => o.period.end === last);
 }
+
+/** Days a period's last record may fall before its end (weekends, holidays, a month's last business day). */
+const PERIOD_END_SLACK_DAYS = 7;
+const daysBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
 
 /** Several rows per series and date (mid-period amendments): the latest effective on or before the date asked, said. */
 function effectiveRows(c: UnkeyedChoice, pick: Observation[], warnings: string[]): Observation[] {
@@ -362,13 +385,19 @@ function severalRows(state: UnkeyedState, published: readonly Observation[], bou
 }
 
 /** The checks (scope or key, measure, sentinel, unit, period) and the judge on the record read; admitted with what identifies it, or rejected with the check's code. */
-async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
+async function judgedRecord(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedState, c: UnkeyedChoice, rec: Observation, warnings: string[], result: OperationResult, attemptN: number): Promise<Examined> {
   const { cand, decl, kind, measure, key, periodText } = c;
   const unit = req.units.get(cand.candidateKey);
   const label = key?.label ?? (kind === 'series' ? seriesOf(rec) : scopeLabel(decl));
-  const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText });
+  const altLabels = ctx.runtime.descriptors?.altLabels(cand.publisherId, measure) ?? [];
+  const structural = checkUnkeyed(rec, { kind, measure, unit, label, keyValue: key?.value, attribute: req.attribute, period: periodText, altLabels });
   structural.warnings.push(...warnings);
-  const verdict = await adjudicate(structural, req.question, ctx.signal, req.judge);
+  const verdict = await adjudicate(structural, req.question, ctx.signal, state.judging ? req.judge : undefined);
+  if (req.judge && !state.judging && verdict.checks.every((x) => x.passed) && verdict.residual) {
+    (state.deferred ??= []).push({ ...c.choice, identity: `${c.choice.label}|${JSON.stringify(c.choice.args)}|judged` });
+    const reason = `${verdict.residual}: set aside, asked of the model only if no candidate passes on the code's checks alone`;
+    return { reject: { boundary: 'no_data', code: 'residual', message: `${measure}: ${reason}` }, reason, checks: verdict.checks, by: 'validator', said: `set aside ${measure}: ${reason}` };
+  }
   if (!verdict.passed) {
     const failed = verdict.checks.find((x) => !x.passed)?.name;
     const code = failed ? CHECK_CODES[failed] ?? failed : 'residual';
@@ -399,13 +428,22 @@ function admittedUnkeyed(req: UnkeyedRequest, c: UnkeyedChoice, rec: Observation
   };
 }
 
+/** The attribute without the words of a phrase (and a preposition left dangling before them). */
+function withoutWords(attribute: string | null, phrase: string): string | null {
+  if (!attribute) return attribute;
+  const drop = new Set(tokens(phrase));
+  const kept = attribute.split(/\s+/).filter((w) => !drop.has(w.toLowerCase()));
+  while (kept.length && FUNCTION_WORDS.has(kept[kept.length - 1]!.toLowerCase())) kept.pop();
+  return kept.join(' ') || attribute;
+}
+
 /** Words of the attribute beyond the measure's own label ("treasury bills" in "average interest rate on Treasury bills"). */
 function residualWords(attribute: string | null, label: string): string {
   const own = new Set(tokens(label));
   return tokens(attribute ?? '').filter((w) => !own.has(w) && !['average', 'interest', 'latest', 'current', 'total'].includes(w)).join(' ');
 }
 
-interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; label: string; keyValue?: string; attribute: string | null; period: string }
+interface UnkeyedExpectation { kind: KeyKind; measure: string; unit?: string; label: string; keyValue?: string; attribute: string | null; period: string; /** Other names the catalog gives the measure (`altLabels`). */ altLabels?: readonly string[] }
 
 const UNIT_ALIASES: Record<string, string[]> = { USD: ['USD'], '%': ['%', 'percent'], percent: ['%', 'percent'] };
 
@@ -437,8 +475,8 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings: [], match: 'key', prune: false };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !leadsWith(rec.label, want.attribute)) {
-    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
+  else if (want.attribute && rec.label && ![rec.label, ...(want.altLabels ?? [])].some((l) => leadsWith(l, want.attribute!))) {
+    out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for${rec.label && leadsWith(rec.label, want.attribute, false) ? `: "${rec.label}" narrows them` : ''})`;
   }
   return out;
 }
@@ -446,9 +484,29 @@ export function checkUnkeyed(rec: Observation, want: UnkeyedExpectation): Struct
 /** Function words the interpreter drops from an attribute ("debt held public" for "debt held by the public"). */
 const FUNCTION_WORDS = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'by', 'on', 'for', 'to', 'at', 'per', 'latest', 'current']);
 const plainWords = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FUNCTION_WORDS.has(w)).map((w) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1'));
-/** Whether the publisher's label leads with the words asked for (the same test as a keyed read, function words aside). */
-export function leadsWith(label: string, attribute: string): boolean {
+/**
+ * Whether the publisher's label leads with the words asked for (the same test as a keyed read,
+ * function words aside) and stops there: words after them that narrow the thing asked ("Debt HELD
+ * BY THE PUBLIC" when "debt" was asked) make it a part of it, not it, so the label does not answer
+ * (`narrowing: false` skips that second test). A preposition or a word naming how the value is
+ * stated ("Average Interest Rate AMOUNT", "Debt OUTSTANDING") does not narrow.
+ */
+export function leadsWith(label: string, attribute: string, narrowing = true): boolean {
   const a = plainWords(attribute);
   const l = plainWords(label);
-  return a.length > 0 && a.every((w, i) => l[i] === w);
+  if (a.length === 0 || !a.every((w, i) => l[i] === w)) return false;
+  if (!narrowing) return true;
+  const next = l[a.length];
+  return next === undefined || STATED_AS.has(next) || CONTINUES_WITH.has(firstRawAfter(label, a));
+}
+/** Words after the measure's name that say how its value is stated, not which part of it. */
+const STATED_AS = new Set(['amount', 'amt', 'value', 'outstanding', 'level']);
+/** Prepositions and qualifiers after which a label goes on about the same thing ("Rate of Exchange", "Income Attributable to …"). */
+const CONTINUES_WITH = new Set(['of', 'for', 'from', 'to', 'with', 'in', 'on', 'at', 'per', 'excluding', 'including', 'attributable', 'available']);
+/** The label's first word after the words asked, function words included. */
+function firstRawAfter(label: string, asked: readonly string[]): string {
+  const raw = label.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter(Boolean).map((w) => w.replace(/ies$/, 'y').replace(/([^s])s$/, '$1'));
+  let k = 0; let i = 0;
+  for (; i < raw.length && k < asked.length; i++) if (raw[i] === asked[k]) k++;
+  return raw[i] ?? '';
 }

@@ -20,6 +20,7 @@ import type { Intent } from '../understand/intent.ts';
 import { causeMatch } from './cause.ts';
 import { renderCandidate, renderDisclosure, renderFailure, renderShapeFailure, usd } from './render.ts';
 import { stateCode } from './states.ts';
+import { isUnnamedRecipient } from './unnamed.ts';
 import type { GrantStore } from './store.ts';
 import type { Role } from './resolve.ts';
 import { choiceName, traverse, type Disclosure, type GrantFailure, type GrantQuestion, type GrantResult, type OrgRef, type Total } from './traverse.ts';
@@ -56,13 +57,36 @@ const GENERIC = { test: (attr: string): boolean => attr.toLowerCase().split(/[^a
  * reading rather than of the graph's contents (those are the traversal's GrantFailure codes).
  */
 export type ShapeFailure =
-  | { code: 'unmappable'; why: string }
+  | { code: 'unmappable'; reason: Unmappable }
   /** A tax year was asked of a reading whose rollups are not kept per year, and the graph holds other years for it. */
   | { code: 'year_not_filterable'; taxYear: number; reading: GrantQuestion['direction']; years: number[] }
   /** The smallest grants of the whole graph: no bound on which funders hold them, so only every edge would answer. */
   | { code: 'smallest_graph_wide' }
   /** No grant is placed under the cause by an NTEE code or a purpose text: not a finding that none went to it. */
   | { code: 'cause_unclassified'; cause: string; funder: string | null };
+
+/** Why a grant question has no reading the grant graph answers, worded in render.ts. */
+export type Unmappable =
+  /** A median: the graph gives an average and the largest or smallest single grants. */
+  | { code: 'median' }
+  /** Organizations ranked by their average grant. */
+  | { code: 'ranked_by_average' }
+  /** More funders than two to set side by side. */
+  | { code: 'too_many_funders'; count: number }
+  /** Whose grants (made, or received) the question does not say. */
+  | { code: 'no_name'; role: 'funder' | 'recipient' }
+  /** An average or a single grant within a state: of one funder's grants, of one recipient's, or of the graph's. */
+  | { code: 'measure_in_state'; measure: 'average' | 'smallest' | 'largest'; scope: 'funder' | 'recipient' | 'graph'; name: string | null }
+  /** A place the state rollups are not keyed by. */
+  | { code: 'not_a_state'; place: string }
+  /** The recipients of one funder that another did not fund: a difference, not an intersection. */
+  | { code: 'difference' }
+  /** An intersection names two organizations; this many were named. */
+  | { code: 'intersection_arity'; count: number; of: 'funders' | 'recipients' }
+  /** Neither whose grants nor which direction. */
+  | { code: 'no_direction' }
+  /** An average or single grants of a name that may be the funder or the recipient. */
+  | { code: 'measure_direction_open'; measure: 'average' | 'largest'; name: string };
 
 export type Mapped = { ok: true; question: GrantQuestion } | { ok: true; openDirection: string } | { ok: false; failure: ShapeFailure };
 
@@ -80,11 +104,14 @@ export function questionFromIntent(intent: Intent): Mapped {
   const largest = !average && (smallest || LARGEST.test(attr));
   const asc = smallest ? { order: 'asc' as const } : {};
   const by = BY_COUNT.test(attr) ? { by: 'count' as const } : {};
+  // an amount the funders or recipients are kept by ("more than $1 million"): a dollar amount, compared
+  const t = intent.threshold;
+  const threshold = t && t.op !== '=' && (t.unit === 'USD' || t.unit === null) ? { threshold: { op: t.op, value: t.value } } : {};
   // what is left of the attribute once the reading's own words are taken out: a recipient, a place or a cause
   const rest = attr.replace(AVERAGE, ' ').replace(SMALLEST, ' ').replace(LARGEST, ' ').replace(BY_COUNT, ' ').replace(/\b(?:grant|grants|size|sizes|amount|amounts)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   // a median, or a ranking by average: not readings the grant graph has (the average is one scope's totals divided)
-  if (/\bmedian\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph gives an average grant (the paid total divided by the paid count, derived) and the largest or smallest single grants, not a median; ask for the average grant or the largest grants' } };
-  if (/\branked\s+by\s+average\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph does not rank organizations by their average grant; ask for one funder\'s or one recipient\'s average grant, or rank funders by total or by number of grants' } };
+  if (/\bmedian\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', reason: { code: 'median' } } };
+  if (/\branked\s+by\s+average\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', reason: { code: 'ranked_by_average' } } };
   switch (intent.direction) {
     case 'forward': {
       // two funders: each one's grants (to one recipient, or in all), side by side
@@ -92,23 +119,23 @@ export function questionFromIntent(intent: Intent): Mapped {
         const to = attr && !GENERIC.test(attr) ? { recipient: attr } : {};
         return { ok: true, question: { direction: 'two_funders', funders: [intent.entities[0]!, intent.entities[1]!], ...to, ...year, combine: intent.order ? 'difference' : 'sum' } };
       }
-      if (intent.entities.length > 2) return { ok: false, failure: { code: 'unmappable', why: `two funders can be set side by side; this question names ${intent.entities.length}` } };
-      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about the grants an organization made must name the organization' } };
+      if (intent.entities.length > 2) return { ok: false, failure: { code: 'unmappable', reason: { code: 'too_many_funders', count: intent.entities.length } } };
+      if (!name) return { ok: false, failure: { code: 'unmappable', reason: { code: 'no_name', role: 'funder' } } };
       if (average || largest) {
         // what is left of the attribute names the grants' recipient ("average grant to Elevate Energy"); a place is not read here
         const to = rest.replace(/^(?:to|for)\s+/i, '').trim();
-        if (within || (to && stateCode(to))) return { ok: false, failure: { code: 'unmappable', why: `the ${average ? 'average' : smallest ? 'smallest' : 'largest'} of one funder's grants to one state is not a reading the grant graph has; ask for ${name}'s grants to organizations in that state, or for its ${average ? 'average grant' : 'largest grants'} overall` } };
+        if (within || (to && stateCode(to))) return { ok: false, failure: { code: 'unmappable', reason: { code: 'measure_in_state', measure: average ? 'average' : smallest ? 'smallest' : 'largest', scope: 'funder', name } } };
         const recipient = to && !GENERIC.test(to) ? { recipient: to } : {};
         return { ok: true, question: average ? { direction: 'average', funder: name, ...recipient, ...year } : { direction: 'largest_grants', funder: name, limit, ...recipient, ...year, ...asc } };
       }
       if (within) {
         const st = stateCode(within);
-        if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
+        if (!st) return { ok: false, failure: { code: 'unmappable', reason: { code: 'not_a_state', place: within } } };
         return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
       }
       // states named as the grain ("which states", "by state"; not the "State" of a name), none as the place: the funder's grants by state
       if (intent.geography?.level === 'state' && (!attr || GENERIC.test(attr) || recipients || intent.order) && STATE_GRAIN.test(intent.question)) return { ok: true, question: { direction: 'states_of', funder: name, limit, ...by, ...year } };
-      if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year } };
+      if (recipients || intent.order || by.by) return { ok: true, question: { direction: 'top_recipients_of', funder: name, limit, ...by, ...year, ...threshold } };
       // what the grants went to: a recipient the graph holds ("How much did X give to Y?", a pair), else a cause;
       // never all of the funder's grants in place of the narrower question
       // ("How much did X give to Michigan?": the place, as "to organizations in Michigan" reads)
@@ -118,26 +145,26 @@ export function questionFromIntent(intent: Intent): Mapped {
       return { ok: true, question: { direction: 'forward', funder: name, ...year } };
     }
     case 'reverse':
-      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'a question about who funds an organization must name the organization' } };
-      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', why: `a recipient's ${average ? 'average grant' : 'largest grants'} within a state is not a reading the grant graph has; ask without the place` } };
+      if (!name) return { ok: false, failure: { code: 'unmappable', reason: { code: 'no_name', role: 'recipient' } } };
+      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', reason: { code: 'measure_in_state', measure: average ? 'average' : 'largest', scope: 'recipient', name } } };
       if (average) return { ok: true, question: { direction: 'average', recipient: name, ...year } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', recipient: name, limit, ...year, ...asc } };
       if (by.by) return { ok: true, question: { direction: 'funders_by_count', recipient: name, limit } };
-      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year } };
+      return { ok: true, question: { direction: 'reverse', recipient: name, limit, ...year, ...threshold } };
     case 'intersection':
-      if (/\bbut\s+not\b|\bnot\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', why: 'the grant graph finds the recipients two funders share (or the funders two recipients share), not the recipients of one funder that the other did not fund; ask "Which organizations do both … fund?" and each funder\'s grants' } };
-      if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', why: `an intersection names two ${intent.attribute === 'funders' ? 'recipients' : 'funders'}; this question names ${intent.entities.length}` } };
+      if (/\bbut\s+not\b|\bnot\b/i.test(attr)) return { ok: false, failure: { code: 'unmappable', reason: { code: 'difference' } } };
+      if (intent.entities.length !== 2) return { ok: false, failure: { code: 'unmappable', reason: { code: 'intersection_arity', count: intent.entities.length, of: intent.attribute === 'funders' ? 'recipients' : 'funders' } } };
       if (intent.attribute === 'funders') return { ok: true, question: { direction: 'common_funders', recipients: [intent.entities[0]!, intent.entities[1]!] } };
       return { ok: true, question: { direction: 'intersection', funders: [intent.entities[0]!, intent.entities[1]!] } };
     case 'population': {
-      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', why: `the ${average ? 'average grant' : 'largest grants'} to one state's organizations is not a reading the grant graph has; ask for the grants to organizations in that state, or for the graph's ${average ? 'average grant' : 'largest grants'}` } };
+      if ((average || largest) && within) return { ok: false, failure: { code: 'unmappable', reason: { code: 'measure_in_state', measure: average ? 'average' : 'largest', scope: 'graph', name: null } } };
       if (average) return { ok: true, question: { direction: 'average' } };
       if (smallest) return { ok: false, failure: { code: 'smallest_graph_wide' } };
       if (largest) return { ok: true, question: { direction: 'largest_grants', limit } };
       if (/^funders\b/.test(attr) && within) {
         const st = stateCode(within);
-        if (!st) return { ok: false, failure: { code: 'unmappable', why: `"${within}" is not a US state or territory the grant graph's state rollups are keyed by` } };
-        return { ok: true, question: { direction: 'funders_in_state', state: st, limit, ...by } };
+        if (!st) return { ok: false, failure: { code: 'unmappable', reason: { code: 'not_a_state', place: within } } };
+        return { ok: true, question: { direction: 'funders_in_state', state: st, limit, ...by, ...threshold } };
       }
       if (within) {
         const st = stateCode(within);
@@ -148,8 +175,8 @@ export function questionFromIntent(intent: Intent): Mapped {
       return { ok: true, question: { direction: 'ranking', subject, limit, order: intent.order ?? 'desc', ...by } };
     }
     default:
-      if (!name) return { ok: false, failure: { code: 'unmappable', why: 'the question says neither whose grants nor in which direction' } };
-      if (rest !== attr && (average || largest)) return { ok: false, failure: { code: 'unmappable', why: `"${name}" may be the grants' funder or their recipient; ask "the average grant from ${name}" or "to ${name}"` } };
+      if (!name) return { ok: false, failure: { code: 'unmappable', reason: { code: 'no_direction' } } };
+      if (rest !== attr && (average || largest)) return { ok: false, failure: { code: 'unmappable', reason: { code: 'measure_direction_open', measure: average ? 'average' : 'largest', name } } };
       return { ok: true, openDirection: name };
   }
 }
@@ -264,11 +291,9 @@ export async function executeGrantGraph(deps: GrantDeps, intent: Intent, options
 }
 
 /**
- * What a filer wrote in a return's recipient column in place of a recipient ("SEE ATTACHED
- * SCHEDULE", "VARIOUS"): such a line names no organization and may total several grants listed in
- * an attachment, so where one is listed as a recipient or a single grant the answer says so.
+ * Where a placeholder a filer wrote in place of a recipient (unnamed.ts) is listed as a recipient or
+ * a grant (a funder's grants, the recipients two funders share), the answer says so; rankings leave it out.
  */
-const UNNAMED_RECIPIENT = /^\s*(?:see\b.*\b(?:attached|schedule|statement|list(?:ing)?)\b|(?:per|as per)\s+attached\b|attached\s+(?:schedule|statement|list)\b|various(?:\s+(?:recipients|organizations|charities|grantees))?\s*$)/i;
 
 /** The recipient names listed in a result that are such placeholders, once each. */
 function unnamedRecipientsListed(r: GrantResult): string[] {
@@ -276,7 +301,7 @@ function unnamedRecipientsListed(r: GrantResult): string[] {
   if ('edges' in r) orgs.push(...r.edges.map((e) => e.recipient));
   if (r.kind === 'ranking' && (r.subject === 'recipient' || r.subject === 'recipient_of')) orgs.push(...r.rows.map((x) => x.org));
   if (r.kind === 'intersection') orgs.push(...r.recipients.map((x) => x.recipient));
-  return [...new Set(orgs.map((o) => o.name).filter((n) => UNNAMED_RECIPIENT.test(n)))];
+  return [...new Set(orgs.map((o) => o.name).filter(isUnnamedRecipient))];
 }
 
 /** The readings whose queries select by tax year (the rest read rollups kept over every year held). */
@@ -469,7 +494,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
       }
       for (const e of r.edges.slice(0, TOP)) {
         items.push(base(to, e.status === 'paid' ? 'grant paid' : 'grant approved for future payment', e.amount, 'USD', 'grant', e.edge, { taxYear: String(e.taxYear), purpose: e.purpose, funder: e.funder.name, record: e.record }));
-        lines.push(`- ${usd(e.amount)}, tax year ${e.taxYear}${e.status === 'paid' ? '' : ', approved for future payment'}${e.purpose ? ` (${e.purpose})` : ''}`);
+        // a recipient counted with its units: each grant names the one it was filed to
+        lines.push(`- ${usd(e.amount)}${r.recipient.length > 1 ? ` to ${e.recipient.name}` : ''}, tax year ${e.taxYear}${e.status === 'paid' ? '' : ', approved for future payment'}${e.purpose ? ` (${e.purpose})` : ''}`);
       }
       break;
     }
@@ -522,6 +548,10 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
     case 'geographic': {
       const who = r.funder ?? [{ iri: `state-${r.state}`, name: `Recipients in ${r.state}`, ein: null, state: r.state }];
       head(who, r.totals, r.funder ? `paid organizations in ${r.state}` : 'received', r.funder ? 'recipients' : 'recipients');
+      for (const x of r.recipients ?? []) {
+        items.push(base(x.org, `grants paid by ${who[0]!.name} (total)`, x.amount, 'USD', 'pair_total_paid', `${who[0]!.iri}|${x.org.iri}`, { grants: String(x.grants), state: r.state }));
+        lines.push(`- ${usd(x.amount)} to ${x.org.name}`);
+      }
       break;
     }
     case 'largest': {

@@ -129,7 +129,8 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
   const h = await held(store, iris);
   const newEins = new Map<string, string>();
   // until the rollups are rebuilt below, answers say an ingest is unfinished (one that dies midway leaves the mark)
-  if (parsed.length > 0) await store.update(ingestStartedUpdate(iris, now));
+  // (an upgrade too: the layout mark goes on before the rollup rebuild writes what it promises)
+  if (parsed.length > 0 || layout.from !== undefined) await store.update(ingestStartedUpdate(iris, now));
   for (const p of parsed) {
     opts.signal?.throwIfAborted();
     const docIri = iris.doc(p.doc.docId);
@@ -185,7 +186,7 @@ export async function ingest(store: GrantStore, inputs: ReadonlyArray<IngestInpu
     else report.upgradePending = { from: layout.from, files: left.map((d) => d.file ?? d.doc) };
   }
   if (opts.registry && newEins.size > 0) report.reconciled = await reconcile(store, iris, opts.registry, newEins, opts.signal);
-  await rebuildRollups(store, iris);
+  await rebuildRollups(store, iris, opts.signal);
   report.graph = await graphFigures(store, iris);
   return report;
 }

@@ -13,7 +13,9 @@
  * typed grants:Rollup. Layout 2: an edge derives from its grant list (filing × payment status),
  * which states the funder, tax year and status once; pair rollups only for pairs of two or more.
  * Layout 3: each edge also carries the recipient address filed for it (grants:recipientAddress);
- * the state rollups count each grant in its own filed state.
+ * the state rollups count each grant in its own filed state. Layout 4: the rollups graph also
+ * holds the unit links (units.ts: a recipient filed as "Parent - Unit" with no EIN carries its
+ * parent's name key), so a question about the parent counts its units' grants.
  *
  * 1 → 2 is SPARQL Update in the store (everything layout 2 states, layout 1 stated per edge). 2 → 3
  * is not: layout 2 kept a recipient's addresses on the recipient, so which address a grant was
@@ -21,7 +23,9 @@
  * from as still in layout 2 (`grants:layout 2` on the document); an ingest of that document again
  * writes its grants' addresses and clears its mark; when no document is marked, the graph is marked
  * layout 3 (and the rollups the ingest rebuilds count grants by their own state). Until then every
- * reader refuses, naming the files still to ingest.
+ * reader refuses, naming the files still to ingest. 3 → 4 needs no file: the unit links are
+ * derived from the names the graph holds, by the rollup rebuild every ingest ends with — any
+ * ingest, one given no file (`assay grants ingest`) too, upgrades it; until then readers refuse.
  */
 import sparqljs from 'sparqljs';
 import { iriRef } from '../rdf/store.ts';
@@ -120,7 +124,8 @@ export interface LayoutState {
 /**
  * Brings the graph toward this build's layout before an ingest writes to it: an empty graph is
  * marked; a graph in layout 1 (no mark, but filings) is upgraded in place to layout 2; a graph in
- * layout 2 has its documents marked as pending (2 → 3 needs the files). Returns the layout found
+ * layout 2 has its documents marked as pending (2 → 3 needs the files); a graph in layout 3 needs
+ * only the rollup rebuild the ingest ends with (3 → 4). Returns the layout found
  * and the pending documents; `finishLayout` marks the graph layout 3 once none is left. A graph
  * marked with a layout this build does not know (a newer Assay wrote it) is refused.
  */
@@ -129,6 +134,8 @@ export async function ensureLayout(store: GrantStore, iris: GrantIris, signal?: 
   if (layout === GRANT_LAYOUT) return { pending: new Set() };
   if (layout !== null && layout > GRANT_LAYOUT) throw new LayoutError(`the grant graph <${iris.graph}> is written in layout ${layout}, newer than this build's ${GRANT_LAYOUT}: ingest with the Assay that wrote it, or clear the graph and ingest its files again`);
   if (!filings) { await store.update(layoutMarkUpdate(iris)); return { pending: new Set() }; }
+  // 3 → 4: nothing to write here; the rollup rebuild derives the unit links from the names held, and finishLayout marks it
+  if (layout === 3) return { from: 3, pending: new Set() };
   if (layout === null) for (const u of upgradeUpdates(iris)) await store.update(u);
   // an upgrade an earlier ingest began (some documents already ingested again) goes on from where it was
   const g = iriRef(iris.graph);
@@ -138,7 +145,7 @@ export async function ensureLayout(store: GrantStore, iris: GrantIris, signal?: 
 }
 
 /**
- * After an ingest that found the graph in an earlier layout: marks it layout 3 when no document is
+ * After an ingest that found the graph in an earlier layout: marks it this build's layout when no document is
  * pending any more (and clears the marks of documents that no longer hold a filing); otherwise
  * returns the documents still to ingest, and the graph keeps its layout-2 mark.
  */

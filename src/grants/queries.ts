@@ -254,8 +254,11 @@ function pairs(iris: GrantIris, funders: readonly string[] | null, recipients: r
 
 /** Recipients of a funder ranked by total of one status (the funder's "largest recipients"), one row per pair. */
 export function topRecipientsOf(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
-  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n  ${notUnnamed(iris, '?r')}\n} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
 }
+
+/** Leaves out a recipient whose filed name is a placeholder (unnamed.ts): no organization to rank. */
+const notUnnamed = (iris: GrantIris, v: string): string => `FILTER NOT EXISTS { GRAPH ${iriRef(iris.rollups)} { ${v} a <${G.UnnamedRecipient}> } }`;
 
 /** Intersection, fast form: the distinct recipients of each funder set, joined on the recipient. */
 export function intersection(iris: GrantIris, a: readonly string[], b: readonly string[]): string {
@@ -276,7 +279,13 @@ export type RankSubject = 'funder' | 'recipient' | 'state';
 export function ranking(iris: GrantIris, subject: RankSubject, status: string, limit: number, order: 'desc' | 'asc' = 'desc'): string {
   const cls = subject === 'funder' ? G.FunderRollup : subject === 'recipient' ? G.RecipientRollup : G.StateRollup;
   const key = subject === 'funder' ? G.rollupFunder : subject === 'recipient' ? G.rollupRecipient : G.rollupState;
-  const q = sparql`SELECT ?o ?total ?n ?k WHERE {
+  // a recipient whose filed name is a placeholder ("SEE ATTACHED SCHEDULE") is no organization to rank (unnamed.ts)
+  const q = subject === 'recipient'
+    ? sparql`SELECT ?o ?total ?n ?k WHERE {
+  GRAPH ${T(iris.rollups)} { ?x ${T(RDF.type)} ${T(cls)} ; ${T(key)} ?o ; ${T(G.paymentStatus)} ${T(status)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k
+    FILTER NOT EXISTS { ?o ${T(RDF.type)} ${T(G.UnnamedRecipient)} } }
+} ORDER BY DESC(?total) ?o LIMIT ${Math.trunc(limit)}`
+    : sparql`SELECT ?o ?total ?n ?k WHERE {
   GRAPH ${T(iris.rollups)} { ?x ${T(RDF.type)} ${T(cls)} ; ${T(key)} ?o ; ${T(G.paymentStatus)} ${T(status)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n ; ${T(G.counterpartCount)} ?k }
 } ORDER BY DESC(?total) ?o LIMIT ${Math.trunc(limit)}`;
   return order === 'asc' ? q.replace('ORDER BY DESC(?total)', 'ORDER BY ASC(?total)') : q;
@@ -440,7 +449,8 @@ export const naive = {
  */
 export function largestEdgesOf(iris: GrantIris, funders: readonly string[], status: string, limit: number, taxYear?: number, order: 'desc' | 'asc' = 'desc'): string {
   const q = forwardEdges(iris, funders, taxYear);
-  return checked(`${q.slice(0, q.lastIndexOf('}'))} FILTER(?status = ${sparqlIri(status)})\n} ORDER BY ${order === 'asc' ? 'ASC' : 'DESC'}(?amount) ?e LIMIT ${Math.trunc(limit)}`);
+  // a line filed to a placeholder ("SEE ATTACHED SCHEDULE") may total several grants: not a single grant to rank (unnamed.ts)
+  return checked(`${q.slice(0, q.lastIndexOf('}'))} FILTER(?status = ${sparqlIri(status)})\n  ${notUnnamed(iris, '?r')}\n} ORDER BY ${order === 'asc' ? 'ASC' : 'DESC'}(?amount) ?e LIMIT ${Math.trunc(limit)}`);
 }
 
 /**
@@ -481,12 +491,13 @@ export function rankingByCount(iris: GrantIris, subject: 'funder' | 'recipient',
   const dir = order === 'asc' ? 'ASC' : 'DESC';
   return checked(`SELECT ?o ?total ?n ?k WHERE {
   GRAPH ${iriRef(iris.rollups)} { ?x a <${cls}> ; <${key}> ?o ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+  ${subject === 'recipient' ? notUnnamed(iris, '?o') : ''}
 } ORDER BY ${dir}(?n) ${dir}(?total) ?o LIMIT ${Math.trunc(limit)}`);
 }
 
 /** A funder's recipients ranked by the number of grants of one status (pair rollup or edge), ties by total. */
 export function topRecipientsOfByCount(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
-  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n} ORDER BY DESC(?n) DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n  ${notUnnamed(iris, '?r')}\n} ORDER BY DESC(?n) DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
 }
 
 /**
@@ -529,4 +540,53 @@ export function fundersOfByCount(iris: GrantIris, recipients: readonly string[],
   return checked(`SELECT ?f (SUM(?a) AS ?total) (COUNT(?e) AS ?n) WHERE {
   GRAPH ${g} { VALUES ?r { ${recipients.map(sparqlIri).join(' ')} } ?e <${G.recipient}> ?r ; <${G.amount}> ?a ; <${PROV.wasDerivedFrom}> ?l . ?l <${G.paymentStatus}> <${G.Paid}> ; <${G.funder}> ?f }
 } GROUP BY ?f ORDER BY DESC(?n) DESC(?total) ?f LIMIT ${Math.trunc(limit) + 1}`);
+}
+
+/*
+ * Units of an organization filed as recipients ("University of Chicago - Urban Labs"; units.ts).
+ */
+
+/** Name-keyed recipients (no EIN) whose filed name holds " - ": the candidates for a unit of a parent. */
+export function unitCandidates(iris: GrantIris): string {
+  return sparql`SELECT ?o ?name WHERE {
+  GRAPH ${T(iris.graph)} { ?o ${T(G.nameKey)} ?k ; ${T(SDO.name)} ?name . FILTER(CONTAINS(?name, " - ")) FILTER NOT EXISTS { ?o ${T(SDO.taxID)} ?t } }
+}`;
+}
+
+/** Which of these cities (as place nodes key them: upper case) a filer gave as an address in the graph. */
+export function filedCities(iris: GrantIris, cities: readonly string[]): string {
+  return sparql`SELECT DISTINCT ?c WHERE {
+  GRAPH ${T(iris.graph)} { VALUES ?c { ${cities.map((c) => lit(c))} } ?p ${T(SDO.addressLocality)} ?c ; ${T(RDF.type)} ${T(SDO.PostalAddress)} }
+}`;
+}
+
+/** The units (recipients with a recipient rollup) whose parent's name key is one of `keys`. */
+export function unitsOf(iris: GrantIris, keys: readonly string[]): string {
+  return sparql`SELECT DISTINCT ?o WHERE {
+  GRAPH ${T(iris.rollups)} { VALUES ?key { ${keys.map((k) => lit(k))} } ?o ${T(G.parentNameKey)} ?key . ?x ${T(G.rollupRecipient)} ?o ; ${T(RDF.type)} ${T(G.RecipientRollup)} }
+}`;
+}
+
+/** Recipients whose filed name opens as a placeholder may ("SEE …", "PER ATTACHED", "VARIOUS"): the candidates unnamed.ts tests in full. */
+export function unnamedCandidates(iris: GrantIris): string {
+  return sparql`SELECT ?o ?name WHERE {
+  GRAPH ${T(iris.graph)} { ?o ${T(G.nameKey)} ?k ; ${T(SDO.name)} ?name . FILTER(REGEX(?name, ${lit('^\\s*(see|per|attached|various)')}, "i")) }
+}`;
+}
+
+/** The unnamed recipients (unnamed.ts) a graph-wide ranking of recipients leaves out: how many, and their paid grants. */
+export function unnamedInGraph(iris: GrantIris): string {
+  return sparql`SELECT ?o ?total ?n WHERE {
+  GRAPH ${T(iris.rollups)} { ?o ${T(RDF.type)} ${T(G.UnnamedRecipient)} . ?x ${T(G.rollupRecipient)} ?o ; ${T(RDF.type)} ${T(G.RecipientRollup)} ; ${T(G.paymentStatus)} ${T(G.Paid)} ; ${T(G.totalAmount)} ?total ; ${T(G.grantCount)} ?n }
+}`;
+}
+
+/** The unnamed recipients of some funders' paid grants, with the pair totals a ranking of their recipients leaves out. */
+export function unnamedOf(iris: GrantIris, funders: readonly string[]): string {
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, G.Paid)}\n  GRAPH ${iriRef(iris.rollups)} { ?r a <${G.UnnamedRecipient}> }\n}`);
+}
+
+/** Which of these recipients are unnamed (unnamed.ts). */
+export function unnamedAmong(iris: GrantIris, orgs: readonly string[]): string {
+  return sparql`SELECT ?o WHERE { GRAPH ${T(iris.rollups)} { VALUES ?o { ${list(orgs)} } ?o ${T(RDF.type)} ${T(G.UnnamedRecipient)} } }`;
 }

@@ -3,16 +3,21 @@
  * the typed result (an amount, a count from a rollup or a list), so a grader can tie each figure
  * back to a row; nothing here computes a new total across payment statuses.
  */
-import type { ShapeFailure } from './execute.ts';
+import type { ShapeFailure, Unmappable } from './execute.ts';
 import type { Coverage, Disclosure, EdgeRow, GrantFailure, GrantQuestion, GrantResult, OrgRef, Total, TotalRow } from './traverse.ts';
 
 export const usd = (n: number): string => `$${Math.round(n).toLocaleString('en-US')}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const names = (orgs: readonly OrgRef[]) => [...new Set(orgs.map((o) => o.name))].join(' / ');
+// the organization asked for, not the units counted with it (a disclosure names those)
+const names = (orgs: readonly OrgRef[]) => [...new Set((orgs.some((o) => !o.unit) ? orgs.filter((o) => !o.unit) : orgs).map((o) => o.name))].join(' / ');
+/** Names in a disclosure: the first six, and how many more. */
+const listed = (xs: readonly string[]) => (xs.length <= 6 ? xs.join('; ') : `${xs.slice(0, 6).join('; ')}; and ${xs.length - 6} more`);
 /** One candidate of an ambiguous name, as an option or a disclosure names it. */
 export const renderCandidate = (o: OrgRef): string => orgLabel(o);
 const orgLabel = (o: OrgRef) => `${o.name}${o.ein ? ` (EIN ${o.ein.slice(0, 2)}-${o.ein.slice(2)})` : ''}${o.state ? `, ${o.state}` : ''}`;
 const years = (ys: readonly number[]) => (ys.length === 0 ? '' : ys.length === 1 ? `tax year ${ys[0]}` : `tax years ${ys[0]}–${ys[ys.length - 1]}`);
+
+const OP_WORDS: Record<'>' | '>=' | '<' | '<=', string> = { '>': 'more than', '>=': 'at least', '<': 'less than', '<=': 'at most' };
 
 export function renderDisclosure(d: Disclosure): string {
   switch (d.code) {
@@ -20,7 +25,7 @@ export function renderDisclosure(d: Disclosure): string {
       return d.method === 'ein'
         ? `"${d.asked}" matched the ${d.role}'s EIN${d.einSource === 'registry' ? ' from the identity registry' : d.einSource === 'question' ? ' given in the question' : ''} (key match)`
         : d.method === 'name_exact'
-          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match, and grants filed under another form of the name, such as a unit's "${d.asked} - …", are not included)`
+          ? `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by name as filed (no EIN used; a name match is weaker than a key match, and grants filed under another form of the name are not included)`
           : `"${d.asked}" matched ${plural(d.orgs, `${d.role} record`)} by the words of its name only (no EIN; weakest match — check the name)`;
     case 'name_keyed_added': return `${plural(d.orgs, 'recipient record')} filed without an EIN but under exactly the name "${d.asked}" ${d.orgs === 1 ? 'is' : 'are'} included (name match)`;
     case 'partial_coverage': return `among the ${plural(d.funders, 'funder')} whose filings the graph holds (${plural(d.filings, 'filing')}, ${years(d.taxYears)}); grants reported in other filings are not counted`;
@@ -42,6 +47,10 @@ export function renderDisclosure(d: Disclosure): string {
       : 'the difference is derived by Assay: the larger paid total shown minus the smaller';
     case 'unnamed_recipient': return `${d.names.map((x) => `"${x}"`).join(', ')} ${d.names.length === 1 ? 'is' : 'are'} what the filer wrote in place of a recipient: such a line names no organization and may total several grants listed in an attachment to the return, so it is not one organization's grant`;
     case 'no_state_filed': return `${plural(d.grants, 'paid grant')} to recipients filed with no state are in no state's row`;
+    case 'threshold_filter': return `only the ${d.role}s whose paid grants${d.over === 'recipient' ? ' to it' : d.over === 'state' ? ' to organizations in the state' : ' from it'} total ${OP_WORDS[d.op]} ${usd(d.value)} are listed: ${d.kept.toLocaleString('en-US')} of ${plural(d.of, d.role)} (paid grants only; each ${d.role}'s total summed over the tax years the graph holds)`;
+    case 'unnamed_left_out': return `${d.names.map((x) => `"${x}"`).join(', ')} — what ${d.names.length === 1 ? 'a filer' : 'filers'} wrote in place of a recipient, naming no organization and perhaps totalling several grants listed in an attachment — ${d.names.length === 1 ? 'is' : 'are'} left out of this ranking of ${d.ranking === 'recipients' ? 'recipients' : 'single grants'} (${usd(d.amount)} in ${plural(d.grants, 'paid grant line')}; still in the totals)`;
+    case 'units_included': return `${d.parentHeld ? `the grants to ${plural(d.units.length, 'unit')} of ${d.asked} filed as ${d.units.length === 1 ? 'a recipient of its' : 'recipients of their'} own are counted with it` : `no recipient is filed as "${d.asked}" itself: the answer is its ${plural(d.units.length, 'unit')} filed as recipients`} (filed as "${d.asked} - …" with no EIN of their own: ${listed(d.units.map((u) => u.name))})`;
+    case 'units_other_state': return `${plural(d.units.length, 'recipient')} filed as a unit of "${d.asked}" but in another state than ${d.states.length ? d.states.join(' / ') : 'it'} ${d.units.length === 1 ? 'is' : 'are'} left out, since another organization of that name may be meant: ${listed(d.units.map((u) => `${u.name}${u.state ? `, ${u.state}` : ''}`))}`;
   }
 }
 
@@ -54,7 +63,7 @@ const READING: Record<GrantQuestion['direction'], string> = {
 
 export function renderShapeFailure(f: ShapeFailure): string {
   switch (f.code) {
-    case 'unmappable': return f.why;
+    case 'unmappable': return renderUnmappable(f.reason);
     case 'year_not_filterable':
       return `${READING[f.reading]} is read from totals kept over every tax year the grant graph holds for it (${f.years.join(', ')}), not per year, so it cannot be given for tax year ${f.taxYear} alone; ask without the year, or for a funder's grants in ${f.taxYear}`;
     case 'smallest_graph_wide':
@@ -64,12 +73,37 @@ export function renderShapeFailure(f: ShapeFailure): string {
   }
 }
 
+/** Why a grant question has no reading the grant graph answers, and what to ask instead. */
+export function renderUnmappable(u: Unmappable): string {
+  switch (u.code) {
+    case 'median': return 'the grant graph gives an average grant (the paid total divided by the paid count, derived) and the largest or smallest single grants, not a median; ask for the average grant or the largest grants';
+    case 'ranked_by_average': return 'the grant graph does not rank organizations by their average grant; ask for one funder\'s or one recipient\'s average grant, or rank funders by total or by number of grants';
+    case 'too_many_funders': return `two funders can be set side by side; this question names ${u.count}`;
+    case 'no_name': return u.role === 'funder' ? 'a question about the grants an organization made must name the organization' : 'a question about who funds an organization must name the organization';
+    case 'measure_in_state': {
+      const what = u.measure === 'average' ? 'average grant' : `${u.measure} grants`;
+      return u.scope === 'funder'
+        ? `the ${u.measure} of one funder's grants to one state is not a reading the grant graph has; ask for ${u.name ?? 'the funder'}'s grants to organizations in that state, or for its ${u.measure === 'average' ? 'average grant' : `${u.measure} grants`} overall`
+        : u.scope === 'recipient'
+          ? `a recipient's ${what} within a state is not a reading the grant graph has; ask without the place`
+          : `the ${what} to one state's organizations is not a reading the grant graph has; ask for the grants to organizations in that state, or for the graph's ${what}`;
+    }
+    case 'not_a_state': return `"${u.place}" is not a US state or territory the grant graph's state rollups are keyed by; name a state ("Michigan" or "MI")`;
+    case 'difference': return 'the grant graph finds the recipients two funders share (or the funders two recipients share), not the recipients of one funder that the other did not fund; ask "Which organizations do both … fund?" and each funder\'s grants';
+    case 'intersection_arity': return `an intersection names two ${u.of}; this question names ${u.count}`;
+    case 'no_direction': return 'the question says neither whose grants nor in which direction';
+    case 'measure_direction_open': return `"${u.name}" may be the grants' funder or their recipient; ask "the ${u.measure === 'average' ? 'average grant' : 'largest grants'} from ${u.name}" or "to ${u.name}"`;
+  }
+}
+
 export function renderFailure(f: GrantFailure): string {
   switch (f.code) {
     case 'empty_graph': return 'the grant graph holds no filings yet; run `assay grants ingest <files…>` first';
     case 'layout_outdated': return f.found !== null && f.found > f.expected
       ? `the grant graph was written by a newer Assay (layout ${f.found}; this build reads layout ${f.expected}); answer with that Assay, or clear the graph and ingest its files again`
-      : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
+      : f.storeOnly
+        ? `the grant graph was written by an earlier Assay (layout ${f.found}; this build reads layout ${f.expected}, which counts the units a recipient was filed under, such as "University of Chicago - Urban Labs", as part of it); upgrade it in place from what it holds, no file needed: \`assay grants ingest\` (any ingest does it)`
+        : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;
       return f.role === 'funder'
@@ -77,8 +111,9 @@ export function renderFailure(f: GrantFailure): string {
         : `no recipient named "${f.asked}" appears in the filings of the ${plural(f.coverage.funders, 'funder')} the grant graph holds (${held})`;
     }
     case 'ambiguous_org': return `"${f.asked}" matches several ${f.role}s in the grant graph: ${f.candidates.map(orgLabel).join('; ')}`;
+    case 'only_unnamed': return `${f.funder} filed its paid grants (${usd(f.amount)} in ${plural(f.grants, 'line')}) to ${f.names.map((x) => `"${x}"`).join(', ')}, what a filer writes in place of the recipients when its return lists them in an attachment; the graph holds no attachment, so it names none of them and cannot rank its recipients or single grants; ask for its total instead`;
     case 'unknown_cause': return `"${f.cause}" names no NTEE major group this build knows, so grants cannot be selected by cause`;
-    case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name (matched by name, not EIN: grants filed under another name, such as a unit's "… - Institute of …", are not counted)` : ''}`;
+    case 'no_grants': return `the graph holds no ${f.what}${f.recipientMatch && f.recipientMatch !== 'ein' ? ` filed under that recipient's name or its units' (matched by name, not EIN: grants filed under another name are not counted)` : ''}`;
   }
 }
 

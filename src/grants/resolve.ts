@@ -9,6 +9,9 @@
  * 2. `name_exact` — organizations whose normalized name equals the name's;
  * 3. `name_words` — organizations whose name holds every distinctive word of the name (a funder's
  *    filed name may omit words like Foundation or Fund; a recipient's may not).
+ * A recipient found at step 1 or 2 is counted with its units (units.ts: recipients filed as
+ * "Parent - Unit", no EIN of their own) in its state; units in another state are left out and
+ * named. A name no recipient has but units are filed under is those units (in one state).
  * Several organizations at one step that are not the same one (different EINs; the same name in
  * different states) are candidates, returned as an ambiguity for the caller to ask or disclose.
  * Never: picks among candidates silently, or widens to words when an EIN or exact name matched.
@@ -16,17 +19,25 @@
 import { normaliseName, nameWords, type IdentityRegistry } from '../resolve/registry.ts';
 import { canonical } from '../resolve/identifiers.ts';
 import { orgLocal } from './model.ts';
-import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords, orgsWithDetails } from './queries.ts';
+import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords, orgsWithDetails, unitsOf } from './queries.ts';
 import type { GrantStore, Row } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
 export type MatchMethod = 'ein' | 'name_exact' | 'name_words';
 export type Role = 'funder' | 'recipient';
 
-export interface OrgHit { iri: string; ein: string | null; names: string[]; city: string | null; state: string | null; ntee: string | null; method: MatchMethod }
+export interface OrgHit { iri: string; ein: string | null; names: string[]; city: string | null; state: string | null; ntee: string | null; method: MatchMethod; /** A unit of the organization asked for, filed as "Parent - Unit" (units.ts). */ unit?: true }
+
+/**
+ * The units filed under the name asked for ("University of Chicago - Urban Labs" for "University of
+ * Chicago"): those in the parent's state, counted with it (they are in `orgs` too), and those filed
+ * in another state, left out (another organization of that name may be meant). `parentHeld`: the
+ * parent itself has a node of its own (else only its units received grants).
+ */
+export interface UnitsFound { included: OrgHit[]; otherState: OrgHit[]; parentHeld: boolean }
 
 export type OrgResolution =
-  | { status: 'found'; asked: string; role: Role; orgs: OrgHit[]; method: MatchMethod; einSource?: 'question' | 'registry' }
+  | { status: 'found'; asked: string; role: Role; orgs: OrgHit[]; method: MatchMethod; einSource?: 'question' | 'registry'; units?: UnitsFound }
   | { status: 'ambiguous'; asked: string; role: Role; candidates: OrgHit[] }
   | { status: 'not_found'; asked: string; role: Role };
 
@@ -95,7 +106,42 @@ export function nameSelection(iris: GrantIris, name: string, role: Role): { aske
 }
 
 export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
-  const { asked, ein: given, inner } = nameSelection(iris, name, role);
+  const found = await resolveNamed(store, iris, name, role, registry, signal);
+  if (role !== 'recipient' || found.status === 'ambiguous') return found;
+  return withUnits(store, iris, found, signal);
+}
+
+/**
+ * A recipient's units (units.ts): the recipients filed as "Parent - Unit" whose parent's name key is
+ * the name asked or a name the organization found was filed under. Units in the organization's
+ * state are counted with it; those in another state are left out, and said. With no organization of
+ * the name itself, its units alone are the answer when they are in one state, and candidates when not.
+ */
+async function withUnits(store: GrantStore, iris: GrantIris, r: Exclude<OrgResolution, { status: 'ambiguous' }>, signal?: AbortSignal): Promise<OrgResolution> {
+  if (r.status !== 'found' || r.orgs.some((o) => o.unit)) return r;
+  const keys = [...new Set([normaliseName(r.asked), ...r.orgs.flatMap((o) => o.names.map(normaliseName))])].filter(Boolean);
+  const held = new Set(r.orgs.map((o) => o.iri));
+  const units = (await unitsNamed(store, iris, keys, r.method, signal)).filter((u) => !held.has(u.iri));
+  if (units.length === 0) return r;
+  const states = new Set(r.orgs.map((o) => o.state).filter((x): x is string => !!x));
+  const inState = units.filter((u) => states.size === 0 || u.state === null || states.has(u.state));
+  const otherState = units.filter((u) => !inState.includes(u));
+  return { ...r, orgs: [...r.orgs, ...inState], units: { included: inState, otherState, parentHeld: true } };
+}
+
+const unitsNamed = async (store: GrantStore, iris: GrantIris, keys: readonly string[], method: MatchMethod, signal?: AbortSignal): Promise<OrgHit[]> =>
+  (keys.length === 0 ? [] : (await selectOrgs(store, iris, unitsOf(iris, keys), method, signal)).map((u) => ({ ...u, unit: true as const })));
+
+/** No organization of the name itself, but units of it: they are the answer when they are in one state (one organization's), candidates when not. */
+async function unitsAlone(store: GrantStore, iris: GrantIris, asked: string, key: string, signal?: AbortSignal): Promise<OrgResolution | null> {
+  const units = await unitsNamed(store, iris, [key], 'name_exact', signal);
+  if (units.length === 0) return null;
+  if (new Set(units.map((u) => u.state ?? '')).size > 1) return { status: 'ambiguous', asked, role: 'recipient', candidates: units.slice(0, 5) };
+  return { status: 'found', asked, role: 'recipient', orgs: units, method: 'name_exact', units: { included: units, otherState: [], parentHeld: false } };
+}
+
+async function resolveNamed(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+  const { asked, ein: given, inner, key } = nameSelection(iris, name, role);
   let exactHits: Promise<OrgHit[]> | undefined;
   const exactNameKeyed = (): Promise<OrgHit[]> => (exactHits ??= selectOrgs(store, iris, inner, 'name_exact', signal));
   // 1. EINs: in the question, or from the registry for this name
@@ -122,6 +168,11 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
   const exact = await exactNameKeyed();
   if (exact.length > 0) {
     return oneOrganization(exact) ? { status: 'found', asked, role, orgs: exact, method: 'name_exact' } : { status: 'ambiguous', asked, role, candidates: exact };
+  }
+  // 2b. no recipient of that name, but units filed under it ("University of Minnesota - Sponsored Projects Administration")
+  if (role === 'recipient') {
+    const units = await unitsAlone(store, iris, asked, key, signal);
+    if (units) return units;
   }
   // 3. every distinctive word. Only a filer's name may drop the words that say what kind of
   // organization it is (its return says "THE FRED A & BARBARA M ERB FAMILY" for the Erb Family

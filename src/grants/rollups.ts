@@ -12,12 +12,15 @@
  * endpoint. Each rollup carries its own class only (layout 2; layout 1 also wrote grants:Rollup).
  *
  * Rollup IRIs extend their organization's IRI (`…/org/ein-381211227/as-funder/Paid`), so they are
- * stable across rebuilds.
+ * stable across rebuilds. The rollup graph also holds the unit links (units.ts: a recipient filed
+ * as "Parent - Unit" carries its parent's name key), derived here from the names the graph holds.
  */
 import sparqljs from 'sparqljs';
 import { iriRef } from '../rdf/store.ts';
 import { PROV } from '../rdf/vocab.ts';
 import type { GrantStore } from './store.ts';
+import { writeUnitLinks } from './units.ts';
+import { writeUnnamedMarks } from './unnamed.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
 
 const status = 'STRAFTER(STR(?s), "#")';
@@ -69,6 +72,16 @@ function checked(text: string): string {
   return text;
 }
 
-export async function rebuildRollups(store: GrantStore, iris: GrantIris): Promise<void> {
-  for (const u of rollupUpdates(iris)) await store.update(u);
+/**
+ * Rebuilds the rollup graph: the updates above, and before the last (which clears the mark of an
+ * unfinished ingest) the unit links and the unnamed-recipient marks derived from the graph's names
+ * (units.ts, unnamed.ts; layout 4), so they
+ * are rebuilt with the rollups and a graph marked finished always has them.
+ */
+export async function rebuildRollups(store: GrantStore, iris: GrantIris, signal?: AbortSignal): Promise<void> {
+  const updates = rollupUpdates(iris);
+  for (const u of updates.slice(0, -1)) await store.update(u);
+  await writeUnitLinks(store, iris, signal);
+  await writeUnnamedMarks(store, iris, signal);
+  await store.update(updates[updates.length - 1]!);
 }

@@ -19,11 +19,11 @@ import { G, GRANT_LAYOUT, type GrantIris } from './vocab.ts';
 
 export type GrantQuestion =
   | { direction: 'forward'; funder: string; taxYear?: number; limit?: number }
-  | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number }
+  | { direction: 'reverse'; recipient: string; taxYear?: number; limit?: number; threshold?: Threshold }
   /** What one funder gave one recipient: the funder's edges to that recipient. */
   | { direction: 'pair'; funder: string; recipient: string; taxYear?: number }
   | { direction: 'intersection'; funders: [string, string] }
-  | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number }
+  | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number; threshold?: Threshold }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc'; by?: RankBy }
   | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
   | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
@@ -38,9 +38,14 @@ export type GrantQuestion =
   /** One funder's grants ranked by recipient state. */
   | { direction: 'states_of'; funder: string; limit: number; taxYear?: number; by?: RankBy }
   /** Funders ranked by what they gave to recipients in one state. */
-  | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy }
+  | { direction: 'funders_in_state'; state: string; limit: number; by?: RankBy; threshold?: Threshold }
   /** One recipient's funders ranked by the number of grants each made it (beside the reverse traversal, which ranks by amount). */
   | { direction: 'funders_by_count'; recipient: string; limit: number };
+
+/** An amount the rows of a reading are kept by: each funder's (or recipient's) paid total against it. */
+export interface Threshold { op: '>' | '>=' | '<' | '<='; value: number }
+
+export const passes = (t: Threshold, amount: number): boolean => (t.op === '>' ? amount > t.value : t.op === '>=' ? amount >= t.value : t.op === '<' ? amount < t.value : amount <= t.value);
 
 /** What a ranking orders by: the amount paid, or the number of grants. */
 export type RankBy = 'amount' | 'count';
@@ -48,7 +53,7 @@ export type RankBy = 'amount' | 'count';
 export interface Totals { paid: Total; approvedFuture: Total }
 export interface Total { amount: number; grants: number; counterparts?: number }
 
-export interface OrgRef { iri: string; name: string; ein: string | null; state: string | null }
+export interface OrgRef { iri: string; name: string; ein: string | null; state: string | null; /** A unit of the organization asked for (units.ts), counted with it. */ unit?: true }
 
 export interface EdgeRow {
   edge: string; funder: OrgRef; recipient: OrgRef; amount: number; cash: number | null; nonCash: number | null;
@@ -102,7 +107,18 @@ export type Disclosure =
   /** Recipients listed whose filed name is a placeholder ("SEE ATTACHED SCHEDULE"): no organization named, perhaps several grants. */
   | { code: 'unnamed_recipient'; names: string[] }
   /** Paid grants whose recipient was filed with no state: in no state's row. */
-  | { code: 'no_state_filed'; grants: number };
+  | { code: 'no_state_filed'; grants: number }
+  /**
+   * Recipients filed as units of the organization asked for ("University of Chicago - Urban Labs",
+   * no EIN of their own; units.ts) are counted with it; `parentHeld` false: only its units received grants.
+   */
+  | { code: 'units_included'; asked: string; parentHeld: boolean; units: Array<{ name: string; state: string | null }> }
+  /** Only the funders (or recipients) whose paid total passes the threshold are listed: `kept` of `of`. */
+  | { code: 'threshold_filter'; role: Role; op: Threshold['op']; value: number; kept: number; of: number; /** Whose grants the totals are: to the recipient asked, from the funder asked, or to one state's organizations. */ over: 'recipient' | 'funder' | 'state' }
+  /** Recipients filed under a placeholder ("SEE ATTACHED SCHEDULE"; unnamed.ts) left out of a ranking of recipients or of single grants: their paid grant lines. */
+  | { code: 'unnamed_left_out'; ranking: 'recipients' | 'grants'; names: string[]; grants: number; amount: number }
+  /** Units of that name filed in another state than the organization's: left out (another organization may be meant). */
+  | { code: 'units_other_state'; asked: string; states: string[]; units: Array<{ name: string; state: string | null }> };
 
 export type GrantFailure =
   | { code: 'empty_graph' }
@@ -110,10 +126,12 @@ export type GrantFailure =
    * The graph holds filings written in another layout than this build reads (layout.ts). An earlier
    * layout is upgraded by ingesting its files again (`files`: the first few, of `total`, as recorded).
    */
-  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number }
+  | { code: 'layout_outdated'; found: number | null; expected: number; files?: string[]; total?: number; /** The upgrade needs no file (3 → 4: from the names the graph holds). */ storeOnly?: boolean }
   | { code: 'not_in_graph'; role: Role; asked: string; coverage: Coverage }
   | { code: 'ambiguous_org'; role: Role; asked: string; candidates: OrgRef[]; method?: MatchMethod }
   | { code: 'unknown_cause'; cause: string }
+  /** Every paid grant of the funder is filed to a placeholder ("SEE ATTACHED SCHEDULE"): no recipient or single grant to rank. */
+  | { code: 'only_unnamed'; funder: string; names: string[]; amount: number; grants: number }
   | { code: 'no_grants'; what: string; coverage: Coverage; /** How the recipient was matched, where a pair found none: a name match misses records filed under other names. */ recipientMatch?: MatchMethod };
 
 export type GrantResult =
@@ -122,7 +140,8 @@ export type GrantResult =
   | { kind: 'pair'; funder: OrgRef[]; recipient: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'intersection'; funders: [OrgRef[], OrgRef[]]; recipients: Array<{ recipient: OrgRef; amounts: [Totals, Totals] }>; coverage: Coverage; disclosures: Disclosure[] }
   | { kind: 'ranking'; subject: Q.RankSubject | 'recipient_of'; of?: OrgRef[]; rows: TotalRow[]; stateRows?: Array<{ state: string; amount: number; grants: number; counterparts: number }>; coverage: Coverage; disclosures: Disclosure[]; by?: RankBy; state?: string; taxYear?: number; to?: OrgRef[]; order?: 'asc' | 'desc' }
-  | { kind: 'geographic'; state: string; funder?: OrgRef[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
+  /** `recipients`: one funder's recipients in the state, largest first (the first GEO_ROWS). */
+  | { kind: 'geographic'; state: string; funder?: OrgRef[]; recipients?: TotalRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   | { kind: 'cause'; cause: CauseMatch; funder?: OrgRef[]; totals: Totals; edges: EdgeRow[]; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number }
   /** Largest single paid grants; `totals` are the scope's own (a funder's, a recipient's, the graph's). */
   | { kind: 'largest'; scope: Scope; of?: OrgRef[]; to?: OrgRef[]; edges: EdgeRow[]; totals: Totals; coverage: Coverage; disclosures: Disclosure[]; taxYear?: number; order?: 'asc' }
@@ -143,7 +162,7 @@ export interface TraverseContext {
 }
 
 const statusOf = (iri: string): PaymentStatus => (iri === G.Paid ? 'paid' : 'approved_future');
-const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state });
+const ref = (h: OrgHit): OrgRef => ({ iri: h.iri, name: h.names[0] ?? h.iri, ein: h.ein, state: h.state, ...(h.unit ? { unit: true as const } : {}) });
 const namedRef = (x: Row): OrgRef => ({ iri: x.f!.value, name: x.name?.value ?? x.f!.value, ein: x.ein?.value ?? null, state: x.state?.value ?? null });
 const zero = (): Totals => ({ paid: { amount: 0, grants: 0 }, approvedFuture: { amount: 0, grants: 0 } });
 const slot = (t: Totals, s: PaymentStatus): Total => (s === 'paid' ? t.paid : t.approvedFuture);
@@ -186,10 +205,14 @@ function coverageDisclosures(c: Coverage): Disclosure[] {
 }
 
 function matchDisclosures(r: Extract<OrgResolution, { status: 'found' }>): Disclosure[] {
-  const named = r.orgs.filter((o) => o.method === 'name_exact' && r.method === 'ein').length;
+  const named = r.orgs.filter((o) => !o.unit && o.method === 'name_exact' && r.method === 'ein').length;
+  const units = r.units;
+  const label = (u: OrgHit) => ({ name: u.names[0] ?? u.iri, state: u.state });
   return [
-    { code: 'match_method', role: r.role, asked: r.asked, method: r.method, orgs: r.orgs.length - named, ...(r.einSource && r.method === 'ein' ? { einSource: r.einSource } : {}) },
+    ...(units && !units.parentHeld ? [] : [{ code: 'match_method', role: r.role, asked: r.asked, method: r.method, orgs: r.orgs.filter((o) => !o.unit).length - named, ...(r.einSource && r.method === 'ein' ? { einSource: r.einSource } : {}) } as const]),
     ...(named > 0 ? [{ code: 'name_keyed_added', asked: r.asked, orgs: named } as const] : []),
+    ...(units && units.included.length > 0 ? [{ code: 'units_included', asked: r.asked, parentHeld: units.parentHeld, units: units.included.map(label) } as const] : []),
+    ...(units && units.otherState.length > 0 ? [{ code: 'units_other_state', asked: r.asked, states: [...new Set(r.orgs.filter((o) => !o.unit).map((o) => o.state).filter((x): x is string => !!x))].sort(), units: units.otherState.map(label) } as const] : []),
   ];
 }
 
@@ -386,6 +409,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
   // an earlier build's graph is not read as this layout (its edges have no grant lists): say so, and what upgrades it
   if (layout !== GRANT_LAYOUT) {
     if (layout !== null && layout > GRANT_LAYOUT) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT } };
+    // layout 3 → 4 needs no file: an ingest derives the unit links from the names the graph holds
+    if (layout === 3) return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, storeOnly: true } };
     return { ok: false, failure: { code: 'layout_outdated', found: layout, expected: GRANT_LAYOUT, ...(await filesToIngestAgain(ctx.store, ctx.iris, 5, ctx.signal)) } };
   }
   const fail = (failure: GrantFailure): GrantOutcome => ({ ok: false, failure });
@@ -408,6 +433,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       return { ok: true, result: { kind: 'forward', funder: f.orgs.map(ref), totals, edges, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : []), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'reverse': {
+      // kept by an amount: every funder is read (bounded by the recipient's own grants), then the threshold keeps some
+      if (q.threshold && q.limit !== undefined) return traverseGraph(ctx, { ...q, limit: undefined } as GrantQuestion);
       const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
       if (failed(r)) return fail(r);
       const ri = r.orgs.map((o) => o.iri);
@@ -473,6 +500,12 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       rows.sort((a, b) => Number(a.status !== 'paid') - Number(b.status !== 'paid') || b.amount - a.amount || a.org.name.localeCompare(b.org.name));
       if (q.limit && q.taxYear !== undefined) rows = [...rows.filter((x) => x.status === 'paid').slice(0, q.limit), ...rows.filter((x) => x.status !== 'paid').slice(0, q.limit)];
       if (rows.length === 0) return fail({ code: 'no_grants', what: `grants to ${q.recipient}`, coverage });
+      if (q.threshold) {
+        const t = q.threshold;
+        const paidRows = rows.filter((x) => x.status === 'paid');
+        rows = paidRows.filter((x) => passes(t, x.amount));
+        shown_.push({ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: rows.length, of: paidRows.length, over: 'recipient' });
+      }
       return { ok: true, result: { kind: 'reverse', recipient: r.orgs.map(ref), totals, funders: rows, coverage, disclosures: [...matchDisclosures(r), ...coverageDisclosures(coverage), ...approvedDisclosure(totals), ...shown_, { code: 'recipients_keyed' }, ...(q.taxYear ? [{ code: 'tax_year_filter', taxYear: q.taxYear } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'pair': {
@@ -510,6 +543,7 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       const fi = f.orgs.map((o) => o.iri);
       let rows: TotalRow[];
       let totals: Totals;
+      let left: Disclosure[] = [];
       if (q.taxYear !== undefined) {
         // a tax year is not a rollup key: one funder's edges of that year, grouped by recipient here
         // (bounded by the funder's own grants)
@@ -522,14 +556,31 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
         }
         totals.paid.counterparts = by.size;
-        rows = [...by.values()].sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.limit);
+        // a placeholder a filer wrote in place of a recipient is no organization to rank (unnamed.ts)
+        left = await unnamedLeftOut(ctx, 'recipients', { rows: [...by.values()] });
+        const unnamed = new Set(left.flatMap((d) => (d.code === 'unnamed_left_out' ? d.names : [])));
+        rows = [...by.values()].filter((x) => !unnamed.has(x.org.name)).sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.threshold ? ALL_ROWS : q.limit);
       } else {
-        const raw = await ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal);
+        const [raw, l] = await Promise.all([
+          // kept by an amount: every recipient of the funder is read (its pairs), then the threshold keeps some
+          ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit), ctx.signal),
+          unnamedLeftOut(ctx, 'recipients', { funders: fi }),
+        ]);
+        left = l;
         const orgs = await orgRefs(ctx, raw.map((r) => r.r!.value));
         rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
         totals = await funderTotalsOf(ctx, fi, coverage);
       }
-      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), { code: 'rows_shown', shown: rows.length, total: totals.paid.counterparts ?? rows.length }, { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
+      const only = rows.length === 0 ? onlyUnnamed(f, left) : null;
+      if (q.threshold) {
+        const t = q.threshold;
+        const kept = rows.filter((x) => passes(t, x.amount));
+        left.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: rows.length, over: 'funder' });
+        rows = kept.slice(0, THRESHOLD_ROWS);
+      }
+      if (only) return fail(only);
+      const named = (totals.paid.counterparts ?? rows.length) - left.reduce((n, d) => n + (d.code === 'unnamed_left_out' ? d.names.length : 0), 0);
+      return { ok: true, result: { kind: 'ranking', subject: 'recipient_of', of: f.orgs.map(ref), rows, coverage, disclosures: [...matchDisclosures(f), ...approvedDisclosure(totals), ...left, ...(q.threshold ? [] : [{ code: 'rows_shown', shown: rows.length, total: Math.max(rows.length, named) } as const]), { code: 'recipients_keyed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : []), ...yearDisclosure(q.taxYear)], ...(q.by ? { by: q.by } : {}), ...(q.taxYear ? { taxYear: q.taxYear } : {}) } };
     }
     case 'ranking': {
       const byCount = q.by === 'count' && q.subject !== 'state';
@@ -539,7 +590,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
       }
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : []), ...(byCount ? [{ code: 'ranked_by_count' } as const] : [])], ...(byCount ? { by: 'count' as const } : {}), ...(q.order === 'asc' ? { order: 'asc' as const } : {}) } };
+      const left = q.subject === 'recipient' ? await unnamedLeftOut(ctx, 'recipients', 'graph') : [];
+      return { ok: true, result: { kind: 'ranking', subject: q.subject, rows, coverage, disclosures: [...coverageDisclosures(coverage), ...(q.subject === 'recipient' ? [{ code: 'recipients_keyed' } as const] : []), ...left, ...(byCount ? [{ code: 'ranked_by_count' } as const] : [])], ...(byCount ? { by: 'count' as const } : {}), ...(q.order === 'asc' ? { order: 'asc' as const } : {}) } };
     }
     case 'geographic': {
       const state = q.state.toUpperCase();
@@ -561,8 +613,22 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           const s = slot(totals, statusOf(r.status!.value)); s.amount += num(r.total); s.grants += num(r.n); s.counterparts = (s.counterparts ?? 0) + num(r.k);
         }
       }
+      // which organizations: one funder's recipients in the state, from its own edges (bounded by its grants), largest first
+      let recipients: TotalRow[] | undefined;
+      const shown: Disclosure[] = [];
+      if (funder) {
+        const by = new Map<string, TotalRow>();
+        for (const e of await edgeRows(ctx, await ctx.store.select(Q.forwardEdges(ctx.iris, funder.orgs.map((o) => o.iri), q.taxYear), ctx.signal))) {
+          if (e.state !== state || e.status !== 'paid') continue;
+          const v = by.get(e.recipient.iri) ?? { org: e.recipient, status: 'paid', amount: 0, grants: 0 };
+          v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
+        }
+        const all = [...by.values()].sort((a, b) => b.amount - a.amount || a.org.name.localeCompare(b.org.name));
+        recipients = all.slice(0, GEO_ROWS);
+        if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+      }
       const year = funder && q.taxYear !== undefined ? q.taxYear : undefined;
-      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
+      return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), ...(recipients ? { recipients } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...shown, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
     }
     case 'cause': {
       const cause = causeMatch(q.cause);
@@ -588,7 +654,40 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
   }
 }
 
+/** Rows read when a threshold selects among all of a scope's funders or recipients (bounded by that scope's own pairs or rollups). */
+const ALL_ROWS = 100_000;
+/** Most rows a threshold answer lists (its disclosure counts all it kept). */
+const THRESHOLD_ROWS = 50;
+
+/** How many of one funder's recipients in a state an answer lists. */
+const GEO_ROWS = 10;
+
 const yearDisclosure = (taxYear: number | undefined): Disclosure[] => (taxYear !== undefined ? [{ code: 'tax_year_filter', taxYear }] : []);
+
+/** A funder whose paid grants are all filed to placeholders: nothing to rank, and why (not "no grants"). */
+function onlyUnnamed(f: Found, left: readonly Disclosure[]): GrantFailure | null {
+  const d = left.find((x) => x.code === 'unnamed_left_out');
+  return d && d.code === 'unnamed_left_out' ? { code: 'only_unnamed', funder: f.orgs[0]!.names[0] ?? f.asked, names: d.names, amount: d.amount, grants: d.grants } : null;
+}
+
+/**
+ * What a ranking left out as unnamed recipients (unnamed.ts): over the graph, or over some
+ * funders' recipients (their pair totals), or among recipients already grouped (`rows`).
+ */
+async function unnamedLeftOut(ctx: TraverseContext, ranking: 'recipients' | 'grants', scope: { funders: readonly string[] } | 'graph' | { rows: readonly TotalRow[] }): Promise<Disclosure[]> {
+  let found: Array<{ iri: string; amount: number; grants: number }>;
+  if (scope !== 'graph' && 'rows' in scope) {
+    if (scope.rows.length === 0) return [];
+    const marked = new Set((await ctx.store.select(Q.unnamedAmong(ctx.iris, scope.rows.map((x) => x.org.iri)), ctx.signal)).map((r) => r.o!.value));
+    found = scope.rows.filter((x) => marked.has(x.org.iri)).map((x) => ({ iri: x.org.iri, amount: x.amount, grants: x.grants }));
+  } else {
+    const rows = await ctx.store.select(scope === 'graph' ? Q.unnamedInGraph(ctx.iris) : Q.unnamedOf(ctx.iris, scope.funders), ctx.signal);
+    found = rows.map((r) => ({ iri: (r.o ?? r.r)!.value, amount: num(r.total), grants: num(r.n) }));
+  }
+  if (found.length === 0) return [];
+  const orgs = await orgRefs(ctx, found.map((x) => x.iri));
+  return [{ code: 'unnamed_left_out', ranking, names: [...new Set(found.map((x) => orgs.get(x.iri)?.name ?? x.iri))].sort(), grants: found.reduce((a, x) => a + x.grants, 0), amount: found.reduce((a, x) => a + x.amount, 0) }];
+}
 
 /** Funder rollup totals of some funder nodes, summed per payment status (the counterparts: recipients per node, summed). */
 async function funderTotalsOf(ctx: TraverseContext, funders: readonly string[], coverage: Coverage, taxYear?: number): Promise<Totals> {
@@ -683,9 +782,10 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
         const fi = f.orgs.map((o) => o.iri);
         const asc = q.order === 'asc';
         const edges = (await edgeRows(ctx, await ctx.store.select(Q.largestEdgesOf(ctx.iris, fi, G.Paid, q.limit, q.taxYear, q.order), ctx.signal))).sort((a, b) => (asc ? a.amount - b.amount : 0));
-        if (edges.length === 0) return fail({ code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
+        const left = await unnamedLeftOut(ctx, 'grants', { funders: fi });
+        if (edges.length === 0) return fail(onlyUnnamed(f, left) ?? { code: 'no_grants', what: `grants paid by ${q.funder}${q.taxYear ? ` in tax year ${q.taxYear}` : ''}`, coverage });
         const totals = await funderTotalsOf(ctx, fi, coverage, q.taxYear);
-        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
+        return { ok: true, result: { kind: 'largest', scope: 'funder', of: f.orgs.map(ref), edges, totals, coverage, disclosures: [...matchDisclosures(f), ...paidOnly(totals), ...left, ...yearDisclosure(q.taxYear), ...(coverage.synthetic ? [{ code: 'synthetic_graph' } as const] : [])], ...(q.taxYear ? { taxYear: q.taxYear } : {}), ...(asc ? { order: 'asc' as const } : {}) } };
       }
       if (q.recipient) {
         const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);
@@ -700,7 +800,8 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
       const { edges } = await largestInGraph(ctx, q.limit);
       if (edges.length === 0) return fail({ code: 'no_grants', what: 'grants paid', coverage });
       const totals = await graphTotalsOf(ctx);
-      return { ok: true, result: { kind: 'largest', scope: 'graph', edges, totals, coverage, disclosures: [...coverageDisclosures(coverage), ...paidOnly(totals)] } };
+      const left = await unnamedLeftOut(ctx, 'grants', 'graph');
+      return { ok: true, result: { kind: 'largest', scope: 'graph', edges, totals, coverage, disclosures: [...coverageDisclosures(coverage), ...paidOnly(totals), ...left] } };
     }
     case 'average': {
       let scope: Scope = 'graph';
@@ -794,11 +895,15 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
     }
     case 'funders_in_state': {
       const state = q.state.toUpperCase();
-      const raw = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.limit, q.by ?? 'amount'), ctx.signal);
-      if (raw.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
+      const all = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.threshold ? ALL_ROWS : q.limit, q.by ?? 'amount'), ctx.signal);
+      if (all.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
+      // kept by an amount: every funder that gave there is read (one funder-state rollup each), then the threshold keeps some
+      const t = q.threshold;
+      const raw = t ? all.filter((r) => passes(t, num(r.total))).slice(0, THRESHOLD_ROWS) : all;
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
+      const kept: Disclosure[] = t ? [{ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: all.filter((r) => passes(t, num(r.total))).length, of: all.length, over: 'state' }] : [];
+      return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...kept, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
     }
     case 'funders_by_count': {
       const r = await find(ctx, q.recipient, 'recipient', coverage, lookups);

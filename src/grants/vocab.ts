@@ -21,6 +21,7 @@ const DOCS = {
   PairRollup: { kind: 'class', label: 'funder-recipient rollup', comment: 'Totals of the grants of one payment status from one funder to one recipient, for a pair with two or more such grants; a pair with one grant has no rollup (its grant is its total).' },
   StateRollup: { kind: 'class', label: 'state rollup', comment: 'Totals of the grants of one payment status whose recipient address as filed for the grant (grants:recipientAddress) is in one state or province; its counterpart count is the distinct recipients of those grants.' },
   FunderStateRollup: { kind: 'class', label: 'funder-state rollup', comment: 'Totals of one funder\'s grants of one payment status whose recipient address as filed is in one state.' },
+  UnnamedRecipient: { kind: 'class', label: 'unnamed recipient', comment: 'A recipient whose filed name is what a filer wrote in place of one ("SEE ATTACHED SCHEDULE", "VARIOUS"): it names no organization and may total several grants listed in an attachment. Stated in the rollups graph, derived at ingest from the filed names (layout 4); rankings of recipients and of single grants leave it out, saying how many.' },
   CoverageRollup: { kind: 'class', label: 'coverage rollup', comment: 'What the graph holds, counted at ingest: its filings, their funders, their source documents and tax years, so an answer states its coverage without scanning the filings.' },
   GrantGraph: { kind: 'class', label: 'grant graph', comment: 'The named graph of grant edges; says whether its coverage is declared complete and whether it is synthetic.' },
   funder: { kind: 'property', label: 'funder', comment: 'The organization that made the grant (the filer).' },
@@ -36,6 +37,7 @@ const DOCS = {
   purpose: { kind: 'property', label: 'purpose', comment: 'The purpose of the grant as the filer wrote it.' },
   sourceRecord: { kind: 'property', label: 'source record', comment: 'Where in the source document the grant is: an RFC 7111 row fragment (row=N) or an element path.' },
   nameKey: { kind: 'property', label: 'name key', comment: 'An organization name normalized for matching (lower case, punctuation and legal-form words dropped).' },
+  parentNameKey: { kind: 'property', label: 'parent name key', comment: 'On a recipient filed without an EIN as "Parent - Unit" (a school, center or project of a parent organization: "University of Chicago - Urban Labs"), in the rollups graph: the name key of the parent. Derived at ingest from the filed names (layout 4; units.ts gives the rule), so a question about the parent counts the grants of its units in its own state.' },
   nteeCode: { kind: 'property', label: 'NTEE code', comment: 'The National Taxonomy of Exempt Entities code the IRS Business Master File gives the organization.' },
   form: { kind: 'property', label: 'form', comment: 'The return form of a filing: 990, 990PF.' },
   edgeCount: { kind: 'property', label: 'edge count', comment: 'How many grant edges the graph holds from a filing.' },
@@ -52,7 +54,7 @@ const DOCS = {
   documentCount: { kind: 'property', label: 'document count', comment: 'How many distinct source documents the filings of the graph were read from.' },
   coverageComplete: { kind: 'property', label: 'coverage complete', comment: 'True only when an operator declared the ingest to be a complete bulk release; otherwise the graph holds only the filings listed as grants:Filing.' },
   ingestStartedAt: { kind: 'property', label: 'ingest started at', comment: 'On the graph node while an ingest that began at this time has written filings but not yet rebuilt the rollups (an ingest that stopped midway leaves it): totals may not count every filing the graph holds.' },
-  layout: { kind: 'property', label: 'layout', comment: 'On the graph node: the version of the model the grant graph is written in (2: grant lists carry funder, tax year and payment status; pair rollups only for pairs of two or more grants; 3: each grant carries its recipient address as filed). A graph in another layout is refused by readers and upgraded in place by ingests. On a source document, while an upgrade to layout 3 waits for it: the layout its grants are still written in (the filed addresses are in the file, not in the graph, until it is ingested again).' },
+  layout: { kind: 'property', label: 'layout', comment: 'On the graph node: the version of the model the grant graph is written in (2: grant lists carry funder, tax year and payment status; pair rollups only for pairs of two or more grants; 3: each grant carries its recipient address as filed; 4: recipients filed as units of a parent carry the parent\'s name key, and placeholder recipients are typed grants:UnnamedRecipient, in the rollups graph). A graph in another layout is refused by readers and upgraded in place by ingests. On a source document, while an upgrade to layout 3 waits for it: the layout its grants are still written in (the filed addresses are in the file, not in the graph, until it is ingested again).' },
   synthetic: { kind: 'property', label: 'synthetic', comment: 'True on a generated benchmark graph: no edge in it is a real grant.' },
 } as const satisfies Record<string, TermDoc>;
 
@@ -61,7 +63,7 @@ export const G = Object.freeze(Object.fromEntries(Object.keys(DOCS).map((k) => [
 export const GRANT_TERM_DOCS: Readonly<Record<GrantTerm, TermDoc>> = DOCS;
 
 /** The layout this build writes and reads (grants:layout on the graph node). */
-export const GRANT_LAYOUT = 3;
+export const GRANT_LAYOUT = 4;
 
 /** schema.org terms the graph uses for organizations (schema.org names them; Assay does not). */
 export const SDO = {

@@ -138,7 +138,17 @@ export interface CellReport {
 
 export interface GoldFailure { id: string; message: string }
 
-export interface EvalReport { graph: string | null; cases: number; cells: CellReport[]; goldFailures: GoldFailure[] }
+/** A case a replay fixture held no completion for: the fixture no longer matches its prompts. */
+export interface ReplayMiss { cell: string; id: string; message: string }
+
+export interface EvalReport {
+  graph: string | null;
+  cases: number;
+  cells: CellReport[];
+  goldFailures: GoldFailure[];
+  /** Non-empty: the scores are not the fixture's (a stale recording scores 0 for a reason that is not the generator's); callers fail. */
+  replayMisses: ReplayMiss[];
+}
 
 /** Run the gold queries once (they are the same for every cell). */
 async function goldSets(cases: readonly EvalCase[], graph: string | undefined, deps: NlqDeps, config: NlqConfig): Promise<{ sets: Map<string, string[]>; failures: GoldFailure[] }> {
@@ -159,7 +169,19 @@ async function goldSets(cases: readonly EvalCase[], graph: string | undefined, d
   return { sets, failures };
 }
 
-export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<string, string[]>, graph: string | undefined, deps: NlqDeps, config: NlqConfig, mode: Mode, grounded: boolean, onCase?: (s: CaseScore) => void): Promise<CellReport> {
+/** The typed failure code of an outcome that did not answer; a replay miss is its own code (a stale fixture, not a hard question). */
+function failureCode(out: Exclude<Awaited<ReturnType<typeof askGraph>>, { status: 'answered' }>): string {
+  const r = out.reason;
+  if (r.code === 'beyond') return `beyond:${r.beyond.code}`;
+  if (r.code === 'exhausted') return out.transcript.some((t) => t.outcome.kind === 'generator-error' && t.outcome.replayMiss) ? 'replay-miss' : `exhausted:${r.last.kind}`;
+  return r.code;
+}
+
+function noteMiss(out: Awaited<ReturnType<typeof askGraph>>, id: string, onMiss?: (id: string, message: string) => void): void {
+  for (const t of out.transcript) if (t.outcome.kind === 'generator-error' && t.outcome.replayMiss) onMiss?.(id, t.outcome.message);
+}
+
+export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<string, string[]>, graph: string | undefined, deps: NlqDeps, config: NlqConfig, mode: Mode, grounded: boolean, onCase?: (s: CaseScore) => void, onMiss?: (id: string, message: string) => void): Promise<CellReport> {
   const scores: CaseScore[] = [];
   const cfg: NlqConfig = { ...config, ground: grounded, cite: false };
   for (const c of cases) {
@@ -170,14 +192,16 @@ export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<stri
     const base = { id: c.id, question: c.question, expect: c.expect };
     if (c.expect === 'refuse') {
       const out = await askGraph(c.question, graph, deps, cfg);
+      noteMiss(out, c.id, onMiss);
       const answered = out.status === 'answered';
-      const failure = out.status === 'answered' ? null : out.reason.code === 'beyond' ? `beyond:${out.reason.beyond.code}` : out.reason.code === 'exhausted' ? `exhausted:${out.reason.last.kind}` : out.reason.code;
+      const failure = out.status === 'answered' ? null : failureCode(out);
       const one = { precision: 1, recall: 1, f1: 1, intersection: 0, predicted: 0, gold: 0 };
       const zero = { precision: 0, recall: 0, f1: 0, intersection: 0, predicted: 1, gold: 0 };
       s = { ...base, f1: answered ? zero : one, valid: answered, repairs: out.repairs, sparql: out.status === 'answered' ? out.sparql : null, failure, answered };
     } else if (mode === 'oracle') {
-      const grounding = grounded && cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
-      const checked = validateQuery(c.gold, { ...(grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths });
+      const grounding = cfg.checkDictionary ? await deps.groundings.get(graph) : undefined;
+      // The graph's own typing path is allowed as the loop allows it (grounding.ts Typing); the dictionary is checked only grounded.
+      const checked = validateQuery(c.gold, { ...(grounded && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: cfg.allowPropertyPaths, ...(grounding?.typing ? { typing: grounding.typing } : {}) });
       if (!checked.ok) s = { ...base, f1: f1([], g), valid: false, repairs: 0, sparql: c.gold, failure: checked.issues.map((i) => i.code).join(','), answered: false };
       else {
         try {
@@ -191,14 +215,15 @@ export async function runCell(cases: readonly EvalCase[], gold: ReadonlyMap<stri
       }
     } else {
       const out = await askGraph(c.question, graph, deps, cfg);
+      noteMiss(out, c.id, onMiss);
       if (out.status === 'answered') s = { ...base, f1: f1(answerSet(out.result), g), valid: true, repairs: out.repairs, sparql: out.sparql, failure: null, answered: true };
       else {
-        const code = out.reason.code === 'beyond' ? `beyond:${out.reason.beyond.code}` : out.reason.code === 'exhausted' ? `exhausted:${out.reason.last.kind}` : out.reason.code;
-        s = { ...base, f1: f1([], g), valid: false, repairs: out.repairs, sparql: out.transcript.at(-1)?.sparql ?? null, failure: code, answered: false };
+        s = { ...base, f1: f1([], g), valid: false, repairs: out.repairs, sparql: out.transcript.at(-1)?.sparql ?? null, failure: failureCode(out), answered: false };
       }
     }
     scores.push(s);
     onCase?.(s);
+
   }
   const n = scores.length || 1;
   return {
@@ -217,13 +242,15 @@ export async function runEval(set: CaseSet, graph: string | undefined, depsFor: 
   const base = depsFor(true);
   const { sets, failures } = await goldSets(set.cases, graph, base, config);
   const cells: CellReport[] = [];
+  const replayMisses: ReplayMiss[] = [];
   for (const mode of ['end-to-end', 'oracle'] as const) {
     for (const grounded of [true, false]) {
       const deps = mode === 'oracle' ? base : depsFor(grounded);
-      cells.push(await runCell(set.cases, sets, graph, deps, config, mode, grounded, (s) => onCase?.(`${mode} ${grounded ? 'grounded' : 'ungrounded'}`, s)));
+      const cell = `${mode} ${grounded ? 'grounded' : 'ungrounded'}`;
+      cells.push(await runCell(set.cases, sets, graph, deps, config, mode, grounded, (s) => onCase?.(cell, s), (id, message) => replayMisses.push({ cell, id, message })));
     }
   }
-  return { graph: graph ?? null, cases: set.cases.length, cells, goldFailures: failures };
+  return { graph: graph ?? null, cases: set.cases.length, cells, goldFailures: failures, replayMisses };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -234,6 +261,7 @@ export function reportTable(r: EvalReport): string {
     const name = `${c.mode} ${c.grounded ? 'grounded' : 'ungrounded'}`;
     lines.push(`${name.padEnd(24)} ${c.generator.slice(0, 15).padEnd(15)} ${String(c.cases.length).padStart(3)}   ${c.macroF1.toFixed(3).padStart(8)}  ${pct(c.exactMatch).padStart(6)}  ${pct(c.validity).padStart(6)}  ${String(c.repairs).padStart(7)}  ${String(c.refused).padStart(7)}  ${String(c.wrong).padStart(5)}`);
   }
+  if (r.replayMisses.length > 0) lines.push(`NOT A SCORE: ${r.replayMisses.length} prompt${r.replayMisses.length === 1 ? '' : 's'} had no recorded completion (cases ${[...new Set(r.replayMisses.map((m) => m.id))].slice(0, 8).join(', ')}${new Set(r.replayMisses.map((m) => m.id)).size > 8 ? ', …' : ''}); the replay fixture no longer matches its prompts. First: ${r.replayMisses[0]!.message}`);
   if (r.goldFailures.length > 0) lines.push(`gold queries that did not run (cases left out): ${r.goldFailures.map((f) => `${f.id} (${f.message})`).join('; ')}`);
   return lines.join('\n');
 }

@@ -25,6 +25,26 @@ export const LABEL_PREDICATES = [
 ] as const;
 
 export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+/** Wikibase: a property item names the predicate that states its direct ("truthy") claims. */
+export const WIKIBASE_DIRECT_CLAIM = 'http://wikiba.se/ontology#directClaim';
+
+/**
+ * A graph that states types with its own predicates rather than rdf:type (Wikibase: `wdt:P31`
+ * instance of, `wdt:P279` subclass of), found by the predicates' labels. Its classes are the
+ * objects of instance-of and everything above them by subclass-of; an item is of a class when it
+ * is an instance of it or of any class below it, so a query states a type with the path
+ * `instanceOf/subclassOf*`, the one property path the loop then allows.
+ */
+/**
+ * When two predicates join the same classes (a grant's `funder` and its `fundedItem`, both
+ * organizations), the question may name neither; which of them an entity is actually reached by
+ * is a fact of the data, read here, not a guess: `into` — predicates whose object it is; `outOf` —
+ * predicates whose subject it is. Only for `predicates`.
+ */
+export interface Roles { predicates: ReadonlySet<string>; into: ReadonlyMap<string, ReadonlySet<string>>; outOf: ReadonlyMap<string, ReadonlySet<string>> }
+
+export interface Typing { instanceOf: string; subclassOf?: string; classes: ReadonlySet<string> }
 
 export interface VoidFigures { triples: number; entities: number; distinctSubjects: number; classes: number; properties: number }
 
@@ -51,6 +71,10 @@ export interface Grounding {
   namePredicates: readonly string[];
   /** Reads that stopped at a limit: linking and the dictionary saw only part of the graph. */
   cuts: readonly GroundingCut[];
+  /** Set when the graph types its items with its own instance-of / subclass-of predicates. */
+  typing?: Typing;
+  /** Which entities each join predicate reaches, for the predicates that join the same two classes (see Roles). */
+  roles?: Roles;
   /** Milliseconds spent building (mining + labels + dictionary). */
   buildMs: number;
 }
@@ -104,14 +128,141 @@ export async function buildGrounding(runner: GraphRunner, graph: string | undefi
     numeric.set(r.p!.value, { count: Number(r.n?.value ?? 0), zeros: Number(r.z?.value ?? 0), negatives: Number(r.neg?.value ?? 0), min: Number(r.mn?.value ?? NaN), max: Number(r.mx?.value ?? NaN) });
   }
   const entries: LabelEntry[] = rows(labels).map((r) => ({ iri: r.s!.value, label: r.l!.value, via: r.p!.value, ...(r.l!['xml:lang'] ? { lang: r.l!['xml:lang'] } : {}) }));
-  const linker = Linker.build({ labels: entries, types, ix, classes, predicates });
+  // Wikibase names its direct-claim predicates only on their property items: read those names as the predicates' own.
+  if (predicates.has(WIKIBASE_DIRECT_CLAIM)) {
+    const named = await runner.query(`SELECT ?prop ?p ?l WHERE { ?prop <${WIKIBASE_DIRECT_CLAIM}> ?p ; <${RDFS_LABEL}> ?l FILTER(isIRI(?p) && isLiteral(?l)) }`, graph, limits);
+    cut(named, 'labels-cut');
+    // The property item is the predicate's description, not a thing questions ask about: its label names the predicate only.
+    const items = new Set(rows(named).map((r) => r.prop!.value));
+    for (let i = entries.length - 1; i >= 0; i--) if (items.has(entries[i]!.iri)) entries.splice(i, 1);
+    for (const r of rows(named)) entries.push({ iri: r.p!.value, label: r.l!.value, via: WIKIBASE_DIRECT_CLAIM, ...(r.l!['xml:lang'] ? { lang: r.l!['xml:lang'] } : {}) });
+  }
+  const found = typingPredicates(entries, predicates);
+  let typing: Typing | undefined;
+  let mined = ix;
+  if (found) {
+    const view = await typingView(runner, graph, limits, found, ix);
+    for (const c of view.classes) classes.add(c);
+    for (const [sub, ts] of view.types) {
+      const list = types.get(sub) ?? [];
+      for (const t of ts) if (!list.includes(t)) list.push(t);
+      types.set(sub, list);
+    }
+    typing = { ...found, classes: view.classes };
+    mined = view.ix;
+  }
+  const roles = await joinRoles(runner, graph, limits, mined);
+  for (const r of roles.cuts) cuts.push({ code: 'labels-cut', read: r, limit: options.maxLabelRows });
+  const linker = Linker.build({ labels: entries, types, ix: mined, classes, predicates });
   return {
-    graph, ix, types, linker,
+    graph, ix: mined, types, linker, ...(typing ? { typing } : {}), ...(roles.roles ? { roles: roles.roles } : {}),
     dictionary: { predicates, classes },
     void: { triples: ix.triples, entities: ix.entities, distinctSubjects: ix.subjects, classes: ix.classCount, properties: ix.predicateCount },
     numeric, namePredicates, cuts,
     buildMs: performance.now() - started,
   };
+}
+
+/** Roles (see Roles) for the predicates that join one pair of classes with another predicate. */
+async function joinRoles(runner: GraphRunner, graph: string | undefined, limits: { timeoutMs: number; maxRows: number; limitName: string }, ix: Introspection): Promise<{ roles?: Roles; cuts: number[] }> {
+  const byPair = new Map<string, Set<string>>();
+  for (const h of ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE) continue;
+    for (const key of [`${h.from} ${h.to}`, `${h.to} ${h.from}`]) byPair.set(key, (byPair.get(key) ?? new Set()).add(h.predicate));
+  }
+  const shared = new Set<string>();
+  for (const ps of byPair.values()) if (ps.size > 1) for (const p of ps) shared.add(p);
+  if (shared.size === 0) return { cuts: [] };
+  const list = values([...shared].sort());
+  const [into, outOf] = await Promise.all([
+    runner.query(`SELECT DISTINCT ?e ?p WHERE { VALUES ?p { ${list} } ?s ?p ?e FILTER(isIRI(?e)) }`, graph, limits),
+    runner.query(`SELECT DISTINCT ?e ?p WHERE { VALUES ?p { ${list} } ?e ?p ?o FILTER(isIRI(?e) && isIRI(?o)) }`, graph, limits),
+  ]);
+  const cuts: number[] = [];
+  const read = (r: Awaited<ReturnType<GraphRunner['query']>>) => {
+    const m = new Map<string, Set<string>>();
+    if (r.kind !== 'select') return m;
+    // A cut read would make an entity look unreached by a predicate it has: no roles at all then.
+    if (r.truncated) { cuts.push(r.rows.length); return undefined; }
+    for (const row of r.rows) m.set(row.e!.value, (m.get(row.e!.value) ?? new Set()).add(row.p!.value));
+    return m;
+  };
+  const i = read(into);
+  const o = read(outOf);
+  return i && o ? { roles: { predicates: shared, into: i, outOf: o }, cuts } : { cuts };
+}
+
+/** The predicates labelled "instance of" and "subclass of" (one each), when the graph has them and they are not rdf:type/rdfs:subClassOf. */
+function typingPredicates(entries: readonly LabelEntry[], predicates: ReadonlySet<string>): { instanceOf: string; subclassOf?: string } | undefined {
+  const named = (words: string) => [...new Set(entries.filter((e) => predicates.has(e.iri) && e.iri !== RDF_TYPE && e.label.trim().toLowerCase() === words).map((e) => e.iri))];
+  const inst = named('instance of');
+  if (inst.length !== 1) return undefined;
+  const sub = named('subclass of');
+  return { instanceOf: inst[0]!, ...(sub.length === 1 ? { subclassOf: sub[0]! } : {}) };
+}
+
+/**
+ * The classes, types, class profiles and join hints of the graph's own typing, mined as
+ * introspect/ mines rdf:type: per direct class, then carried up the subclass-of hierarchy (an
+ * instance of a capital city is an instance of a city).
+ */
+async function typingView(runner: GraphRunner, graph: string | undefined, limits: { timeoutMs: number; maxRows: number; limitName: string }, t: { instanceOf: string; subclassOf?: string }, ix: Introspection): Promise<{ classes: Set<string>; types: Map<string, string[]>; ix: Introspection }> {
+  const I = `<${t.instanceOf}>`;
+  const [direct, subs, usage, joins] = await Promise.all([
+    runner.query(`SELECT ?s ?c WHERE { ?s ${I} ?c FILTER(isIRI(?s) && isIRI(?c)) }`, graph, limits),
+    t.subclassOf ? runner.query(`SELECT ?a ?b WHERE { ?a <${t.subclassOf}> ?b FILTER(isIRI(?a) && isIRI(?b)) }`, graph, limits) : Promise.resolve(undefined),
+    runner.query(`SELECT ?c ?p (COUNT(DISTINCT ?s) AS ?n) (COUNT(*) AS ?t) WHERE { ?s ${I} ?c . ?s ?p ?o FILTER(isIRI(?c)) } GROUP BY ?c ?p`, graph, limits),
+    runner.query(`SELECT ?c ?p ?d (COUNT(*) AS ?n) WHERE { ?s ${I} ?c . ?s ?p ?o . ?o ${I} ?d FILTER(isIRI(?c) && isIRI(?d)) } GROUP BY ?c ?p ?d`, graph, limits),
+  ]);
+  const rows = (r: Awaited<ReturnType<GraphRunner['query']>> | undefined): Row[] => (r && r.kind === 'select' ? r.rows : []);
+  const parents = new Map<string, string[]>();
+  for (const r of rows(subs)) parents.set(r.a!.value, [...(parents.get(r.a!.value) ?? []), r.b!.value]);
+  const up = new Map<string, string[]>();
+  const ancestors = (c: string): string[] => {
+    const had = up.get(c);
+    if (had) return had;
+    const seen = new Set<string>([c]);
+    const stack = [c];
+    while (stack.length > 0) for (const p of parents.get(stack.pop()!) ?? []) if (!seen.has(p)) { seen.add(p); stack.push(p); }
+    const list = [...seen];
+    up.set(c, list);
+    return list;
+  };
+  const classes = new Set<string>();
+  const types = new Map<string, string[]>();
+  for (const r of rows(direct)) {
+    const list = types.get(r.s!.value) ?? [];
+    for (const a of ancestors(r.c!.value)) { classes.add(a); if (!list.includes(a)) list.push(a); }
+    types.set(r.s!.value, list);
+  }
+  for (const r of rows(subs)) for (const a of ancestors(r.a!.value)) classes.add(a);
+  const instances = new Map<string, number>();
+  for (const ts of types.values()) for (const c of ts) instances.set(c, (instances.get(c) ?? 0) + 1);
+  // Usage per class and predicate, summed up the hierarchy (a subject typed twice is counted twice: these only rank).
+  const use = new Map<string, Map<string, { subjects: number; triples: number }>>();
+  for (const r of rows(usage)) {
+    for (const a of ancestors(r.c!.value)) {
+      const m = use.get(a) ?? new Map();
+      const had = m.get(r.p!.value) ?? { subjects: 0, triples: 0 };
+      m.set(r.p!.value, { subjects: had.subjects + Number(r.n!.value), triples: had.triples + Number(r.t!.value) });
+      use.set(a, m);
+    }
+  }
+  const known = new Set(ix.classes.map((c) => c.iri));
+  const profiles = [...classes].filter((c) => !known.has(c)).sort().map((c) => {
+    const n = instances.get(c) ?? 0;
+    const preds = [...(use.get(c) ?? new Map<string, { subjects: number; triples: number }>())].map(([predicate, u]) => ({ predicate, subjects: Math.min(u.subjects, n || u.subjects), triples: u.triples, coverage: n ? Math.min(1, u.subjects / n) : 0, maxPerSubject: 1, samples: [] as string[] }));
+    return { iri: c, instances: n, triples: preds.reduce((a, p) => a + p.triples, 0), predicates: preds.sort((a, b) => b.subjects - a.subjects), elidedPredicates: 0 };
+  });
+  const hints = new Map<string, { from: string; predicate: string; to: string; triples: number }>();
+  for (const r of rows(joins)) {
+    for (const a of ancestors(r.c!.value)) for (const b of ancestors(r.d!.value)) {
+      const key = `${a} ${r.p!.value} ${b}`;
+      const had = hints.get(key);
+      hints.set(key, { from: a, predicate: r.p!.value, to: b, triples: (had?.triples ?? 0) + Number(r.n!.value) });
+    }
+  }
+  return { classes, types, ix: { ...ix, classes: [...ix.classes, ...profiles], joinHints: { ...ix.joinHints, hints: [...ix.joinHints.hints, ...hints.values()] } } };
 }
 
 const NAME_WORDS = new Set(['name', 'title', 'label', 'caption', 'heading']);

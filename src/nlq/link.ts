@@ -43,7 +43,7 @@ export interface Linking {
 /** Generic English words for dimensions, met in predicate names. */
 const DIMENSIONS: Record<string, string[]> = {
   tall: ['height'], taller: ['height'], tallest: ['height'], short: ['height', 'length'], shortest: ['height', 'length'], shorter: ['height', 'length'],
-  high: ['height', 'elevation'], highest: ['height', 'elevation'],
+  high: ['height', 'elevation'], highest: ['height', 'elevation'], higher: ['height', 'elevation'], low: ['height', 'elevation'], lower: ['height', 'elevation'], lowest: ['height', 'elevation'],
   heavy: ['mass', 'weight'], heavier: ['mass', 'weight'], heaviest: ['mass', 'weight'], weigh: ['mass', 'weight'], weighs: ['mass', 'weight'], light: ['mass', 'weight'], lightest: ['mass', 'weight'],
   long: ['length', 'duration'], longer: ['length', 'duration'], longest: ['length', 'duration'],
   populous: ['population'], people: ['population', 'resident'], inhabitants: ['population', 'resident'], live: ['resident', 'population'], lives: ['resident', 'population'], living: ['resident', 'population'],
@@ -51,8 +51,12 @@ const DIMENSIONS: Record<string, string[]> = {
   expensive: ['cost', 'price'], cheapest: ['cost', 'price'], cheap: ['cost', 'price'], costs: ['cost', 'price'],
   fast: ['speed'], fastest: ['speed'], slowest: ['speed'], wide: ['width', 'diameter'], widest: ['width', 'diameter'],
   last: ['length', 'duration'], lasts: ['length', 'duration'], seconds: ['length', 'duration'], minutes: ['length', 'duration', 'runtime'], hours: ['length', 'duration'],
-  released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'],
-  big: ['size', 'area', 'diameter'], biggest: ['size', 'area', 'diameter'], large: ['size', 'area', 'diameter'], largest: ['size', 'area', 'diameter'], small: ['size', 'area', 'diameter'], smallest: ['size', 'area', 'diameter'],
+  released: ['release'], directed: ['director'], wrote: ['writer', 'author'], written: ['writer', 'author'], write: ['writer', 'author'], writes: ['writer', 'author'],
+  big: ['size', 'area', 'diameter', 'amount'], biggest: ['size', 'area', 'diameter', 'amount'], bigger: ['size', 'area', 'diameter', 'amount'], large: ['size', 'area', 'diameter', 'amount'], largest: ['size', 'area', 'diameter', 'amount'], larger: ['size', 'area', 'diameter', 'amount'],
+  small: ['size', 'area', 'diameter', 'amount'], smallest: ['size', 'area', 'diameter', 'amount'], smaller: ['size', 'area', 'diameter', 'amount'], much: ['amount', 'price', 'cost', 'value'],
+  // Verbs whose noun is a common property name: "published" → publication (date), "founded" → inception/founding, "headquartered" → headquarters.
+  published: ['publication'], publish: ['publication'], founded: ['inception', 'founding'], established: ['inception', 'founding'], headquartered: ['headquarters'],
+  give: ['funder', 'donor', 'grantor'], gave: ['funder', 'donor', 'grantor'], given: ['funder', 'donor', 'grantor'], donated: ['funder', 'donor'], awarded: ['funder', 'grantor'], granted: ['funder', 'grantor'],
 };
 
 /** Irregular English verb forms, so "sang"/"sung" meet "sings" and "wrote" meets "writer". */
@@ -65,6 +69,9 @@ const IRREGULAR: Record<string, string> = {
 
 /** Words too generic to name a relation on their own. */
 const WEAK_RELATION_WORDS = new Set(['has', 'have', 'is', 'of', 'type', 'value', 'id', 'uri', 'iri', 'data', 'info', 'property', 'by', 'to', 'in', 'on']);
+
+/** Head nouns too generic to name a class alone ("IdentifierType" is not what "type" asks about). */
+const GENERIC_HEADS = new Set(['type', 'kind', 'item', 'thing', 'entity', 'record', 'object', 'data', 'value', 'info', 'set', 'list', 'class', 'node', 'resource', 'concept', 'property', 'shape']);
 
 interface LabelRec { iri: string; label: string; toks: string[] }
 
@@ -89,8 +96,9 @@ export class Linker {
   readonly #plainLabel = new Set<string>();
   readonly #types: ReadonlyMap<string, readonly string[]>;
   readonly #classKeys = new Map<string, { iri: string; label: string; instances: number }[]>();
-  readonly #preds: { iri: string; label: string; words: string[]; stems: Set<string>; triples: number }[] = [];
+  readonly #preds: { iri: string; label: string; words: string[]; allWords: string[]; stems: Set<string>; triples: number }[] = [];
   readonly #nameWordStems = new Set<string>();
+  readonly #termStems = new Map<string, Set<string>>();
 
   private constructor(types: ReadonlyMap<string, readonly string[]>) {
     this.#types = types;
@@ -131,14 +139,29 @@ export class Linker {
         l.#classKeys.set(key, list);
       }
     }
+    // A compound class name is also named by its head noun ("MonetaryGrant" → "grants", "PostalAddress" →
+    // "addresses") when no other class has that head or that whole name, and the head is not a generic word.
+    const heads = new Map<string, { iri: string; label: string; instances: number }[]>();
+    for (const list of l.#classKeys.values()) for (const c of list) {
+      const words = nameWords(localName(c.iri));
+      if (words.length < 2) continue;
+      const head = singular(words.at(-1)!);
+      if (GENERIC_HEADS.has(head) || isStopword(head)) continue;
+      const hs = heads.get(head) ?? [];
+      if (!hs.some((x) => x.iri === c.iri)) hs.push(c);
+      heads.set(head, hs);
+    }
+    for (const [head, list] of heads) if (list.length === 1 && !l.#classKeys.has(head)) l.#classKeys.set(head, list);
     for (const p of input.predicates) {
-      const words = new Set<string>(nameWords(localName(p)));
+      // An opaque identifier ("P1082") is no word of the predicate's name when the graph labels it.
+      const opaque = /^[A-Za-z]{0,2}\d+$/.test(localName(p)) && (termLabels.get(p)?.length ?? 0) > 0;
+      const words = new Set<string>(opaque ? [] : nameWords(localName(p)));
       for (const text of termLabels.get(p) ?? []) for (const t of tokens(text)) words.add(t.norm);
       const content = [...words].filter((w) => !WEAK_RELATION_WORDS.has(w) && !isStopword(w));
       const ws = content.length > 0 ? content : [...words];
       const stems = new Set(ws.map(stem));
       for (const s of stems) l.#nameWordStems.add(s);
-      l.#preds.push({ iri: p, label: termLabels.get(p)?.[0] ?? nameWords(localName(p)).join(' '), words: ws, stems, triples: triples.get(p) ?? 0 });
+      l.#preds.push({ iri: p, label: termLabels.get(p)?.[0] ?? nameWords(localName(p)).join(' '), words: ws, allWords: [...words], stems, triples: triples.get(p) ?? 0 });
     }
     return l;
   }
@@ -164,6 +187,17 @@ export class Linker {
       const list = this.#inverted.get(t);
       if (list) list.push(n); else this.#inverted.set(t, [n]);
     }
+  }
+
+  /** Stems of every word naming a predicate or class (its local name and labels, weak words included): what a query using it accounts for. */
+  termStems(iri: string): ReadonlySet<string> {
+    const had = this.#termStems.get(iri);
+    if (had) return had;
+    const out = new Set<string>(nameWords(localName(iri)).map(stem));
+    for (const p of this.#preds) if (p.iri === iri) { for (const w of p.allWords) out.add(stem(w)); }
+    for (const list of this.#classKeys.values()) for (const c of list) if (c.iri === iri) for (const t of tokens(c.label)) out.add(stem(t.norm));
+    this.#termStems.set(iri, out);
+    return out;
   }
 
   labelOf(iri: string): string | undefined {
@@ -269,7 +303,9 @@ export class Linker {
     // so "the largest population" is about population, not diameter.
     const words: { i: number; stems: Map<string, number> }[] = [];
     for (const t of toks) {
-      if (consumed.has(t.i) || isStopword(t.norm) || WEAK_RELATION_WORDS.has(t.norm)) continue;
+      // "how much" asks an amount: "much" is a stopword everywhere else.
+      const howMuch = t.norm === 'much' && toks[t.i - 1]?.norm === 'how';
+      if (consumed.has(t.i) || (isStopword(t.norm) && !howMuch) || WEAK_RELATION_WORDS.has(t.norm)) continue;
       const stems = new Map<string, number>();
       for (const d of DIMENSIONS[t.norm] ?? []) stems.set(stem(d), 0.6);
       stems.set(stem(t.norm), 1);

@@ -21,6 +21,7 @@ import type { GraphRunner, QueryResult } from './exec.ts';
 import { SparqlError } from './exec.ts';
 import { cite, supportingIris, type Cited } from './cite.ts';
 import { groundedPrompt, repairPrompt, ungroundedPrompt } from './generate/prompt.ts';
+import { ReplayMissError } from './generate/replay.ts';
 import { extractSparql, type BeyondReason, type SparqlGenerator } from './generate/types.ts';
 import type { Linking } from './link.ts';
 import { qualify, DEFAULT_QUALIFY, type Qualification, type QualifyConfig } from './qualify.ts';
@@ -72,7 +73,8 @@ export type TurnOutcome =
   | { kind: 'exec-error'; code: string; message: string }
   | { kind: 'row-budget'; maxRows: number }
   | { kind: 'beyond'; reason: BeyondReason }
-  | { kind: 'generator-error'; message: string };
+  /** `replayMiss`: a replay fixture held no completion for the prompt (the fixture is stale, not the question hard). */
+  | { kind: 'generator-error'; message: string; replayMiss?: true };
 
 export interface Turn {
   round: number;
@@ -226,7 +228,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
       tentative = gen.tentative;
     } catch (e) {
       if (signal?.aborted) throw e;
-      done({ kind: 'generator-error', message: (e as Error).message });
+      done({ kind: 'generator-error', message: (e as Error).message, ...(e instanceof ReplayMissError ? { replayMiss: true as const } : {}) });
       break;
     }
     turn.completion = text;
@@ -237,7 +239,7 @@ export async function askGraph(question: string, graph: string | undefined, deps
       done({ kind: 'no-sparql' });
       problem = 'your reply held no SPARQL query; reply with one query in a ```sparql block';
     } else {
-      const checked = validateQuery(sparql, { ...(config.checkDictionary && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: config.allowPropertyPaths });
+      const checked = validateQuery(sparql, { ...(config.checkDictionary && grounding ? { dictionary: grounding.dictionary } : {}), allowPropertyPaths: config.allowPropertyPaths, ...(grounding?.typing ? { typing: grounding.typing } : {}) });
       if (!checked.ok) {
         const message = repairMessage(checked.issues);
         done({ kind: 'invalid', issues: checked.issues, message });

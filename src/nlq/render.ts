@@ -23,6 +23,7 @@ export function beyondText(r: BeyondReason): string {
     case 'zero-values': return `${short(r.predicate)} holds ${r.zeros} zero value${r.zeros === 1 ? '' : 's'}, and the graph does not say whether a zero is a measurement or a placeholder for an unknown one, so the smallest values cannot be ranked safely`;
     case 'guessed-join-empty': return `the question names no relation, the join the generator chose (${short(r.predicate)}) found nothing, and an empty answer from a guessed join is no evidence of absence`;
     case 'cannot-repair': return 'the offline generator writes one query per question and cannot repair it';
+    case 'unused-words': return `the only query the offline generator found leaves ${r.words.map((w) => `"${w}"`).join(', ')} of the question unused, so it would answer a different question`;
   }
 }
 

@@ -37,6 +37,24 @@ export interface ValidateOptions {
   /** Check predicate and class IRIs against this dictionary (undefined = no check). */
   dictionary?: Dictionary;
   allowPropertyPaths?: boolean;
+  /**
+   * The graph's own typing predicates (grounding.ts `typing`, Wikibase style): with them, the one
+   * path that states a type is allowed even when other paths are not — instance-of followed by any
+   * number of subclass-of steps (`wdt:P31/wdt:P279*`), or subclass-of steps alone (`wdt:P279*`, `+`).
+   */
+  typing?: { instanceOf: string; subclassOf?: string };
+}
+
+type PathNode = { type: 'path'; pathType: string; items: (PathNode | Term)[] };
+
+/** Whether a path is the typing path of `typing` (see ValidateOptions.typing). */
+export function isTypingPath(p: PathNode, typing: { instanceOf: string; subclassOf?: string } | undefined): boolean {
+  if (!typing?.subclassOf) return false;
+  const isIri = (x: PathNode | Term | undefined, value: string) => x !== undefined && (x as Term).termType === 'NamedNode' && (x as Term).value === value;
+  const closure = (x: PathNode | Term | undefined) => x !== undefined && (x as PathNode).type === 'path' && ((x as PathNode).pathType === '*' || (x as PathNode).pathType === '+')
+    && (x as PathNode).items.length === 1 && isIri((x as PathNode).items[0], typing.subclassOf!);
+  if (closure(p)) return true;
+  return p.pathType === '/' && p.items.length === 2 && isIri(p.items[0], typing.instanceOf) && closure(p.items[1]);
 }
 
 export function validateQuery(text: string, options: ValidateOptions = {}): Validated {
@@ -65,7 +83,11 @@ export function validateQuery(text: string, options: ValidateOptions = {}): Vali
     if (Array.isArray(triples)) {
       for (const t of triples) {
         const p = t.predicate as Term & { type?: string };
-        if (p.type === 'path') { path = true; collectPathIris(p, predicates); continue; }
+        if (p.type === 'path') {
+          collectPathIris(p, predicates);
+          if (isTypingPath(p as unknown as PathNode, options.typing)) { if (t.object.termType === 'NamedNode') classes.add(t.object.value); } else path = true;
+          continue;
+        }
         if (p.termType === 'NamedNode') {
           predicates.add(p.value);
           if (p.value === RDF_TYPE && t.object.termType === 'NamedNode') classes.add(t.object.value);

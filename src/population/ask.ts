@@ -11,11 +11,11 @@ import { gradeText, strictBlockers, type Figure } from '../answer/figures.ts';
 import { resolveCitations } from '../answer/citations.ts';
 import { qualify } from '../answer/qualification.ts';
 import { mergeDisclosures } from '../answer/disclosures.ts';
-import { draftWithModel } from '../answer/synthesise.ts';
 import { PLAIN_LABEL } from '../answer/render.ts';
 import { toNQuads } from '../ask/record.ts';
 import type { RunState } from '../ask/state.ts';
-import { evidenceOut, figureOut } from '../answer/assemble.ts';
+import { evidenceOut, figureOut, worded } from '../answer/assemble.ts';
+import { renderNote } from '../answer/wording.ts';
 import type { AskResult } from '../ask/types.ts';
 import type { PopulationAnswer } from './answer-types.ts';
 import { composePopulation } from './answer.ts';
@@ -43,13 +43,7 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
     ...(c.table ? tableQuads(tableIri, s.iris.answer, c.table, s.iris.runGraph, base) : []),
   ];
   if (quads.length > 0) await s.services.store.apply({ kind: 'load', data: toNQuads(quads), format: 'application/n-quads' });
-  let text = c.text;
-  let rendering: 'plain' | 'model' = 'plain';
-  if (s.services.model) {
-    const d = await draftWithModel(s.services.model, s.question, factSheetText(c.sheet, s.question), s.ctx.signal);
-    s.ctx.usage.push({ role: 'synthesise', model: d.model, ...(d.usage ?? {}) });
-    text = d.text; rendering = 'model';
-  }
+  const { text, rendering, notes: wordingNotes } = await worded(s, () => factSheetText(c.sheet, s.question), () => c.text);
   const g = gradeText(text, c.sheet, secondPathsFor(c.sheet, s.crossChecks, s.iris));
   const idToIri = new Map(c.sheet.facts.map((f) => [f.id, s.iris.evidence(f.evidence.index)]));
   // a derived figure's operands may be other derived figures (a count in a ratio): they cite the evidence those rest on
@@ -65,7 +59,7 @@ export async function answerPopulation(s: RunState, items: AdmittedEvidence[], p
   return {
     ...s.base('answered'), text, rendering, rendering_label: rendering === 'plain' ? PLAIN_LABEL : `drafted by ${s.services.model!.modelFor('synthesise')} from the fact sheet; figures graded by code`,
     figures: figures.map(figureOut), guarded_figures: g.guarded.map(withIris).map(figureOut), citations,
-    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...notes, ...c.disclosures, ...(pa.crossCheck ? [...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(figures), ...disputedComponents(items, s.crossChecks)] : [])]) },
+    qualification: { level: q.level, statement: q.statement, disclosures: mergeDisclosures([...q.disclosures, ...notes, ...c.disclosures, ...wordingNotes.map(renderNote), ...(pa.crossCheck ? [...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(figures), ...disputedComponents(items, s.crossChecks)] : [])]) },
     evidence: items.map((e) => evidenceOut(s, e)),
     ...(s.crossChecks.length ? { cross_checks: crossChecksOut(s.crossChecks, s.iris) } : {}),
     ...(table ? { table } : {}),

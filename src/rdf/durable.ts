@@ -43,6 +43,8 @@ import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
 import type { AssayStore } from './backend.ts';
 import { oxigraphVersion, type WasmImage } from './wasm-image.ts';
 import { ImageRefused, type ImageCache } from './image-file.ts';
+import { keepFromEmpty, noteDocument, noteUnknown, noteWrite } from '../void/kept.ts';
+import type { KeptLimits } from '../../introspect/kept.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -108,6 +110,13 @@ export interface DurableOptions {
    * start-up (`saveImage`) and at close. Owner only (ignored when read-only); off by default.
    */
   images?: ImageCache | null;
+  /**
+   * Keep the introspection library's columns from the first write on (src/void/kept.ts), so that
+   * introspecting this store folds the writes it was told instead of dumping each graph: for a
+   * process that loads and then introspects (the CLI). Writes only queue their text (bounded by
+   * `maxPendingChars`); off by default, where a store keeps from its first introspection on.
+   */
+  keep?: boolean | Partial<KeptLimits>;
 }
 
 /** Part of every image key: a change to how images or stores are made invalidates them all. */
@@ -292,6 +301,12 @@ function validRecordAt(buf: Buffer, at: number): number | undefined {
  * marks an op that was acknowledged once already (its data is known to be valid).
  */
 export function applyToMemory(rdf: RdfStore, op: WriteOp, how: { replay?: boolean } = {}): void {
+  applyOp(rdf, op, how);
+  // Only after the op was applied in full (a failed op changed nothing).
+  noteWrite(rdf, op);
+}
+
+function applyOp(rdf: RdfStore, op: WriteOp, how: { replay?: boolean }): void {
   switch (op.kind) {
     case 'update':
       rdf.update(op.sparql, op.baseIri ? { baseIri: op.baseIri } : undefined);
@@ -422,6 +437,7 @@ export class DurableStore implements AssayStore {
       compactAfterBytes: args.opts.compactAfterBytes ?? 64 * 1024 * 1024,
       maxQuads: args.opts.maxQuads ?? DEFAULT_MAX_QUADS,
       images: null,
+      keep: args.opts.keep ?? false,
     };
     this.#images = this.#readOnly || this.#remote || !this.dir ? null : args.opts.images ?? null;
     this.#journalHash = this.#images ? args.journalHash ?? createHash('sha256') : null;
@@ -443,8 +459,10 @@ export class DurableStore implements AssayStore {
 
   /** A store with no data directory (tests, scratch work). Writes are not persisted. */
   static inMemory(opts: DurableOptions = {}): DurableStore {
+    const rdf = new RdfStore();
+    if (opts.keep) keepFromEmpty(rdf, opts.keep === true ? {} : opts.keep);
     return new DurableStore({
-      rdf: new RdfStore(), dir: null, journal: null, journalBytes: 0, manifest: null,
+      rdf, dir: null, journal: null, journalBytes: 0, manifest: null,
       recovery: { snapshotQuads: 0, replayed: 0 }, opts,
     });
   }
@@ -497,6 +515,7 @@ export class DurableStore implements AssayStore {
     try {
       const manifest = await readManifest(dir);
       const rdf = new RdfStore();
+      if (opts.keep) keepFromEmpty(rdf, opts.keep === true ? {} : opts.keep);
       const recovery: RecoveryReport = { snapshotQuads: 0, replayed: 0 };
       const images = readOnly ? null : opts.images ?? null;
       let snapshotData: Buffer | undefined;
@@ -527,6 +546,7 @@ export class DurableStore implements AssayStore {
         const image = await adoptImage(rdf, images, key);
         recovery.image = image.outcome.code === 'adopted' ? { ...image.outcome, ms: performance.now() - t0 } : image.outcome;
         if (image.adopted) {
+          noteUnknown(rdf);
           imageKey = key;
           recovery.snapshotQuads = rdf.size;
           recovery.replayed = countRecords(journalData);
@@ -543,6 +563,7 @@ export class DurableStore implements AssayStore {
           } catch (e) {
             throw new StoreCorruptError(`${join(dir, manifest.snapshot!)}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
           }
+          noteDocument(rdf, snapshotData, RDF_FORMATS.nquads);
           recovery.snapshotQuads = rdf.size;
         }
         const replay = replayJournal(journalPath, journalData, rdf);
@@ -691,8 +712,10 @@ export class DurableStore implements AssayStore {
       const t0 = performance.now();
       const r = await adoptImage(this.rdf, this.#images, key, this.#opts.maxQuads);
       this.#logImage(r.outcome.code === 'adopted' ? { ...r.outcome, ms: performance.now() - t0 } : r.outcome);
-      if (r.adopted) adopted = r.adopted;
-      else if (r.outcome.code !== 'unusable') this.#wantImage = { key, seq: 1 };
+      if (r.adopted) {
+        adopted = r.adopted;
+        noteUnknown(this.rdf);
+      } else if (r.outcome.code !== 'unusable') this.#wantImage = { key, seq: 1 };
     }
     const estimate = adopted ? 0 : estimateQuads(op);
     // The bound first (free); a count only when the bound says the write could pass the ceiling.

@@ -15,7 +15,7 @@
  * memoryBytes, runs: [[firstPage, pages, crc32]…]}), then each run's pages, in order. Zero pages
  * are left out (a store's heap is mostly sparse above what it uses).
  */
-import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { WasmImage } from './wasm-image.ts';
@@ -66,6 +66,19 @@ function splitRuns(runs: readonly [number, number][]): [number, number][] {
   return out;
 }
 
+/**
+ * Writes all of `data` at `position` and returns the position after it: one write(2) may take
+ * fewer bytes than asked (a disk filling up), and the rest must follow or the call fails.
+ */
+async function writeAt(fh: FileHandle, data: Uint8Array, position: number): Promise<number> {
+  for (let at = 0; at < data.length;) {
+    const { bytesWritten } = await fh.write(data, at, data.length - at, position + at);
+    if (bytesWritten <= 0) throw new Error(`only ${at} of ${data.length} bytes of the image could be written (is the disk full?)`);
+    at += bytesWritten;
+  }
+  return position + data.length;
+}
+
 /** Write `image` as `path`, atomically (temporary file, then rename). */
 export async function writeImageFile(path: string, key: string, image: WasmImage): Promise<number> {
   const bytes = new Uint8Array(image.memory);
@@ -83,13 +96,11 @@ export async function writeImageFile(path: string, key: string, image: WasmImage
   let written = 0;
   try {
     const head = Buffer.concat([MAGIC, len, json]);
-    await fh.write(head, 0, head.length, 0);
-    written = head.length;
+    written = await writeAt(fh, head, 0);
     for (const [first, pages] of runs) {
-      const run = bytes.subarray(first * PAGE, Math.min(bytes.length, (first + pages) * PAGE));
-      await fh.write(run, 0, run.length, written);
-      written += run.length;
+      written = await writeAt(fh, bytes.subarray(first * PAGE, Math.min(bytes.length, (first + pages) * PAGE)), written);
     }
+    await fh.datasync(); // the rename below must never name a file whose bytes are not on disk yet
   } catch (e) {
     await fh.close().catch(() => undefined);
     await rm(tmp, { force: true });

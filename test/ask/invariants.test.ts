@@ -56,11 +56,16 @@ describe('validation with a model', () => {
   it('a model rejecting the residual question rejects the record; it is asked only about residuals', async () => {
     const asked: string[] = [];
     const model = { ...fixedModel('x', [], false), async complete(req: Parameters<ReturnType<typeof fixedModel>['complete']>[0]) { if (req.role === 'classify') asked.push(req.messages[1]!.content); return fixedModel('x', [], false).complete(req); } };
+    // a candidate the code accepts on its own exists: the model is not asked at all (it could only have chosen a worse one)
     const r = await ask({ ...offline, model }, { question: Q });
+    expect(asked).toEqual([]);
+    expect(r.evidence.map((e) => e.measure)).toEqual(['sec-edgar/us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax']);
+    // none does: the residual ones are put to the model, and its no rejects them
+    const residual = await ask({ ...offline, model }, { question: 'What was the outstanding debt on March 31, 2024?' });
     expect(asked.length).toBeGreaterThan(0);
     for (const q of asked) expect(q).toMatch(/its label does not lead with the words asked for/);
-    expect(r.evidence.map((e) => e.measure)).toEqual(['sec-edgar/us-gaap/RevenueFromContractWithCustomerExcludingAssessedTax']);
-    expect(r.attempts.some((a) => /the model judged/.test(a.reason ?? ''))).toBe(true);
+    expect(residual.status).toBe('refused');
+    expect(residual.attempts.some((a) => /the model judged/.test(a.reason ?? ''))).toBe(true);
   }, 60_000);
 });
 

@@ -9,7 +9,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ask } from '../../src/ask/run.ts';
 import type { AskServices } from '../../src/ask/services.ts';
-import { codeFromText, matchSeries } from '../../src/execute/unkeyed.ts';
+import { readFileSync } from 'node:fs';
+import { codeFromText, leadsWith, matchSeries } from '../../src/execute/unkeyed.ts';
 import { connectorRuntime } from '../../src/connectors/runtime.ts';
 import { fixedModel, testServices } from './services.ts';
 
@@ -22,6 +23,16 @@ const SHA = {
   xchg2024: '66d43423cb32afa318b2e82dfcdd5a3aeb8a70d4e827ffbe35406fe64d8a8ce1',
   xchg2025: '12aba462ac59fd3f7f7478445beaf6cf90d9a7ca4a09377c1cdae5ac7ad3f427',
 };
+
+/** A day's record of the recorded 2024 Debt to the Penny response, read from its body file (not through Assay's connector). */
+function pennyRecord(date: string): { tot_pub_debt_out_amt: number; debt_held_public_amt: number } {
+  const dir = new URL('../../fixtures/publishers/treasury-fiscal-data/', import.meta.url);
+  const cassette = JSON.parse(readFileSync(new URL('debt-to-penny-range.DebtPenny_20200307_20250306.2024.cassette.json', dir), 'utf8')) as { response: { bodyFile: string } };
+  const body = JSON.parse(readFileSync(new URL(cassette.response.bodyFile, dir), 'utf8')) as { data: Array<Record<string, string>> };
+  const row = body.data.find((d) => d.record_date === date);
+  if (!row) throw new Error(`no Debt to the Penny record dated ${date} in the 2024 recording`);
+  return { tot_pub_debt_out_amt: Number(row.tot_pub_debt_out_amt), debt_held_public_amt: Number(row.debt_held_public_amt) };
+}
 
 let services: AskServices;
 beforeAll(async () => { services = await testServices(); }, 120_000);
@@ -78,16 +89,35 @@ describe('national aggregates: read at the dataset scope, no entity resolution',
     expect(r.refusal!.reason).toContain('the nearest later record is dated 2024-01-02');
   });
 
-  it('"national debt" is not the publisher label: offline it stays a residual question; a judging model settles it', async () => {
-    const q = 'What was the national debt on March 31, 2024?';
+  it('"outstanding debt" is not the publisher label nor a name the catalog gives it: offline it stays a residual question; a judging model settles it', async () => {
+    const q = 'What was the outstanding debt on March 31, 2024?';
     const offline = await ask(services, { question: q });
     expect(offline.status).toBe('refused');
     expect(offline.refusal!.boundary).toBe('no_data');
-    expect(offline.refusal!.reason).toContain('does "Total Public Debt Outstanding" mean "national debt"?');
-    const judged = await ask(await testServices({ model: fixedModel('The national debt was $34,586,533,479,349.88 on 2024-03-29.') }), { question: q });
+    expect(offline.refusal!.reason).toContain('does "Total Public Debt Outstanding" mean "outstanding debt"?');
+    const judged = await ask(await testServices({ model: fixedModel('The outstanding debt was $34,586,533,479,349.88 on 2024-03-29.') }), { question: q });
     expect(judged.status).toBe('answered');
     expect(values(judged)).toEqual([['2024-03-29', 34586533479349.88]]);
   }, 120_000);
+
+  // "debt" asked of the debt dataset is its total; "debt held by the public" is a part of it and was
+  // once answered (graded verified) for "What was the US debt on March 31, 2024?"
+  it.each([
+    'What was the US debt on March 31, 2024?',
+    'What was the national debt on March 31, 2024?',
+    'What was the federal debt on March 31, 2024?',
+  ])('%s = total public debt outstanding (the catalog\'s altLabels), never a part of it', async (q) => {
+    const r = await ask(services, { question: q });
+    expect(r.status).toBe('answered');
+    expect(r.evidence.map((e) => e.measure)).toEqual(['treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt']);
+    expect(values(r)).toEqual([['2024-03-29', pennyRecord('2024-03-29').tot_pub_debt_out_amt]]);
+    expect(r.figures.map((f) => f.value)).not.toContain(pennyRecord('2024-03-29').debt_held_public_amt);
+  }, 120_000);
+
+  it('a part asked by name is still that part: "debt held by the public" reads debt_held_public_amt', async () => {
+    const r = await ask(services, { question: 'What was the debt held by the public on March 31, 2024?' });
+    expect(values(r)).toEqual([['2024-03-29', pennyRecord('2024-03-29').debt_held_public_amt]]);
+  }, 60_000);
 
   it('a federal fiscal year is read at its last record on or before 30 September (FY2023 → 2023-09-29)', async () => {
     const r = await ask(services, { question: 'What was the total public debt outstanding in fiscal year 2023?' });
@@ -282,18 +312,30 @@ describe('binding helpers', () => {
 });
 
 describe('a label that does not plainly say what was asked', () => {
-  it('"national debt" offline is refused with what would settle it, not "no data for this period"', async () => {
+  it('"outstanding debt" offline is refused with what would settle it, not "no data for this period"', async () => {
     const services = await testServices();
-    const r = await ask(services, { question: 'What was the national debt on March 31, 2024?' });
+    const r = await ask(services, { question: 'What was the outstanding debt on March 31, 2024?' });
     expect(r.status).toBe('refused');
     expect(r.refusal).toMatchObject({ boundary: 'no_data', code: 'residual' });
-    expect(r.refusal!.answerable_if).toMatch(/configured model to settle whether the publisher's label means "national debt"/);
+    expect(r.refusal!.answerable_if).toMatch(/configured model to settle whether the publisher's label means "outstanding debt"/);
     // the same read in the publisher's words is answered (record of 2024-03-29, the last before the date)
     const plain = await ask(services, { question: 'What was the total public debt outstanding on March 31, 2024?' });
     expect(plain.evidence.map((e) => e.value)).toEqual([34586533479349.88]);
     // its cross-check note names what is missing in plain terms
     expect(plain.qualification!.disclosures.join(' ')).not.toMatch(/keyed reads implemented/);
   }, 120_000);
+
+  it.each([
+    ['Debt Held by the Public', 'debt', false],
+    ['Debt Held by the Public', 'debt held by the public', true],
+    ['Total Public Debt Outstanding', 'public debt', true],
+    ['Average Interest Rate Amount', 'average interest rate', true],
+    ['Rate of Exchange', 'rate', true],
+    ['Exchange Rate', 'exchange rate', true],
+    ['Intragovernmental Holdings', 'holdings', false],
+  ] as const)('the label "%s" answers "%s": %s', (label, asked, ok) => {
+    expect(leadsWith(label, asked)).toBe(ok);
+  });
 });
 
 describe('a rate asked is a share, not a currency price', () => {

@@ -66,7 +66,9 @@ describe('binders', () => {
 
   it('SVI, PLACES, Scorecard and ProPublica bind their keys', () => {
     expect(bindReadings('cdc-svi/county-poverty', 'cdc-svi/svi2018/EP_POV', { keyType: 'fips', value: '17031' })).toMatchObject([{ fetchArgs: { county_fips: '17031' }, measure: 'svi2018/EP_POV' }]);
-    expect(bindReadings('cdc-places/county-measure', 'cdc-places/measureid/ARTHRITIS', { keyType: 'fips', value: '06059' })).toMatchObject([{ fetchArgs: { county_fips: '06059', measure: 'ARTHRITIS' }, measure: 'measureid/ARTHRITIS', attributes: { valueType: 'CrdPrv' } }]);
+    expect(bindReadings('cdc-places/county-measure', 'cdc-places/measureid/ARTHRITIS', { keyType: 'fips', value: '06059' })).toMatchObject([{ fetchArgs: { county_fips: '06059', measure: 'ARTHRITIS' }, measure: 'measureid/ARTHRITIS', attributes: { valueType: 'CrdPrv' } },
+      // then the county's row of the wide file of every county (one recorded download; the keyed request may not be recorded)
+      { operation: 'all-counties-wide', fetchArgs: {}, measure: 'measureid/ARTHRITIS', attributes: { valueType: 'CrdPrv' } }]);
     expect(bindReadings('college-scorecard/school', 'college-scorecard/latest/cost.tuition.in_state', { keyType: 'ipeds_unitid', value: '130794' })).toMatchObject([{ fetchArgs: { unitid: '130794', fields: 'latest.cost.tuition.in_state' }, measure: 'latest.cost.tuition.in_state' }]);
     expect(bindReadings('propublica-nonprofits/organization', 'propublica-nonprofits/filing/totrevenue', { keyType: 'ein', value: '142007220' })).toMatchObject([{ fetchArgs: { ein: '142007220' }, measure: 'filing/totrevenue' }]);
     expect(bindReadings('propublica-nonprofits/organization', 'propublica-nonprofits/filing/totrevenue', { keyType: 'cik', value: '0000320193' })).toEqual({ error: 'organization takes an EIN, not a cik' });

@@ -45,18 +45,26 @@ export async function ingestedStore(files: string[] = [EXTRACT], registry?: Iden
   return { store, durable, iris, report };
 }
 
+/** Layout 3, from a layout-4 graph: no unit links in the rollups graph, marked 3. */
+export async function downgradeTo3(store: GrantStore, iris: GrantIris): Promise<void> {
+  const g = `<${iris.graph}>`;
+  await store.update(`DELETE WHERE { GRAPH <${iris.rollups}> { ?o <${G.parentNameKey}> ?k } }`);
+  await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } } ; INSERT DATA { GRAPH ${g} { ${g} <${G.layout}> 3 } }`);
+}
+
 /**
- * Layout 2, from a layout-3 graph: no recipient address on the edges (and no place nodes), marked
+ * Layout 2, from a layout-4 graph: no recipient address on the edges (and no place nodes), marked
  * 2. The rollups are left as they are: no reader reads a graph in layout 2, and the upgrade rebuilds them.
  */
 export async function downgradeTo2(store: GrantStore, iris: GrantIris): Promise<void> {
+  await downgradeTo3(store, iris);
   const g = `<${iris.graph}>`;
   await store.update(`DELETE WHERE { GRAPH ${g} { ?e <${G.recipientAddress}> ?p } }`);
   await store.update(`DELETE WHERE { GRAPH ${g} { ?p a <${SDO.PostalAddress}> ; ?x ?y } }`);
   await store.update(`DELETE WHERE { GRAPH ${g} { ${g} <${G.layout}> ?v } } ; INSERT DATA { GRAPH ${g} { ${g} <${G.layout}> 2 } }`);
 }
 
-/** Layout 1, from a layout-3 graph: what the edges and rollups looked like before the slim model. */
+/** Layout 1, from a layout-4 graph: what the edges and rollups looked like before the slim model. */
 export async function downgrade(store: GrantStore, iris: GrantIris): Promise<void> {
   await downgradeTo2(store, iris);
   const g = `<${iris.graph}>`, ro = `<${iris.rollups}>`;
@@ -71,4 +79,27 @@ WHERE { GRAPH ${g} { ?e <${G.recipient}> ?r ; <${PROV.wasDerivedFrom}> ?l . ?l <
 WHERE { GRAPH ${g} { ?e a <${G.Grant}> ; <${G.funder}> ?f ; <${G.recipient}> ?r ; <${G.paymentStatus}> ?s ; <${G.amount}> ?a }
   BIND(IRI(CONCAT(STR(?f), "/to/", STRAFTER(STR(?r), "/org/"), "/", STRAFTER(STR(?s), "#"))) AS ?x)
   FILTER NOT EXISTS { GRAPH ${ro} { ?x <${G.totalAmount}> ?t } } }`);
+}
+
+/** State names a filer's "Parent - Unit" parent may be instead of an organization (enough for the extract's filed states). */
+const STATE_NAMES = new Set(['illinois', 'indiana', 'michigan', 'minnesota', 'new york', 'ohio', 'wisconsin', 'pennsylvania', 'california']);
+
+/**
+ * The rows filed to an organization as a reader of the file groups them: under its name, and
+ * under its units' — rows filed with no EIN as "<name> - <unit>" in a state the organization's
+ * own rows are filed in (any state when it has none), unless the parent part is a city some row
+ * was filed to or a state, or initials. Written here from the file, not with Assay's rule.
+ */
+export function toOrg(rows: readonly Row[], name: string): Row[] {
+  const own = rows.filter((r) => norm(r.grantee_name) === norm(name));
+  const states = new Set(own.map((r) => r.grantee_state.toUpperCase()));
+  const cities = new Set(rows.map((r) => norm(r.grantee_city)));
+  const parent = name.replace(/^the\s+/i, '');
+  const place = cities.has(norm(parent)) || STATE_NAMES.has(norm(parent)) || /^[A-Z]{1,5}$/.test(parent.trim());
+  const units = place ? [] : rows.filter((r) => {
+    const at = r.grantee_name.indexOf(' - ');
+    return at > 0 && !r.grantee_ein && norm(r.grantee_name.slice(0, at).replace(/^the\s+/i, '')) === norm(parent)
+      && (states.size === 0 || states.has(r.grantee_state.toUpperCase()));
+  });
+  return [...own, ...units];
 }

@@ -12,7 +12,7 @@ import { traverse, type GrantQuestion } from '../../src/grants/traverse.ts';
 import { renderFailure } from '../../src/grants/render.ts';
 import { G, GRANT_LAYOUT, type GrantIris } from '../../src/grants/vocab.ts';
 import { RDF } from '../../src/rdf/vocab.ts';
-import { downgrade, downgradeTo2, EXTRACT, extractRows, ingestedStore, PF } from './helpers.ts';
+import { downgrade, downgradeTo2, downgradeTo3, EXTRACT, extractRows, ingestedStore, PF } from './helpers.ts';
 
 const QUESTIONS: GrantQuestion[] = [
   { direction: 'forward', funder: 'Erb Family Foundation' },
@@ -56,11 +56,24 @@ describe('grant graph layout', () => {
     expect(fresh.graph.filter((t) => t.endsWith(`${RDF.type} uri:https://schema.org/PostalAddress^`))).toHaveLength(places.size);
   });
 
+  it('refuses to read a layout-3 graph (no unit links), saying no file is needed; an ingest of no file upgrades it in place to what a fresh ingest writes', async () => {
+    await downgradeTo3(store, iris);
+    const before = await traverse({ store, iris }, QUESTIONS[1]!);
+    expect(before).toEqual({ ok: false, failure: { code: 'layout_outdated', found: 3, expected: GRANT_LAYOUT, storeOnly: true } });
+    if (!before.ok) expect(renderFailure(before.failure)).toMatch(/layout 3; this build reads layout 4, which counts the units .* no file needed: `assay grants ingest`/);
+    const report = await ingest(store, [], { iris });
+    expect(report.upgradedFrom).toBe(3);
+    expect(report.docs).toEqual([]);
+    expect(await snapshot(store, iris)).toEqual(fresh);
+    // a fresh ingest wrote one unit link per unit the extract's names give (units.test.ts lists them)
+    expect(fresh.rollups.filter((t) => t.includes(` ${G.parentNameKey} `)).length).toBeGreaterThan(40);
+  }, 300_000);
+
   it('refuses to read a layout-2 graph, naming the files; ingesting them again upgrades it in place to what a fresh ingest writes', async () => {
     await downgradeTo2(store, iris);
     const before = await traverse({ store, iris }, QUESTIONS[7]!);
     expect(before).toEqual({ ok: false, failure: { code: 'layout_outdated', found: 2, expected: GRANT_LAYOUT, files: [EXTRACT], total: 1 } });
-    if (!before.ok) expect(renderFailure(before.failure)).toMatch(/layout 2; this build reads layout 3.*assay grants ingest .*c4c-orggraph_glfn_grants_detail\.csv/);
+    if (!before.ok) expect(renderFailure(before.failure)).toMatch(/layout 2; this build reads layout 4.*assay grants ingest .*c4c-orggraph_glfn_grants_detail\.csv/);
     const report = await ingest(store, [await readIngestFile(EXTRACT)], { iris });
     expect(report.upgradedFrom).toBe(2);
     expect(report.upgradePending).toBeUndefined();
@@ -70,11 +83,11 @@ describe('grant graph layout', () => {
     expect((await ingest(store, [await readIngestFile(EXTRACT)], { iris })).docs.map((d) => d.outcome)).toEqual(['unchanged']);
   }, 300_000);
 
-  it('upgrades a layout-1 graph the same way (1 → 2 in the store, 2 → 3 from the files)', async () => {
+  it('upgrades a layout-1 graph the same way (1 → 2 in the store, 2 → 3 from the files, 3 → 4 from the names)', async () => {
     await downgrade(store, iris);
     const before = await traverse({ store, iris }, QUESTIONS[0]!);
     expect(before).toEqual({ ok: false, failure: { code: 'layout_outdated', found: null, expected: GRANT_LAYOUT, files: [EXTRACT], total: 1 } });
-    if (!before.ok) expect(renderFailure(before.failure)).toMatch(/layout 1; this build reads layout 3.*assay grants ingest/);
+    if (!before.ok) expect(renderFailure(before.failure)).toMatch(/layout 1; this build reads layout 4.*assay grants ingest/);
     const report = await ingest(store, [await readIngestFile(EXTRACT)], { iris });
     expect(report.upgradedFrom).toBe(1);
     expect(report.docs.map((d) => d.outcome)).toEqual(['upgraded']);

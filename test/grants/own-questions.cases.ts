@@ -43,7 +43,22 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
   const to = (name: string) => {
     const named = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name));
     const eins = new Set(named.map((r) => r.grantee_ein).filter(Boolean));
-    return rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+    const own = rows.filter((r) => nameKey(r.grantee_name) === nameKey(name) || (r.grantee_ein && eins.has(r.grantee_ein)));
+    return [...own, ...unitsOf(name, own)];
+  };
+  /**
+   * Its units: rows filed with no EIN as "<name> - <unit>" in a state its own rows are filed in (any,
+   * when it has none) — unless the name is a city some row was filed to, a state, or initials.
+   */
+  const cities = new Set(rows.map((r) => nameKey(r.grantee_city)));
+  const unitsOf = (name: string, own: readonly Row[]) => {
+    const parent = nameKey(name);
+    if (cities.has(parent) || ['michigan', 'ohio', 'illinois', 'new york', 'minnesota', 'indiana', 'wisconsin'].includes(parent) || /^[A-Z]{1,5}$/.test(name.trim())) return [];
+    const states = new Set(own.map((r) => r.grantee_state.toUpperCase()));
+    return rows.filter((r) => {
+      const at = r.grantee_name.indexOf(' - ');
+      return at > 0 && !r.grantee_ein && nameKey(r.grantee_name.slice(0, at)) === parent && (states.size === 0 || states.has(r.grantee_state.toUpperCase()));
+    });
   };
   const inState = (rs: readonly Row[], st: string) => rs.filter((r) => r.grantee_state.toUpperCase() === st);
   const year = (rs: readonly Row[], y: number) => rs.filter((r) => Number(r.tax_year) === y);
@@ -237,7 +252,8 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'cause', q: 'Health grants from the Toledo Community Foundation', expect: { answer: [sum(purposeNames(paidOf(by(TOLEDO)), ['health', 'hospital', 'medical', 'clinic', 'patient']))], never: [totals(by(TOLEDO)).paid], disclose: /purpose text/ } },
     { kind: 'open direction', q: 'Brookby Foundation grants', expect: { ...f(by(BROOKBY)), disclose: /read as the grants .* made/ } },
     { kind: 'open direction', q: 'Freshwater Future grants', expect: { ...rev('Freshwater Future'), disclose: /read as the grants .* received/ } },
-    { kind: 'largest', q: 'What are the 10 largest grants in the graph?', expect: { answer: amounts(rows).slice(0, 10), coverage: true } },
+    // a line filed to "SEE ATTACHED SCHEDULE" may total several grants: no single grant to rank
+    { kind: 'largest', q: 'What are the 10 largest grants in the graph?', expect: { answer: amounts(rows.filter((r) => !/^see attached/i.test(r.grantee_name))).slice(0, 10), never: amounts(rows.filter((r) => /^see attached/i.test(r.grantee_name))), coverage: true, disclose: /SEE ATTACHED SCHEDULE.* left out of this ranking of single grants/ } },
     // a third set, the same way
     { kind: 'top recipients', q: "Give me the Erb Family Foundation's top 5 grantees", expect: { answer: [topRecipient(by(ERB))], never: [recipientTop] } },
     { kind: 'top recipients', q: 'Who were the biggest recipients of Mott Foundation money?', expect: { answer: [topRecipient(by(MOTT))] } },

@@ -10,7 +10,7 @@ import { embeddedGrantStore } from '../../src/grants/store.ts';
 import { grantIris } from '../../src/grants/vocab.ts';
 import { ingest } from '../../src/grants/ingest.ts';
 
-import { EXTRACT, extractRows, ingestedStore, norm, paid, sum, type Row } from './helpers.ts';
+import { EXTRACT, extractRows, ingestedStore, norm, paid, sum, toOrg, type Row } from './helpers.ts';
 
 const LEGAL = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'plc', 'the']);
 /** The same organization: the same EIN, or, without one, the same name (legal-form words aside) and state. */
@@ -42,7 +42,7 @@ describe('grant questions by direction', async () => {
   });
 
   it('reverse: who funds Freshwater Future, with amounts, the name match and the coverage disclosed', async () => {
-    const to = rows.filter((r) => norm(r.grantee_name) === 'freshwater future' && paid(r));
+    const to = toOrg(rows, 'Freshwater Future').filter(paid);
     const expected = new Map<string, number>();
     for (const x of to) expected.set(x.foundation_ein.replace('-', ''), (expected.get(x.foundation_ein.replace('-', '')) ?? 0) + Number(x.grant_amount));
     const r = await ok({ direction: 'reverse', recipient: 'Freshwater Future' });

@@ -1,16 +1,18 @@
 /**
  * The catalog case set over Assay's catalog graph (about 600 k quads), built as `assay serve`
- * builds it (src/ard/sync.ts), on the offline generator. The slowest NL→SPARQL test: the graph is
- * built and mined once. (The catalog's replay fixture is scored by `assay eval nlq … --generator
- * replay:fixtures/nlq/replay/catalog-stub.json`, not here: every descriptor change in ard-okf/
- * changes the schema card, hence the prompts, and a replay by exact prompt must then be re-recorded
- * with test/nlq/record-replay.mts. The SWAPI fixture, over a frozen graph, is replayed in CI.)
+ * builds it (src/ard/sync.ts), on the offline generator and on the replay fixture recorded from
+ * the stub model. The slowest NL→SPARQL test: the graph is built and mined once.
+ *
+ * The replay test fails when a descriptor change in ard-okf/ changed the schema card, hence the
+ * prompts: a replay by exact prompt then has no completion for them, and the fixture is re-recorded
+ * with `npx tsx test/nlq/record-replay.mts fixtures/nlq/cases/catalog.jsonl fixtures/nlq/replay/catalog-stub.json`
+ * (the failure names the line of the prompt that changed). Before this test it scored 0.000 unnoticed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { syncCatalogGraph } from '../../src/ard/sync.ts';
 import { startQueryPool, type QueryPool } from '../../src/server/sparql/pool.ts';
-import { GroundingCache, loadCases, offlineGenerator, poolRunner, reportTable, runEval, type NlqDeps } from '../../src/nlq/index.ts';
+import { completerGenerator, GroundingCache, loadCases, loadReplay, offlineGenerator, poolRunner, replayCompleter, reportTable, runEval, type NlqDeps } from '../../src/nlq/index.ts';
 
 let store: DurableStore;
 let pool: QueryPool;
@@ -35,5 +37,17 @@ describe('the catalog case set', () => {
     expect(report.cells[2]!.macroF1).toBe(1);
     expect(e2e.macroF1).toBeGreaterThan(0.6); // 0.776 when this was written; see the README table
     for (const c of e2e.cases.filter((x) => !x.valid)) expect(c.failure).toMatch(/^beyond:/);
+  }, 300_000);
+});
+
+describe('the catalog replay fixture', () => {
+  it('holds a completion for every prompt the loop builds over today\'s catalog, and scores as the README says', async () => {
+    const set = await loadCases('fixtures/nlq/cases/catalog.jsonl');
+    const replay = completerGenerator(replayCompleter(await loadReplay('fixtures/nlq/replay/catalog-stub.json'), 'replay:catalog-stub'));
+    const report = await runEval(set, set.meta.graph, () => ({ ...deps, generator: replay }));
+    expect(report.replayMisses.map((m) => `${m.cell} ${m.id}: ${m.message}`).slice(0, 3)).toEqual([]);
+    expect(report.cells[0]!.macroF1).toBe(1);
+    expect(report.cells[0]!.repairs).toBeGreaterThan(0);
+    expect(report.cells[1]!.macroF1).toBeLessThan(1);
   }, 300_000);
 });

@@ -10,7 +10,7 @@ import { goldModel } from './stub-model.ts';
 import { fixture, SWAPI, VOC, type Fixture } from './helpers.ts';
 import {
   askGraph, completerGenerator, DEFAULT_NLQ_CONFIG, loadCases, loadReplay, modelCompleter, recordingCompleter, replayCompleter,
-  ReplayMissError, runEval, type CaseSet,
+  ReplayMissError, reportTable, runEval, type CaseSet,
 } from '../../src/nlq/index.ts';
 
 let f: Fixture;
@@ -57,6 +57,8 @@ describe('replay of the recorded fixture', () => {
     const report = await runEval(set, SWAPI, () => f.deps(replay), DEFAULT_NLQ_CONFIG);
     const cell = (mode: string, grounded: boolean) => report.cells.find((c) => c.mode === mode && c.grounded === grounded)!;
     expect(report.goldFailures).toEqual([]);
+    // Every prompt the loop builds today is in the fixture: a stale fixture fails here, not as a quiet 0.
+    expect(report.replayMisses).toEqual([]);
     expect(cell('end-to-end', true).macroF1).toBe(1);
     expect(cell('end-to-end', true).repairs).toBeGreaterThan(0);
     expect(cell('end-to-end', false).macroF1).toBeLessThan(cell('end-to-end', true).macroF1);
@@ -69,4 +71,16 @@ describe('replay of the recorded fixture', () => {
       .resolves.toMatchObject({ status: 'not_answered', transcript: [{ outcome: { kind: 'generator-error', message: expect.stringMatching(/no recorded completion .*What is the height of Luke Skywalker/) } }] });
     expect(ReplayMissError).toBeDefined();
   });
+
+  it('a fixture whose prompts drifted is reported by the harness as replay misses naming the changed line, not scored', async () => {
+    const recordings = await loadReplay('fixtures/nlq/replay/swapi-stub.json');
+    const one: CaseSet = { ...set, cases: set.cases.slice(1, 2) };
+    // The graph "grew" since recording: the schema card's first line no longer matches.
+    const stale = recordings.map((r) => ({ ...r, prompt: r.prompt.replace(/^Graph: (\d+) triples/m, (_, n: string) => `Graph: ${Number(n) - 1} triples`) }));
+    const report = await runEval(one, SWAPI, () => f.deps(completerGenerator(replayCompleter(stale, 'replay:stale'))), DEFAULT_NLQ_CONFIG);
+    const grounded = report.cells.find((c) => c.mode === 'end-to-end' && c.grounded)!;
+    expect(grounded.cases[0]!.failure).toBe('replay-miss');
+    expect(report.replayMisses).toEqual([expect.objectContaining({ cell: 'end-to-end grounded', id: one.cases[0]!.id, message: expect.stringMatching(/differs from line \d+: it was "Graph: \d+ triples.*it is now "Graph: \d+ triples/) })]);
+    expect(reportTable(report)).toMatch(/NOT A SCORE: 1 prompt had no recorded completion/);
+  }, 60_000);
 });

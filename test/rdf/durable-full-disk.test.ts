@@ -6,28 +6,16 @@
  * tmpfs: the catalog graph served, then gone after a restart). The file system is emulated here
  * by the handle's `write`, the one call the journal makes.
  */
-import { mkdtemp, open, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { enospc, faultyWrites } from './faulty-writes.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';
 
 const G = 'http://example.org/g';
 const nt = (from: number, n: number) => Array.from({ length: n }, (_, i) => `<http://example.org/s${from + i}> <http://example.org/p> "v${from + i}" .\n`).join('');
 
-type Write = (this: FileHandle, buf: Buffer, off: number, len: number, pos: number | null) => Promise<{ bytesWritten: number; buffer: Buffer }>;
-
-/** Makes every FileHandle write go through `fake` (given the real write) until restored. */
-async function faultyWrites(fake: (real: Write, self: FileHandle, buf: Buffer, off: number, len: number, pos: number | null, n: number) => ReturnType<Write>) {
-  const probe = await open(join(await mkdtemp(join(tmpdir(), 'assay-probe-')), 'x'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: Write };
-  await probe.close();
-  const real = proto.write;
-  let n = 0;
-  return vi.spyOn(proto, 'write').mockImplementation(function (this: FileHandle, buf: Buffer, off: number, len: number, pos: number | null) {
-    return fake(real, this, buf, off, len, pos, ++n);
-  } as never);
-}
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -39,7 +27,7 @@ describe('a journal append on a disk that fills mid-record', () => {
     // the disk fills: half the record is written, then no space is left
     await faultyWrites((real, self, buf, off, len, pos, n) => n === 1
       ? real.call(self, buf, off, Math.floor(len / 2), pos)
-      : Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+      : Promise.reject(enospc()));
     await expect(a.apply({ kind: 'load', format: 'application/n-triples', graph: G, data: nt(10, 500) })).rejects.toThrow(/could not be journaled \(ENOSPC.*not acknowledged/);
     vi.restoreAllMocks();
     // nothing more is acknowledged on top of it

@@ -23,7 +23,7 @@ export function registerGrants(cli: Command): void {
   const g = cli.command('grants').description('the grant graph: funder → recipient edges from Form 990 filings, with rollups and coverage');
   g.command('ingest')
     .description('read e-file XML returns and CSV extracts (grants, or BMF for NTEE codes) into the grant graph; re-ingesting a file changes nothing')
-    .argument('<files...>', 'e-file XML returns (*_public.xml), grants extract CSVs, BMF extract CSVs; a <file>.provenance.json beside a file says where it came from')
+    .argument('[files...]', 'e-file XML returns (*_public.xml), grants extract CSVs, BMF extract CSVs; a <file>.provenance.json beside a file says where it came from. None: the graph is brought to this build\'s layout from what it holds, and its rollups rebuilt')
     .option('--data <dir>', 'data directory holding the store (env ASSAY_DATA_DIR; default ./.assay-data)')
     .option('--store <url>', 'the SPARQL 1.1 store holding the graphs instead of the embedded one (env ASSAY_STORE_URL, with ASSAY_STORE_UPDATE_URL, ASSAY_STORE_GSP_URL, ASSAY_STORE_USER, ASSAY_STORE_PASSWORD)')
     .option('--replace', 'let these files\' filings replace the same filings already held from other documents')

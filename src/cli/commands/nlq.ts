@@ -3,7 +3,8 @@
  * questions over any graph of the local store (or a file loaded for the run) through the
  * NL→SPARQL loop. Generated SPARQL runs in a query worker (the endpoint's pool), never on this
  * thread. The generator is offline unless the environment names a model or a replay fixture
- * (src/nlq/generate/from-env.ts). Exit codes: 0 answered, 3 not answered.
+ * (src/nlq/generate/from-env.ts). Exit codes: 0 answered, 3 not answered; `eval nlq` exits 4 when a replay fixture
+ * held no completion for some prompt (the fixture is stale: re-record it).
  */
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -178,6 +179,10 @@ export async function evalNlqCommand(casesPath: string | undefined, opts: EvalNl
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, JSON.stringify(report, null, 2) + '\n');
     process.stdout.write(`\nresult written to ${out}\n`);
+    // A stale replay fixture scores 0 for a reason that is not the generator's: fail, never print it as a figure.
+    if (report.replayMisses.length > 0) {
+      throw new UserError(`${report.replayMisses.length} prompt${report.replayMisses.length === 1 ? '' : 's'} had no recorded completion in ${session.deps.generator.id}, so the table above is not a score of that fixture. First (case ${report.replayMisses[0]!.id}, ${report.replayMisses[0]!.cell}): ${report.replayMisses[0]!.message}`, 4);
+    }
   } finally {
     await session.close();
   }

@@ -61,6 +61,21 @@ export function refused(r: LeafResult, attempts: Attempt[], context: RefusalCont
 export const refusal = (boundary: 'entity_unresolved' | 'not_understood' | 'no_access_path', code: string, message: string, context: RefusalContext = {}): ShapeOutcome =>
   ({ kind: 'refused', attempts: [], failure: { boundary, code, message }, context });
 
+/**
+ * A measure read that names no entity, where no planned candidate reads it without one (the scope
+ * reads declined): the keys the candidates are read by, and what would answer ("What is the US
+ * population?" — the Census tables are read by state, county or place, none for the nation).
+ */
+export function noEntityRead(i: ShapeInput): ShapeOutcome {
+  const keys = [...new Set(i.planned.candidates.flatMap((c) => c.operation?.accepts ?? []))];
+  const KEY_WORDS: Record<string, string> = { fips: 'FIPS code (a state, county or place)', cik: 'SEC CIK', ein: 'EIN', ipeds_unitid: 'IPEDS unit id' };
+  const by = keys.length ? ` (the candidates are read by ${keys.map((k) => KEY_WORDS[k] ?? k.replace(/_/g, ' ')).join(', ')})` : '';
+  const attr = i.intent.attribute ?? 'the measure';
+  return refusal('no_access_path', 'no_entity', `the question names no entity, and no planned source reads ${attr} without one, for the whole country${by}`, {
+    attribute: i.intent.attribute, missing: `a read of ${attr} that takes no entity key (the nation as a whole), or the question naming the ${keys.includes('fips') ? 'state, county or place' : 'entity'} meant`,
+  });
+}
+
 /** The periods of a series: the intent's list, or its one period. */
 export const seriesPeriods = (intent: Intent): Period[] => intent.periods.length ? intent.periods : intent.period ? [intent.period] : [];
 

@@ -2,7 +2,8 @@
  * The shape executors, by shape, in the order they are tried: the first that does not decline
  * answers. A new shape is one file exporting a ShapeExecutor and one line here.
  */
-import type { Shape } from '../../understand/intent.ts';
+import type { Period, Shape } from '../../understand/intent.ts';
+import type { Note } from '../notes.ts';
 import { codeReads } from './codes.ts';
 import { comparison } from './comparison.ts';
 import { point } from './point.ts';
@@ -36,12 +37,33 @@ export type { ShapeExecutor, ShapeInput, ShapeOutcome, Planned, Item } from './t
  * Runs the executors registered for the intent's shape in order; an executor that declines hands
  * the question to the next, its attempts kept in the trace.
  */
-export async function executeShape(i: ShapeInput): Promise<ShapeOutcome> {
+export async function executeShape(input: ShapeInput): Promise<ShapeOutcome> {
   const attempts: Attempt[] = [];
+  const { i, note } = relativeYears(input);
   for (const e of executorsFor(i.intent.shape)) {
     const out = await e.execute(i);
     if (out.kind === 'declined') { attempts.push(...out.attempts); continue; }
+    if (out.kind === 'evidence' && note) return { ...out, notes: [note, ...out.notes], attempts: [...attempts, ...out.attempts] };
     return { ...out, attempts: [...attempts, ...out.attempts] };
   }
   return { kind: 'declined', attempts };
+}
+
+/** Shapes that read a measure for a period: a year named relative to the clock is resolved here for them (records.ts resolves its own). */
+const MEASURE_READS = new Set<Shape>(['point', 'comparison', 'timeseries', 'ratio']);
+
+/**
+ * "Last year", "this year": the interpreter has no clock, so the period carries an offset and no
+ * year; the year is the question's clock year plus the offset, set on the intent the executors read
+ * and said to the reader (`relative_year`).
+ */
+function relativeYears(i: ShapeInput): { i: ShapeInput; note?: Note } {
+  const today = new Date(i.ctx.clock.now()).toISOString().slice(0, 10);
+  const resolve = (p: Period): Period => (p.year === null && !p.latest && p.offset !== undefined ? { ...p, year: Number(today.slice(0, 4)) + p.offset } : p);
+  const { period, periods } = i.intent;
+  if (!MEASURE_READS.has(i.intent.shape) || ![period, ...periods].some((p) => p && p.year === null && !p.latest && p.offset !== undefined)) return { i };
+  const resolved = period ? resolve(period) : null;
+  const all = periods.map(resolve);
+  const first = resolved ?? all[0]!;
+  return { i: { ...i, intent: { ...i.intent, period: resolved, periods: all } }, note: { code: 'relative_year', words: first.text, year: first.year!, today } };
 }

@@ -4,7 +4,7 @@
  * Counties) is asked under on_ambiguity=ask, never picked.
  */
 import { searchLeaf } from '../leaf.ts';
-import { evidence, latestNotes, leafRequest, refusal, refused, wanted } from './common.ts';
+import { evidence, latestNotes, leafRequest, noEntityRead, refused, wanted } from './common.ts';
 import type { ShapeExecutor } from './types.ts';
 
 export const point: ShapeExecutor = {
@@ -13,7 +13,7 @@ export const point: ShapeExecutor = {
   async execute(i) {
     const { intent } = i;
     const entity = intent.canonical_entity ?? intent.entity;
-    if (!entity) return refusal('entity_unresolved', 'no_entity', 'the question names no entity for a point read');
+    if (!entity) return noEntityRead(i);
     const p = wanted(intent.period, intent);
     i.ctx.emit({ stage: 'execution_plan', by: 'executor', message: `point: keyed reads over ${i.planned.candidates.length} candidate measure(s), first that validates wins` });
     const r = await searchLeaf(i.ctx, leafRequest(i, entity, p, i.planned.candidates));

@@ -4,7 +4,7 @@
  * interpreter did not turn into years is not understood — never "no data".
  */
 import { searchLeaf } from '../leaf.ts';
-import { leafRequest, readSeries, refusal, seriesPeriods, wanted } from './common.ts';
+import { leafRequest, noEntityRead, readSeries, refusal, seriesPeriods, wanted } from './common.ts';
 import type { ShapeExecutor } from './types.ts';
 
 export const timeseries: ShapeExecutor = {
@@ -13,7 +13,7 @@ export const timeseries: ShapeExecutor = {
   async execute(i) {
     const { intent } = i;
     const entity = intent.canonical_entity ?? intent.entity;
-    if (!entity) return refusal('entity_unresolved', 'no_entity', 'the question names no entity for a timeseries');
+    if (!entity) return noEntityRead(i);
     const periods = seriesPeriods(intent);
     // the periods were not read (a relative span such as "the last five years" is not resolved offline): not a lack of data
     if (periods.length === 0) return refusal('not_understood', 'periods_unread', 'the periods of the series were not read from the question: it names no years, and a relative span ("the last five years", "over time") is not resolved to years', { missing: 'the years named (for example "from 2019 to 2023")' });

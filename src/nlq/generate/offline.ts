@@ -62,6 +62,8 @@ interface Ctx {
   toks: Token[];
   norms: string[];
   notes: string[];
+  /** Token indexes a form accounted for without a term of the query (see unusedWords). */
+  covered: Set<number>;
 }
 
 export function offlineGenerator(): SparqlGenerator {
@@ -77,9 +79,11 @@ export function offlineGenerator(): SparqlGenerator {
 
 export function generateOffline(g: Grounding, l: Linking): Generation {
   const toks = l.tokens;
-  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [] };
+  const ctx: Ctx = { ix: g.ix, g, l, toks, norms: toks.map((t) => t.norm), notes: [], covered: new Set() };
   const r = plan(ctx);
   if ('code' in r) return { kind: 'beyond', reason: r };
+  const unused = unusedWords(ctx, r);
+  if (unused.length > 0) return { kind: 'beyond', reason: { code: 'unused-words', words: unused } };
   return { kind: 'text', text: toText(r), ...(ctx.notes.length ? { notes: ctx.notes } : {}), ...(ctx.guessed ? { tentative: { code: 'guessed-join-empty', predicate: ctx.guessed } } : {}) };
 }
 
@@ -108,6 +112,9 @@ function plan(c: Ctx): Planned {
   if (unlinked && !textValue) return { code: 'unlinked-mention', mention: unlinked.mention };
   // "the companyfacts access path": a class mention next to an entity of that class only qualifies it.
   const classes = l.classes.filter((cl) => !entities.some((e) => e.types.includes(cl.iri) && (cl.start === e.end || cl.end === e.start)));
+  // "How many funders are there?": a noun that is the whole name of an object-valued relation counts what that relation reaches.
+  const roleCount = entities.length === 0 && classes.length === 0 && (has(c, 'how many') || has(c, 'number of')) ? roleNoun(c, c.norms.indexOf(has(c, 'how many') ? 'many' : 'of') + 1) : undefined;
+  if (roleCount) return select({ variables: [countAs(v('x'), 'count')], where: [bgp(triple(v('s'), iri(roleCount.iri), v('x')))] });
   if (entities.length === 0 && classes.length === 0) return { code: 'nothing-linked' };
   // Aggregates other than counting (average, sum, …) are beyond this generator: say so rather than list.
   const unsupported = c.norms.find((w) => AGGREGATE_WORDS.has(w));
@@ -130,11 +137,21 @@ function plan(c: Ctx): Planned {
     const rel = classRelation(c, F.iri, {}) ?? incomingRelation(c, F.iri);
     if (!rel) return { code: 'no-relation', subject: F.iri, hint: 'negation' };
     const inner = bgp(rel.forward ? triple(v('x'), iri(rel.iri), v('any')) : triple(v('any'), iri(rel.iri), v('x')));
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(filter({ type: 'operation', operator: 'notexists', args: [{ type: 'group', patterns: [inner] }] } as never));
     return isCount ? select({ variables: [countAs(v('x'), 'count')], where }) : select({ variables: [v('x')], where, distinct: true });
+  }
+  // "What kind of place is E?", "What type of thing is E?": E's own class.
+  if ((first === 'what' || first === 'which') && ['kind', 'type', 'sort'].includes(c.norms[1] ?? '') && c.norms[2] === 'of' && entities.length === 1 && !isCount && !sup) {
+    for (let i = 0; i < 4 && i < c.toks.length; i++) c.covered.add(i); // "what kind of place": the category word only hints at the answer
+    return select({ variables: [v('v')], where: [bgp(triple(iri(entities[0]!.iri), iri(c.g.typing?.instanceOf ?? RDF_TYPE), v('v')))], distinct: true });
+  }
+  // "What is a capital city a subclass of?": a class's parents, in a graph that states subclass-of itself.
+  const subclassOf = c.g.typing?.subclassOf;
+  if (subclassOf && classes.length === 1 && entities.length === 0 && c.l.relations.some((r) => r.iri === subclassOf && r.tokens.length > 0) && !isCount && !isAsk) {
+    return select({ variables: [v('v')], where: [bgp(triple(iri(classes[0]!.iri), iri(subclassOf), v('v')))], distinct: true });
   }
   if (isAsk) return askForm(c, entities, classes, cmp);
   const agg = aggregate(c);
@@ -146,14 +163,14 @@ function plan(c: Ctx): Planned {
   if (F && asked) {
     const rel = classRelation(c, F.iri, {});
     if (!rel || rel.iri !== asked.iri) return { code: 'no-relation', subject: F.iri };
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
     return select({ variables: [v('v')], where, distinct: true });
   }
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -173,9 +190,29 @@ function plan(c: Ctx): Planned {
     }
     return select({ variables: [v('x')], where, distinct: true });
   }
+  // "How much did F give to G?": a value of the one class that links two named entities (see bridge).
+  if (entities.length === 2 && classes.length === 0) {
+    const b = bridge(c, entities[0]!, entities[1]!);
+    const held = b ? c.l.relations.filter((r) => r.iri !== b.p1 && r.iri !== b.p2 && classProfile(c, b.mid)?.predicates.some((p) => p.predicate === r.iri)) : [];
+    const r = bestRelation(held, (x) => x.triples);
+    if (b && r) {
+      return select({ variables: [v('v')], distinct: true, where: [bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), iri(entities[0]!.iri)), triple(v('m'), iri(b.p2), iri(entities[1]!.iri)), triple(v('m'), iri(r.iri), v('v')))] });
+    }
+  }
   // No class: a property of a named entity.
   const E = entities[0]!;
   return propertyOf(c, E);
+}
+
+/**
+ * The relation a noun at token `at` names in full ("funders" → schema:funder, "directors" →
+ * director), when it holds IRIs: the things it reaches are what the noun means.
+ */
+function roleNoun(c: Ctx, at: number): LinkedRelation | undefined {
+  const t = c.toks[at];
+  if (!t || c.l.consumed.has(t.i)) return undefined;
+  const hits = c.l.relations.filter((r) => r.score >= 1 && r.tokens.length === 1 && r.tokens[0] === t.i && (profile(c, r.iri)?.kinds.iri ?? 0) > 0);
+  return hits.length === 1 ? hits[0] : undefined;
 }
 
 /**
@@ -193,6 +230,64 @@ function unlinkedName(c: Ctx): { mention: string; start: number; end: number } |
     if (run.length > 0) return flush();
   }
   return run.length > 0 ? flush() : undefined;
+}
+
+// ——— what the query leaves out ———
+
+/** Words that shape a query without naming a term of it: comparisons, units after a number, ranking and counting words. */
+const SHAPE_WORDS = new Set(['greater', 'larger', 'bigger', 'higher', 'taller', 'longer', 'heavier', 'smaller', 'lower', 'shorter', 'lighter', 'cheaper',
+  'exceeds', 'exceeding', 'exceed', 'above', 'below', 'beyond', 'after', 'before', 'equal', 'equals', 'exactly', 'least', 'number', 'count', 'total',
+  'first', 'last', 'top', 'bottom', 'ever', 'recorded', 'listed', 'stated', 'available', 'feature', 'features', 'featured', 'featuring', 'allow', 'allows', 'allowed',
+  'people', 'persons', 'things', 'entities', 'receive', 'received', 'receives', 'receiving', 'got', 'get', 'yes', 'true', 'false', 'ones', 'both', 'either', 'neither', 'between', 'among', 'ascending', 'descending', 'order', 'sorted', 'ranked', 'all', 'every']);
+
+/**
+ * Content words of the question that no part of the query accounts for: a linked entity whose IRI
+ * the query does not hold (the named thing was dropped), or a word that is no mention, no word of
+ * a relation the query uses, no value it filters on, and no word that only shapes the query. A query
+ * that leaves such words out answers another question ("How many people are citizens of V?" is not
+ * V's population; "What kind of place is O?" is not who was born there).
+ */
+function unusedWords(c: Ctx, q: Query): string[] {
+  const used = new Set<string>();
+  const literals: string[] = [];
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) { for (const x of n) visit(x); return; }
+    if (n === null || typeof n !== 'object') return;
+    const t = n as { termType?: string; value?: string };
+    if (t.termType === 'NamedNode' && t.value) used.add(t.value);
+    if (t.termType === 'Literal' && t.value) literals.push(t.value.toLowerCase());
+    for (const x of Object.values(n)) if (x !== null && typeof x === 'object') visit(x);
+  };
+  visit(q);
+  const covered = new Set<number>(c.covered);
+  const out: string[] = [];
+  for (const e of c.l.entities) {
+    if (used.has(e.iri)) { for (let i = e.start; i < e.end; i++) covered.add(i); continue; }
+    // A mention of an entity of the class asked about ("Which organizations … the X Foundation") that the query left out.
+    out.push(e.mention);
+  }
+  for (const a of c.l.ambiguous) for (let i = a.start; i < a.end; i++) covered.add(i);
+  for (const cl of c.l.classes) {
+    if (used.has(cl.iri) || c.l.entities.some((e) => used.has(e.iri) && e.types.includes(cl.iri))) for (let i = cl.start; i < cl.end; i++) covered.add(i);
+  }
+  for (const r of c.l.relations) if (used.has(r.iri)) for (const i of r.tokens) covered.add(i);
+  const termStems = [...used].map((i) => c.g.linker.termStems(i));
+  // A number of the question is a value the query compares or filters on, or its LIMIT; the word after it may be its unit.
+  const numeric = new Set(literals.map(Number).filter(Number.isFinite));
+  const limit = (q as { limit?: number }).limit;
+  for (const n of numbers(c.toks)) {
+    if (covered.has(n.start)) continue;
+    if (!numeric.has(n.value) && n.value !== limit) { out.push(c.toks.slice(n.start, n.end).map((t) => t.raw).join(' ')); continue; }
+    for (let i = n.start; i <= n.end && i < c.toks.length; i++) covered.add(i);
+  }
+  for (const t of c.toks) {
+    if (covered.has(t.i) || isStopword(t.norm) || /^[^\p{L}]*$/u.test(t.norm)) continue;
+    if (LIGHT_WORDS.has(t.norm) || SHAPE_WORDS.has(t.norm) || ASK_WORDS.has(t.norm) || DESC_WORDS.has(t.norm) || ASC_WORDS.has(t.norm) || EARLY_WORDS.has(t.norm) || LATE_WORDS.has(t.norm) || AGGREGATES[t.norm]) continue;
+    if (literals.some((l) => l.includes(t.norm))) continue;
+    if (termStems.some((st) => st.has(stem(t.norm)))) continue;
+    out.push(t.raw);
+  }
+  return [...new Set(out)];
 }
 
 // ——— aggregates (AVG, SUM, MIN, MAX) ———
@@ -221,13 +316,24 @@ function aggregateForm(c: Ctx, entities: LinkedEntity[], classes: readonly Linke
   const where: Pattern[] = [];
   let rel: Directed | undefined;
   if (F) {
-    where.push(bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri))));
+    where.push(bgp(typeTriple(c, v('x'), F.iri)));
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     rel = classRelation(c, F.iri, { numeric: true });
   } else if (entities.length === 1) {
-    // "the total length of what E sings" has no class; an entity's own numeric property is a single value.
-    return { code: 'unrecognised-form' };
+    // "the total amount granted by E": the things that hold the numeric relation and are joined to E
+    // (one class and one predicate, as the data has them); anything else — "the total length of what
+    // E sings" with no such class, or an entity's own single value — is beyond this generator.
+    const E = entities[0]!;
+    const num = globalRelation(c, { numeric: true });
+    if (!num) return { code: 'unrecognised-form' };
+    const holders = c.ix.classes.filter((k) => k.predicates.some((p) => p.predicate === num.iri));
+    const joins = holders.flatMap((k) => reachedBy(c, E.iri, joinPredicates(c, k.iri, E.types)).filter((p) => p.forward).map((p) => ({ k: k.iri, p })));
+    const named = joins.filter((j) => c.l.relations.some((r) => r.iri === j.p.iri));
+    const pick = named.length > 0 ? named : joins;
+    if (pick.length !== 1) return { code: 'unrecognised-form' };
+    where.push(bgp(typeTriple(c, v('x'), pick[0]!.k), triple(v('x'), iri(pick[0]!.p.iri), iri(E.iri))));
+    rel = num;
   } else {
     rel = globalRelation(c, { numeric: true });
   }
@@ -304,6 +410,19 @@ function incomingRelation(c: Ctx, cls: string): Directed | undefined {
   return inc ? { iri: inc.iri, forward: false, tokens: inc.tokens } : undefined;
 }
 
+/**
+ * "S is of class C": `S rdf:type C`, or, in a graph that types with its own predicates
+ * (grounding.ts `Typing`), `S instanceOf/subclassOf* C` for one of its classes.
+ */
+function typeTriple(c: Ctx, s: ReturnType<typeof v> | ReturnType<typeof iri>, cls: string): ReturnType<typeof triple> {
+  const t = c.g.typing;
+  if (!t || !t.classes.has(cls)) return triple(s, iri(RDF_TYPE), iri(cls));
+  const path = t.subclassOf
+    ? { type: 'path', pathType: '/', items: [iri(t.instanceOf), { type: 'path', pathType: '*', items: [iri(t.subclassOf)] }] }
+    : iri(t.instanceOf);
+  return triple(s, path as never, iri(cls));
+}
+
 function has(c: Ctx, phrase: string): boolean {
   return ` ${c.norms.join(' ')} `.includes(` ${phrase} `);
 }
@@ -317,7 +436,12 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
   if (entities.length >= 2) {
     const E2 = entities[1]!;
     const preds = linkPredicates(c, E.types, E2.types);
-    if (preds.length === 0) return { code: 'no-join', from: E.iri, to: E2.iri };
+    if (preds.length === 0) {
+      // "Did F fund G?": no predicate links them, but one class does, each side by the predicate that reaches it in the data.
+      const b = bridge(c, E, E2);
+      if (!b || !c.l.relations.some((r) => r.iri === b.p1 || r.iri === b.p2)) return { code: 'no-join', from: E.iri, to: E2.iri };
+      return ask([bgp(typeTriple(c, v('m'), b.mid), triple(v('m'), iri(b.p1), e), triple(v('m'), iri(b.p2), iri(E2.iri)))]);
+    }
     const groups: Pattern[][] = [];
     for (const p of preds) groups.push([bgp(triple(p.forward ? e : iri(E2.iri), iri(p.iri), p.forward ? iri(E2.iri) : e))]);
     return ask(groups.length === 1 ? groups[0]! : [union(...groups)]);
@@ -327,7 +451,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
     return ask([bgp(triple(e, iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value)))]);
   }
   const C = classes[0];
-  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(triple(e, iri(RDF_TYPE), iri(C.iri)))]);
+  if (C && (!rel || c.l.classes.length > 0)) return ask([bgp(typeTriple(c, e, C.iri))]);
   if (rel) {
     const words = leftoverWords(c, rel);
     if (words.length > 0 && isTextual(c, rel.iri)) {
@@ -343,7 +467,7 @@ function askForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass
 function countForm(c: Ctx, entities: LinkedEntity[], classes: readonly LinkedClass[], cmp: Comparison | undefined): Planned {
   const F = classes[0];
   if (F) {
-    const where: Pattern[] = [bgp(triple(v('x'), iri(RDF_TYPE), iri(F.iri)))];
+    const where: Pattern[] = [bgp(typeTriple(c, v('x'), F.iri))];
     const scoped = scope(c, F, entities, where);
     if (typeof scoped === 'object') return scoped;
     const having = cmp ? countFilter(c, F.iri, cmp, where) : undefined;
@@ -418,6 +542,12 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   const counted = sup.byCount ? classes.find((cl) => cl.start === sup.word + 1) : undefined;
   if (counted) {
     const asked = classes.find((cl) => cl !== counted && cl.start < sup.word);
+    // "Which funder made the most grants?": the asked noun is a relation of the counted class; rank what it reaches.
+    const role = !asked && entities.length === 0 ? roleNoun(c, 1) : undefined;
+    if (role && classProfile(c, counted.iri)?.predicates.some((p) => p.predicate === role.iri)) {
+      const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [bgp(typeTriple(c, v('o'), counted.iri), triple(v('o'), iri(role.iri), v('x')))], group: [v('x')] });
+      return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
+    }
     if (!asked && c.norms[0] !== 'who' && c.norms[0] !== 'whom') return { code: 'unrecognised-form' };
     return countedSuperlative(c, asked, counted, entities, sup);
   }
@@ -433,7 +563,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     return select({ variables: [v('y')], where: [bgp(triple(v('y'), iri(preds[0]!), v('x'))), subquery(inner)], distinct: true });
   }
   const focus = F?.iri;
-  const where: Pattern[] = focus ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(focus)))] : [];
+  const where: Pattern[] = focus ? [bgp(typeTriple(c, v('x'), focus))] : [];
   if (F) {
     const scoped = scope(c, F, entities.filter((e) => !(focus && e.types.includes(focus))), where);
     if (typeof scoped === 'object') return scoped;
@@ -445,7 +575,7 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
     if (focus && F2) {
       const preds = joinPredicatesBetween(c, focus, F2.iri);
       const p = pickRelated(c, preds);
-      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), triple(v('o'), iri(RDF_TYPE), iri(F2.iri)));
+      if (p) pattern = bgp(triple(p.forward ? v('x') : v('o'), iri(p.iri), p.forward ? v('o') : v('x')), typeTriple(c, v('o'), F2.iri));
     }
     if (!pattern) {
       const rel = focus ? classRelation(c, focus, { objects: true }) : c.l.relations[0] ? { iri: c.l.relations[0].iri, forward: true } : undefined;
@@ -468,12 +598,14 @@ function superlativeForm(c: Ctx, entities: LinkedEntity[], classes: readonly Lin
   where.push(bgp(triple(v('x'), iri(rel.iri), v('v'))));
   const guard = numericGuard(c, rel.iri);
   if (guard) where.push(guard);
-  return select({ variables: [v('x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
+  // "How much was the largest grant …" asks for the amount, not for the grant.
+  const value = has(c, 'how much') || has(c, 'how long') || has(c, 'how big') || has(c, 'how large') || has(c, 'how high') || has(c, 'how tall');
+  return select({ variables: [v(value ? 'v' : 'x')], where, order: [{ expression: v('v'), descending: sup.descending }], limit: sup.limit });
 }
 
 /** Members of `asked` (or anything, for "who") ranked by how many `counted` they relate to. */
 function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: LinkedClass, entities: LinkedEntity[], sup: Superlative): Planned {
-  const where: Pattern[] = asked ? [bgp(triple(v('x'), iri(RDF_TYPE), iri(asked.iri)))] : [];
+  const where: Pattern[] = asked ? [bgp(typeTriple(c, v('x'), asked.iri))] : [];
   if (asked) {
     const scoped = scope(c, asked, entities, where);
     if (typeof scoped === 'object') return scoped;
@@ -488,7 +620,7 @@ function countedSuperlative(c: Ctx, asked: LinkedClass | undefined, counted: Lin
   if (named.length > 1) return { code: 'unrecognised-form' };
   const d = named[0] ?? (asked ? pickRelated(c, joinPredicatesBetween(c, asked.iri, counted.iri).map((j) => ({ ...j, forward: j.forward }))) : undefined);
   if (!d) return { code: 'unrecognised-form' };
-  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(counted.iri)));
+  const pattern = bgp(d.forward ? triple(v('x'), iri(d.iri), v('o')) : triple(v('o'), iri(d.iri), v('x')), typeTriple(c, v('o'), counted.iri));
   const inner = select({ variables: [v('x'), countAs(v('o'), 'n')], where: [...where, pattern], group: [v('x')] });
   return select({ variables: [v('x')], where: [subquery(inner)], order: [{ expression: v('n'), descending: sup.descending }], limit: sup.limit });
 }
@@ -512,12 +644,19 @@ function comparison(c: Ctx): Comparison | undefined {
   return undefined;
 }
 
+/** ?v, or YEAR(?v) when ?v holds dates and the number compared is a year ("founded before 1950"). */
+function yearOf(c: Ctx, p: string, value: number): ReturnType<typeof op> | ReturnType<typeof v> {
+  const d = profile(c, p);
+  const dated = d !== undefined && ['date', 'dateTime'].some((t) => topDatatype(d) === XSD + t);
+  return dated && Number.isInteger(value) && value >= 1000 && value <= 2999 ? op('year', v('v')) : v('v');
+}
+
 /** Add a value filter on a relation of `cls` to `where` (numeric comparison or a word of a text value). */
 function valueFilter(c: Ctx, cls: string, cmp: Comparison | undefined, where: Pattern[], subject: string): Query | BeyondReason | boolean {
   if (cmp) {
     const rel = classRelation(c, cls, { numeric: true });
     if (!rel) return c.l.relations[0] ? { code: 'not-numeric', predicate: c.l.relations[0].iri } : { code: 'no-relation', subject: cls, hint: 'filter' };
-    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, v('v'), num(cmp.value))));
+    where.push(bgp(triple(v(subject), iri(rel.iri), v('v'))), filter(op(cmp.op, yearOf(c, rel.iri, cmp.value), num(cmp.value))));
     return true;
   }
   const rel = classRelation(c, cls, { textual: true });
@@ -615,13 +754,17 @@ function bestRelation(list: LinkedRelation[], use: (r: LinkedRelation) => number
 }
 
 /** A relation of a named entity: among the linked relations, one its classes use (outgoing) or point to it (incoming). */
-function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean }): (Directed & { iri: string }) | undefined {
+function relationFor(c: Ctx, E: LinkedEntity, want: { numeric?: boolean; temporal?: boolean }): (Directed & { iri: string }) | undefined {
   const outgoing = new Map<string, number>();
   for (const t of E.types) for (const p of classProfile(c, t)?.predicates ?? []) outgoing.set(p.predicate, Math.max(outgoing.get(p.predicate) ?? 0, p.subjects));
   const incoming = new Set(c.ix.joinHints.hints.filter((h) => E.types.includes(h.to)).map((h) => h.predicate));
-  const ok = (r: LinkedRelation) => { const p = profile(c, r.iri); return !want.numeric || (p !== undefined && isNumericProfile(p)); };
+  const ok = (r: LinkedRelation) => {
+    const p = profile(c, r.iri);
+    if (want.temporal) return p !== undefined && TEMPORAL.has(topDatatype(p) ?? '');
+    return !want.numeric || (p !== undefined && isNumericProfile(p));
+  };
   const out = bestRelation(c.l.relations.filter((r) => (outgoing.has(r.iri) || E.types.length === 0) && ok(r) && r.iri !== RDF_TYPE), (r) => outgoing.get(r.iri) ?? r.triples);
-  const inc = want.numeric ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
+  const inc = want.numeric || want.temporal ? undefined : bestRelation(c.l.relations.filter((r) => incoming.has(r.iri) && r.iri !== RDF_TYPE), (r) => r.triples);
   if (out && (!inc || out.score >= inc.score)) return { iri: out.iri, forward: true, tokens: out.tokens };
   if (inc) return { iri: inc.iri, forward: false, tokens: inc.tokens };
   return undefined;
@@ -698,7 +841,7 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
-    const preds = joinPredicates(c, F.iri, E.types);
+    const preds = reachedBy(c, E.iri, joinPredicates(c, F.iri, E.types));
     // Two hops (F — p1 — M — p2 — E) when they carry more of the relations the question names than
     // any direct link: "songs sung by members of Queen" is not "songs Queen sings".
     const named = (p: string) => c.l.relations.some((r) => r.iri === p);
@@ -714,6 +857,14 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
       added = true;
       continue;
     }
+    const through = preds.length === 0 ? throughNamedClass(c, F, E) : undefined;
+    if (through) {
+      const m = v(`m${where.length}`);
+      where.push(bgp(typeTriple(c, m, through.mid), triple(m, iri(through.toE), e), triple(m, iri(through.toF), v('x'))));
+      c.notes.push(`joined through the ${through.label} the question names: <${through.toE}> reaches <${E.iri}> in the data, <${through.toF}> the ${F.label} asked for`);
+      added = true;
+      continue;
+    }
     const p = pickRelated(c, preds) as (Directed & { specificity?: number }) | undefined;
     if (!p) return { code: 'no-join', from: F.iri, to: E.iri };
     // A join seen only on a broader class of the entity than its most specific one is a guess about this entity.
@@ -723,6 +874,60 @@ function scope(c: Ctx, F: LinkedClass, entities: readonly LinkedEntity[], where:
     added = true;
   }
   return added;
+}
+
+/** A linked relation of the classes E's own object predicates reach (one predicate, one relation), for propertyOf. */
+function nestedRelation(c: Ctx, E: LinkedEntity): { via: string; iri: string } | undefined {
+  const found = new Map<string, { via: string; iri: string }>();
+  for (const h of c.ix.joinHints.hints) {
+    if (h.predicate === RDF_TYPE || !E.types.includes(h.from)) continue;
+    const held = classProfile(c, h.to)?.predicates ?? [];
+    for (const r of c.l.relations) if (r.score >= 1 && held.some((p) => p.predicate === r.iri) && r.iri !== h.predicate) found.set(`${h.predicate} ${r.iri}`, { via: h.predicate, iri: r.iri });
+  }
+  return found.size === 1 ? [...found.values()][0] : undefined;
+}
+
+/**
+ * The one class whose members reach both entities, each by exactly one predicate in the data
+ * (Roles), the two predicates different: a grant's funder F and fundedItem G. Undefined unless unique.
+ */
+function bridge(c: Ctx, E1: LinkedEntity, E2: LinkedEntity): { mid: string; p1: string; p2: string } | undefined {
+  if (!c.g.roles) return undefined;
+  const found: { mid: string; p1: string; p2: string }[] = [];
+  for (const k of c.ix.classes) {
+    const a = reachedBy(c, E1.iri, joinPredicates(c, k.iri, E1.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E1.iri)?.has(p.iri));
+    const b = reachedBy(c, E2.iri, joinPredicates(c, k.iri, E2.types).filter((p) => p.forward)).filter((p) => c.g.roles!.into.get(E2.iri)?.has(p.iri));
+    if (a.length === 1 && b.length === 1 && a[0]!.iri !== b[0]!.iri) found.push({ mid: k.iri, p1: a[0]!.iri, p2: b[0]!.iri });
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * F and E not linked directly, but through a class M the question names ("organizations that
+ * received grants from E"): M reaches E by exactly one predicate in the data (Roles) and F by
+ * exactly one other. Anything less certain is no join.
+ */
+function throughNamedClass(c: Ctx, F: LinkedClass, E: LinkedEntity): { mid: string; label: string; toE: string; toF: string } | undefined {
+  const mids = c.l.classes.filter((m) => m.iri !== F.iri && !E.types.includes(m.iri));
+  if (mids.length !== 1) return undefined;
+  const M = mids[0]!;
+  const toE = reachedBy(c, E.iri, joinPredicates(c, M.iri, E.types).filter((p) => p.forward));
+  if (toE.length !== 1 || !c.g.roles?.predicates.has(toE[0]!.iri)) return undefined;
+  const toF = joinPredicates(c, M.iri, [F.iri]).filter((p) => p.forward && p.iri !== toE[0]!.iri);
+  if (toF.length !== 1) return undefined;
+  return { mid: M.iri, label: M.label, toE: toE[0]!.iri, toF: toF[0]!.iri };
+}
+
+/**
+ * Of several join predicates, those that actually reach the entity (grounding.ts Roles): "grants
+ * the Joyce Foundation made" joins through `funder` because the foundation is the funder of grants
+ * and the funded item of none. The data decides; when it cannot (no roles read), all stay.
+ */
+function reachedBy<D extends Directed>(c: Ctx, e: string, preds: D[]): D[] {
+  const roles = c.g.roles;
+  if (!roles || preds.length < 2) return preds;
+  const fits = preds.filter((p) => !roles.predicates.has(p.iri) || (p.forward ? roles.into.get(e)?.has(p.iri) : roles.outOf.get(e)?.has(p.iri)));
+  return fits.length > 0 ? fits : preds;
 }
 
 /** The two-step join F — p1 — M — p2 — (one of `to`) naming the most linked relations; undefined when none or tied. */
@@ -753,13 +958,20 @@ function twoHop(c: Ctx, from: string, to: readonly string[], named: (p: string) 
 function classJoin(c: Ctx, from: string, to: string, where: Pattern[]): BeyondReason | boolean {
   const p = pickRelated(c, joinPredicatesBetween(c, from, to));
   if (!p) return false;
-  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), triple(v('o'), iri(RDF_TYPE), iri(to))));
+  where.push(bgp(p.forward ? triple(v('x'), iri(p.iri), v('o')) : triple(v('o'), iri(p.iri), v('x')), typeTriple(c, v('o'), to)));
   return true;
 }
 
 function propertyOf(c: Ctx, E: LinkedEntity, rel?: Directed): Planned {
-  const r = rel ?? relationFor(c, E, {});
-  if (!r) return { code: 'no-relation', subject: E.iri };
+  // "When …" asks for a date: only a relation holding dates or times answers it.
+  const when = c.norms[0] === 'when';
+  const r = rel ?? relationFor(c, E, when ? { temporal: true } : {});
+  if (!r) {
+    // "the postal code of G": a value held one step away, on the one node G's classes reach that holds the relation (an address, a contact point).
+    const nested = nestedRelation(c, E);
+    if (nested) return select({ variables: [v('v')], distinct: true, where: [bgp(triple(iri(E.iri), iri(nested.via), v('m')), triple(v('m'), iri(nested.iri), v('v')))] });
+    return { code: 'no-relation', subject: E.iri };
+  }
   const e = iri(E.iri);
   return select({ variables: [v('v')], where: [bgp(r.forward ? triple(e, iri(r.iri), v('v')) : triple(v('v'), iri(r.iri), e))], distinct: true });
 }

@@ -17,6 +17,33 @@ export interface ReplayFile { format: typeof REPLAY_FORMAT; recordings: Recordin
 
 export class ReplayMissError extends Error {
   override readonly name = 'ReplayMissError';
+  /** The question of the prompt that had no recording. */
+  readonly question: string;
+  constructor(message: string, question: string) {
+    super(message);
+    this.question = question;
+  }
+}
+
+const questionOf = (prompt: string): string | undefined => /^Question: (.*)$/m.exec(prompt)?.[1];
+
+const clip = (s: string) => JSON.stringify(s.length > 120 ? `${s.slice(0, 120)}…` : s);
+
+/**
+ * Where a prompt departs from the recorded prompt of the same question and kind (first or repair
+ * round), so a miss says what drifted ("line 10 was … and is now …") rather than only that it did.
+ */
+function driftFrom(prompt: string, recordings: readonly Recording[]): string | undefined {
+  const q = questionOf(prompt);
+  const repair = prompt.includes('\nIt failed: ');
+  const same = recordings.find((r) => questionOf(r.prompt) === q && r.prompt.includes('\nIt failed: ') === repair);
+  if (!same) return undefined;
+  const now = prompt.split('\n');
+  const was = same.prompt.split('\n');
+  for (let i = 0; i < Math.max(now.length, was.length); i++) {
+    if (now[i] !== was[i]) return `the recorded prompt for this question differs from line ${i + 1}: it was ${clip(was[i] ?? '(end of prompt)')}, it is now ${clip(now[i] ?? '(end of prompt)')}`;
+  }
+  return undefined;
 }
 
 export function replayCompleter(recordings: readonly Recording[], id = 'replay'): Completer {
@@ -28,9 +55,10 @@ export function replayCompleter(recordings: readonly Recording[], id = 'replay')
     async complete(prompt) {
       const list = byPrompt.get(prompt);
       if (!list) {
-        const asked = /Question: (.*)$/m.exec(prompt)?.[1] ?? '(no question line)';
-        const known = [...new Set(recordings.map((r) => /Question: (.*)$/m.exec(r.prompt)?.[1]).filter(Boolean))].slice(0, 12);
-        throw new ReplayMissError(`no recorded completion for this prompt (question "${asked}"); the recordings hold: ${known.map((q) => `"${q}"`).join(', ') || 'nothing'}. The prompt, the graph or the configuration changed since recording: re-record with ASSAY_NLQ_RECORD=<file> against a model`);
+        const asked = questionOf(prompt) ?? '(no question line)';
+        const known = [...new Set(recordings.map((r) => questionOf(r.prompt)).filter(Boolean))].slice(0, 12);
+        const drift = driftFrom(prompt, recordings);
+        throw new ReplayMissError(`no recorded completion for this prompt (question "${asked}")${drift ? `; ${drift}` : `; no recording asks it${prompt.includes('\nIt failed: ') ? ' in a repair round' : ''}; the recordings hold: ${known.map((q) => `"${q}"`).join(', ') || 'nothing'}`}. The prompt, the graph or the configuration changed since recording: re-record the fixture (ASSAY_NLQ_RECORD=<file> against a model, or npx tsx test/nlq/record-replay.mts <cases.jsonl> <fixture.json> for a stub fixture)`, asked);
       }
       const n = cursor.get(prompt) ?? 0;
       cursor.set(prompt, n + 1);

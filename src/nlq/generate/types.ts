@@ -31,7 +31,9 @@ export type BeyondReason =
   | { code: 'unlinked-mention'; mention: string }
   | { code: 'zero-values'; predicate: string; zeros: number }
   | { code: 'guessed-join-empty'; predicate: string }
-  | { code: 'cannot-repair' };
+  | { code: 'cannot-repair' }
+  /** The only query found leaves words of the question unused (a named thing dropped, or a word no term of the query carries): it would answer another question. */
+  | { code: 'unused-words'; words: string[] };
 
 export type Generation =
   /**

@@ -25,6 +25,7 @@ import { ASK_OFFERS, RDF_OFFERS, RESULTS_JSON, SELECT_OFFERS, negotiate, offered
 import { serializeResults, type JsonResults } from './results.ts';
 import { updateEffect, type UpdateEffect } from './update-delta.ts';
 import { voidFigures, type StoreFigures } from '../../void/compute.ts';
+import { graphSource } from '../../void/kept.ts';
 import { fromDumpable, mine, toJson } from '../../../introspect/index.ts';
 
 export interface Policy {
@@ -189,7 +190,8 @@ export interface Prepared {
 export function runJob(store: RdfStore, job: Job, prepared?: PreparedQueries): Reply {
   try {
     if (job.kind === 'void') return { ok: true, kind: 'void', figures: voidFigures(store) };
-    if (job.kind === 'mine') return { ok: true, kind: 'mine', json: toJson(mine(fromDumpable(store, job.graph))) };
+    // One graph is read from this replica's kept columns once it was mined (src/void/kept.ts).
+    if (job.kind === 'mine') return { ok: true, kind: 'mine', json: toJson(mine(job.graph === undefined ? fromDumpable(store) : graphSource(store, job.graph))) };
     if (job.kind === 'update') return runUpdate(store, job);
     return job.kind === 'query' ? runQuery(store, job, prepared) : checkUpdate(store, job);
   } catch (e) {

@@ -29,6 +29,8 @@ const QUALIFIED_NOUNS = new Set([
   'award', 'awards', 'grant', 'grants', 'project', 'projects', 'filing', 'filings', 'funding', 'funded', 'spending',
   'securities', 'security', 'debt', 'reporting', 'opportunity', 'opportunities', 'contracts', 'data', 'studies',
   'research', 'records', 'returns', 'return',
+  // securities named by their issuer ("Treasury bills", "Treasury notes")
+  'bills', 'bill', 'notes', 'bonds', 'bond', 'yields', 'yield',
 ]);
 /** Names of the whole country: scope, not an entity. */
 const NATIONAL = /^(?:the\s+)?(?:united states|us|u\.s\.?|usa|america|nation|country)$/i;
@@ -38,6 +40,18 @@ const COMMON_OPENERS = new Set([
   'gross', 'annual', 'cash', 'debt', 'national', 'federal', 'adult', 'adults', 'unemployment', 'poverty', 'income',
   'revenue', 'obesity', 'diabetes', 'smoking', 'tuition', 'admission', 'grants', 'awards', 'public',
   'funders', 'donors', 'supporters', 'grantees', 'recipients',
+]);
+/**
+ * Words that name what is measured, in general usage ("Obesity Rate", "Net Income", "Median
+ * Household Income"): a capitalised run made only of these (and connectors) is the measure written
+ * in Title Case, not a name. A run with any other word ("Public Health Institute") stays a name.
+ */
+const MEASURE_WORDS = new Set([
+  ...COMMON_OPENERS, 'rate', 'rates', 'revenues', 'incomes', 'profit', 'profits', 'earnings', 'sales', 'assets', 'liabilities',
+  'expenses', 'expense', 'spending', 'employees', 'household', 'households', 'interest', 'exchange', 'prevalence', 'smokers',
+  'cost', 'costs', 'price', 'value', 'outstanding', 'held', 'holdings', 'graduation', 'enrollment', 'research', 'development',
+  'operating', 'diluted', 'basic', 'shares', 'equity', 'dividends', 'insurance', 'uninsured', 'blood', 'pressure', 'high',
+  'depression', 'arthritis', 'asthma', 'life', 'expectancy', 'deaths', 'mortality', 'wages', 'salary', 'compensation',
 ]);
 const MONTH = /^(January|February|March|April|May|June|July|August|September|October|November|December)$/;
 const CONNECTORS = new Set(['of', 'for', 'and', '&', 'de', 'on', 'at']);
@@ -111,6 +125,8 @@ export function findEntities(question: string): EntityMention[] {
     const possessive = /('s|’s|s')$/.test(text);
     text = text.replace(/('s|’s|')$/, '');
     if (MEASURE_ACRONYMS.has(text)) continue;
+    // the measure in Title Case ("the Obesity Rate in Los Angeles County"), not a name
+    if (!possessive && text.split(/\s+/).every((w) => MEASURE_WORDS.has(w.toLowerCase()) || CONNECTORS.has(w.toLowerCase()) || MEASURE_ACRONYMS.has(w))) continue;
     if (/-(funded|backed|sponsored)$/i.test(text)) continue;
     // "X funded research" qualifies a noun; "has the Joyce Foundation funded?" ends on a verb
     const verbAtEnd = /^(funded|funding)$/i.test(next) && /^(?:[?.!]|in|by|during|since|)$/i.test(toks[j + 2]?.text ?? '');

@@ -175,10 +175,47 @@ function measuredReading(q: string): ShapeDecision | null {
   return null;
 }
 
+/** A capitalised name whose words include a word organizations are named by ("Council of State Governments"). */
+const ORG_NAME = /\p{Lu}[\w'’.&-]*(?:\s+(?:of|and|for|the|on|&|\p{Lu}[\w'’.&-]*))*/gu;
+const ORG_HEAD = /\b(?:Council|Foundation|Fund|Trust|Association|Society|Institute|University|College|League|Alliance|Center|Centre|Coalition|Conference|Network|Federation|Club|Museum)s?\b/;
+/** The question without the organizations it names: "Governments" in "the Council of State Governments" is a name's word, not public money. */
+const withoutOrgNames = (q: string): string => q.replace(ORG_NAME, (m) => (ORG_HEAD.test(m) ? ' ' : m));
+
+/** An amount a question selects by ("more than $1 million", "over $100,000", "at least $50k"). */
+const THRESHOLD = '(?:more\\s+than|greater\\s+than|over|above|at\\s+least|less\\s+than|fewer\\s+than|under|below|at\\s+most)\\s+(?:US\\s*)?\\$?\\s?\\d';
+
+/**
+ * Funders or recipients kept by what they gave or got (the interpreter reads the amount as the
+ * intent's threshold): a recipient's funders ("Which funders gave more than $1 million to X?",
+ * "Who gave X over $100,000?"), a funder's recipients ("Which organizations did X give more than
+ * $50,000?", "Which grantees got over $1 million from X?"), a state's funders ("… to organizations in Michigan").
+ */
+function thresholdReading(q: string): ShapeDecision | null {
+  if (!new RegExp(`\\b${THRESHOLD}`, 'i').test(q)) return null;
+  const ql = q.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase());
+  const who = '(?:who|(?:which|what)\\s+(?:foundations?|funders?|donors?|grant\\s?makers?|organi[sz]ations?))';
+  const gaveTo = new RegExp(`^\\s*${who}\\s+(?:(?:has|have|had)\\s+)?${GIVE}\\s+(?:(?:grants?|money|funding)\\s+(?:of|worth|totall?ing)\\s+)?${THRESHOLD}.*?\\bto\\s+(?:the\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'iu').exec(q);
+  if (gaveTo) {
+    const to = gaveTo[1]!;
+    if (new RegExp(`^${MEMBERS}\\s+in\\s+\\S`, 'i').test(to)) return { ...exhaustive, direction: 'population', attribute: 'funders', rule: 'funders-over-threshold-in-place' };
+    return { ...exhaustive, direction: 'reverse', named: to, rule: 'funders-over-threshold' };
+  }
+  const gaveName = new RegExp(`^\\s*${who}\\s+(?:(?:has|have|had)\\s+)?${GIVE}\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+${THRESHOLD}`, 'u').exec(ql);
+  if (gaveName) return { ...exhaustive, direction: 'reverse', named: gaveName[1]!, rule: 'funders-gave-name-over-threshold' };
+  const didGive = new RegExp(`^\\s*(?:which|what)\\s+${MEMBERS}\\s+(?:did|does|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${GIVE}|make\\s+grants\\s+(?:to|of))\\s+(?:(?:grants?|money)\\s+(?:of\\s+)?)?${THRESHOLD}`, 'u').exec(ql);
+  if (didGive) return { ...exhaustive, direction: 'forward', order: 'desc', named: didGive[1]!, attribute: 'recipients', rule: 'recipients-over-threshold' };
+  const gotFrom = new RegExp(`^\\s*(?:which|what)\\s+${MEMBERS}\\s+(?:(?:have|has)\\s+)?${RECEIVE}\\s+(?:grants?\\s+(?:of\\s+)?|money\\s+)?${THRESHOLD}.*?\\bfrom\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
+  if (gotFrom) return { ...exhaustive, direction: 'forward', order: 'desc', named: gotFrom[1]!, attribute: 'recipients', rule: 'recipients-got-over-threshold' };
+  return null;
+}
+
 function grantReading(q: string): ShapeDecision | null {
-  if (PUBLIC_MONEY.test(q)) return null;
+  if (PUBLIC_MONEY.test(withoutOrgNames(q))) return null;
   const re = (s: string) => new RegExp(s, 'i');
 
+  // an amount over (or under) which a funder or a recipient is kept: "Which funders gave more than $1 million to X?"
+  const over = thresholdReading(q);
+  if (over) return over;
   // the funders two recipients share: "Which funders do X and Y have in common?"
   if (/\b(?:funders?|donors?|foundations|grant\s?makers|supporters)\b/i.test(q) && /\b(?:in\s+common|do\s+.+\s+share|shared\s+by|that\s+.+\s+share|common\s+to)\b|\b(?:common|shared)\s+(?:funders|donors|foundations|supporters)\b/i.test(q) && /\s(?:and|&)\s/.test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'funders-in-common' };
   // "How many grants did X make to Y?": X's grants to Y (a pair, its count), not all of X's grants
@@ -319,6 +356,12 @@ function grantReading(q: string): ShapeDecision | null {
 
   // forward: the funder is the subject (of a verb that gives, not one that pays for something)
   if (!giving(q)) return null;
+  // "How many organizations in Michigan did the Joyce Foundation fund?", "Which nonprofits in Ohio did X support?": X's grants to a place
+  const membersIn = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE}|make\\s+grants\\s+to)\\b`, 'u').exec(ql);
+  if (membersIn) return { ...exhaustive, direction: 'forward', named: membersIn[2]!, attribute: membersIn[1]!, rule: 'members-in-place-funded' };
+  // "Which Michigan organizations received grants from the Joyce Foundation?", "How many nonprofits in Ohio got money from X?"
+  const placeGot = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+(?:(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}|${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*))\\s+(?:have\\s+|has\\s+)?${RECEIVE}\\s+(?:any\\s+)?(?:grants?\\s+|money\\s+|funding\\s+|grant\\s+money\\s+)?from\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
+  if (placeGot) return { ...exhaustive, direction: 'forward', named: placeGot[3]!, attribute: (placeGot[1] ?? placeGot[2])!, rule: 'place-members-got-from' };
   // "Which Michigan nonprofits did the Erb Family Foundation support?": a place naming the members, then the funder
   const placeMembers = new RegExp(`^\\s*(?:which|what)\\s+(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE})\\b`, 'u').exec(ql);
   if (placeMembers) return { ...exhaustive, direction: 'forward', named: placeMembers[2]!, attribute: placeMembers[1]!, rule: 'place-members-funded' };

@@ -72,7 +72,7 @@ export function interpretOffline(question: string): Understanding {
     const asks = /^\s*(what|how|who|which|when|where|tell|show|give)\b/i.test(q) || q.endsWith('?');
     // a question naming the nation ("What is the national debt?", "the US unemployment rate") places
     // its measure there, as a named entity or period would
-    if (mentions.length === 0 && !(asks && (per.period !== null || NATION_CUE.test(q)))) {
+    if (mentions.length === 0 && !(asks && (per.period !== null || NATION_CUE.test(q) || FEDERAL_CUE.test(q)))) {
       return cannot(q, 'no shape cue (comparison, ranking, count, span, threshold, search, funding), and no named entity or period to read it as a point question');
     }
     shape = 'point';
@@ -200,6 +200,8 @@ const KIND_WORDS: Record<string, string> = { money: 'an amount of money', percen
 const MEMBERS_AFTER = /^\s+(count(?:y|ies)|organi[sz]ations?|nonprofits?|non-profits?|charit(?:y|ies)|foundations?|compan(?:y|ies)|cit(?:y|ies)|towns?|hospitals?|schools?|universit(?:y|ies)|residents|churches)\b/i;
 /** The population is national when the question says so ("Which US charity …", "in the United States"). */
 const NATION_CUE = /\b(?:US|U\.S\.|USA|United States|nationwide|national(?:ly)?|in America|American)\b/;
+/** The federal government's own finances named ("Treasury bills", "the federal debt"): a national figure, as "US" says. */
+const FEDERAL_CUE = /\b(?:Treasury|federal)\b/i;
 /** Words that name the members or the grain of a population, not its measure. */
 const MEMBER_WORDS = /^(states?|count(?:y|ies)|cit(?:y|ies)|towns?|places?|organi[sz]ations?|nonprofits?|charit(?:y|ies)|compan(?:y|ies)|us|u\.s\.|usa|america|american|national|nationwide|nation|country|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty)$/;
 /** Superlatives and aggregation words that order or combine the members, not name the measure. */
@@ -278,6 +280,9 @@ function cannot(question: string, reason: string): Understanding {
   return { status: 'cannot_tell', question, reason, interpreter: 'offline' };
 }
 
+/** "rate on X": an "on" after a rate or yield word, before more words. */
+const KEPT_ON = (all: readonly string[], i: number) => i > 0 && i < all.length - 1 && /^(?:rates?|yields?|returns?)$/.test(all[i - 1]!);
+
 function readAttribute(q: string, consumed: string[], entityTexts: string[], population: string | null): string | null {
   let s = ` ${q} `;
   for (const frag of [...consumed, ...entityTexts].filter(Boolean).sort((a, b) => b.length - a.length)) {
@@ -287,7 +292,11 @@ function readAttribute(q: string, consumed: string[], entityTexts: string[], pop
   if (population) s = s.replace(POPULATION_NOUN, ' ');
   for (const re of FRAME) s = s.replace(re, '');
   const popWords = new Set(population ? population.split(' ') : []);
-  const words = s.split(' ').filter((w) => w && !STOP.has(w) && !/^\d+$/.test(w) && !popWords.has(w));
+  // "on" between two words of the measure says what the rate is on ("interest rate on treasury bills"): kept, so the
+  // measure's head stays before it; a leading or trailing "on" is a verb's ("spend on") or a date's
+  const words = s.split(' ').filter((w, i, all) => w && (w === 'on' ? KEPT_ON(all, i) : !STOP.has(w)) && !/^\d+$/.test(w) && !popWords.has(w));
+  while (words[0] === 'on') words.shift();
+  while (words[words.length - 1] === 'on') words.pop();
   const out = words.join(' ').trim();
   return out.length >= 2 ? out : null;
 }

@@ -36,7 +36,8 @@ describe('queries sent ahead to busy workers', () => {
   test('many concurrent queries from one client each get their own answer', async () => {
     const before = pool.sentAhead.sent;
     // Sent in one tick: both workers the client may take are busy at once, so the rest queue or go ahead.
-    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => pool.run(job(cheap(i)), TIMEOUT_MS, 'sparql.timeoutMs', { client: 'one' })));
+    // (each may wait its turn for up to 30 s: on a loaded 2-core machine 60 queries can take longer than the runaway limit below)
+    const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => pool.run(job(cheap(i)), 30_000, 'sparql.timeoutMs', { client: 'one' })));
     outcomes.forEach((o, i) => {
       expect(o.reply.ok).toBe(true);
       const body = JSON.parse((o.reply as { body: string }).body) as { results: { bindings: { v: { value: string } }[] } };

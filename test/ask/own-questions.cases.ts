@@ -1,0 +1,106 @@
+/**
+ * Questions about Treasury, Census, CDC PLACES, SEC EDGAR and NSF written for Assay's own testing
+ * (not from any published benchmark), in the phrasings people type: Title Case measure words,
+ * "US debt", relative dates, lower-case names, abbreviations. Every expected figure is read here
+ * from the recorded publisher response on disk (fixtures/publishers/, parsed with plain JSON/CSV
+ * readers, never Assay's connectors). An expectation is an answer (the figures that must be
+ * published graded verified, and figures that must not appear — another measure's value for the
+ * same date), a refusal (optionally with its boundary), or a clarification. A question the snapshot
+ * cannot answer as asked must be refused; answering another question is never right.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+
+const DIR = new URL('../../fixtures/publishers/', import.meta.url);
+const json = (rel: string) => JSON.parse(readFileSync(new URL(rel, DIR), 'utf8')) as unknown;
+/** The body of a cassette, by cassette file (relative to fixtures/publishers/). */
+function body(cassette: string): string {
+  const c = json(cassette) as { response: { bodyFile: string } };
+  const dir = cassette.slice(0, cassette.lastIndexOf('/') + 1);
+  return readFileSync(new URL(dir + c.response.bodyFile, DIR), 'utf8');
+}
+
+/** A day's Debt to the Penny field, from the recorded year's response. */
+export function penny(date: string, field: 'tot_pub_debt_out_amt' | 'debt_held_public_amt' | 'intragov_hold_amt'): number {
+  const b = JSON.parse(body(`treasury-fiscal-data/debt-to-penny-range.DebtPenny_20200307_20250306.${date.slice(0, 4)}.cassette.json`)) as { data: Array<Record<string, string>> };
+  const row = b.data.find((d) => d.record_date === date);
+  if (!row) throw new Error(`no Debt to the Penny record dated ${date}`);
+  return Number(row[field]);
+}
+
+/** A county's crude (or age-adjusted) prevalence in the PLACES wide county file (2022 release). */
+export function places(fips: string, measure: string, kind: 'Crude' | 'Adj' = 'Crude'): number {
+  const rows = parse(body('cdc-places/all-counties-wide.PLACES__County_Data__GIS_Friendly_Format___2022_release.cassette.json'), { columns: true, bom: true }) as Array<Record<string, string>>;
+  const row = rows.find((r) => r.CountyFIPS === fips);
+  if (!row) throw new Error(`no county ${fips} in the PLACES file`);
+  return Number(row[`${measure}_${kind}Prev`]);
+}
+
+/** The newest average interest rate record (the recorded top-1 read). */
+export function avgRateLatest(): { date: string; security: string; rate: number } {
+  const b = JSON.parse(body('treasury-fiscal-data/avg-interest-rates-latest.v2_accounting_od_avg_interest_rates.sort-record_date-desc.page1size1.cassette.json')) as { data: Array<Record<string, string>> };
+  return { date: b.data[0]!.record_date!, security: b.data[0]!.security_desc!, rate: Number(b.data[0]!.avg_interest_rate_amt) };
+}
+
+/** A concept's annual 10-K value for a fiscal year in a recorded companyfacts response (the fact whose period ends in that fiscal year's 10-K, full year). */
+export function secAnnual(cassette: string, concept: string, fy: number, taxonomy = 'us-gaap'): number {
+  const b = JSON.parse(body(`sec-edgar/${cassette}`)) as { facts: Record<string, Record<string, { units: Record<string, Array<{ fy: number; fp: string; form: string; val: number; start?: string; end: string }>> }>> };
+  const rows = Object.values(b.facts[taxonomy]![concept]!.units)[0]!;
+  const days = (r: { start?: string; end: string }) => (r.start ? (Date.parse(r.end) - Date.parse(r.start)) / 86_400_000 : 0);
+  const own = rows.filter((r) => r.form === '10-K' && r.fy === fy && r.fp === 'FY' && days(r) > 350);
+  const latest = own.sort((a, b) => b.end.localeCompare(a.end))[0];
+  if (!latest) throw new Error(`no FY${fy} ${concept} in ${cassette}`);
+  return latest.val;
+}
+
+export type Expect =
+  | { answer: number[]; never?: number[] }
+  | { refuse: true; boundary?: string }
+  | { clarify: true };
+
+export interface OwnCase { q: string; kind: string; expect: Expect; why?: string }
+
+export function ownCases(): OwnCase[] {
+  return [
+    // Treasury: "debt" is the total; a part is read only when named
+    { kind: 'treasury', q: 'What was the US debt on March 31, 2024?', expect: { answer: [penny('2024-03-29', 'tot_pub_debt_out_amt')], never: [penny('2024-03-29', 'debt_held_public_amt')] }, why: 'answered Debt Held by the Public, graded verified' },
+    { kind: 'treasury', q: 'What was the national debt at the end of 2023?', expect: { answer: [penny('2023-12-29', 'tot_pub_debt_out_amt')], never: [penny('2023-12-29', 'debt_held_public_amt')] } },
+    { kind: 'treasury', q: 'What was the federal debt at the end of 2022?', expect: { answer: [penny('2022-12-30', 'tot_pub_debt_out_amt')], never: [penny('2022-12-30', 'debt_held_public_amt')] } },
+    { kind: 'treasury', q: 'What was the debt held by the public on March 31, 2024?', expect: { answer: [penny('2024-03-29', 'debt_held_public_amt')] } },
+    { kind: 'treasury', q: 'What were intragovernmental holdings at the end of 2021?', expect: { answer: [penny('2021-12-31', 'intragov_hold_amt')] } },
+    { kind: 'treasury', q: 'What was the outstanding debt on March 31, 2024?', expect: { refuse: true, boundary: 'no_data' }, why: 'no label the code accepts; offline the residual question is not settled' },
+    { kind: 'treasury', q: 'What was the average interest rate on Treasury bills?', expect: { answer: [avgRateLatest().security === 'Treasury Bills' ? avgRateLatest().rate : NaN] }, why: '"Treasury" was read as an organisation to resolve' },
+    { kind: 'treasury', q: 'What is the average interest rate on Treasury notes?', expect: { refuse: true }, why: 'the one recorded row is Treasury Bills: never answered for notes' },
+    // relative years, by the question's clock (the test clock's year, like the CLI's)
+    { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
+    { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },
+    // the nation as a whole: no bundled source reads population without a state, county or place
+    { kind: 'census', q: 'What is the US population?', expect: { refuse: true, boundary: 'no_access_path' }, why: 'was refused as "entity unresolved: name it by its full legal name"' },
+    // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
+    { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
+    { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },
+    { kind: 'places', q: 'What was the obesity rate in Los Angeles County in 2020?', expect: { refuse: true }, why: 'the file names its release, not a year' },
+  ];
+}
+
+/** What an answer is, judged against its expectation. */
+export type Outcome = 'right' | 'wrong_figure' | 'refused' | 'clarified';
+interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; boundary?: string | undefined }
+
+export function judge(e: Expect, r: Judged): { outcome: Outcome; why: string } {
+  if ('clarify' in e) return r.status === 'needs_clarification' ? { outcome: 'right', why: 'asked' } : { outcome: r.status === 'refused' ? 'refused' : 'wrong_figure', why: `${r.status} where a clarification was expected` };
+  if (r.status === 'needs_clarification') return { outcome: 'clarified', why: 'asked' };
+  if ('refuse' in e) {
+    if (r.status !== 'refused') return { outcome: 'wrong_figure', why: `answered (${r.figures.slice(0, 3).map((x) => x.value).join(', ')}) where a refusal was expected` };
+    return e.boundary && r.boundary !== e.boundary ? { outcome: 'refused', why: `refused with ${r.boundary}, expected ${e.boundary}` } : { outcome: 'right', why: 'refused' };
+  }
+  if (r.status === 'refused') return { outcome: 'refused', why: `refused (${r.boundary})` };
+  const verified = new Set(r.figures.filter((x) => x.grade === 'verified').map((x) => x.value));
+  const missing = e.answer.filter((v) => !verified.has(v));
+  if (missing.length) return { outcome: 'wrong_figure', why: `expected ${missing.join(', ')} verified; published ${r.figures.slice(0, 5).map((x) => `${x.value}:${x.grade}`).join(', ')}` };
+  const wrong = (e.never ?? []).filter((v) => r.figures.some((x) => x.value === v));
+  if (wrong.length) return { outcome: 'wrong_figure', why: `published ${wrong.join(', ')}, which answers another question` };
+  const unverified = r.figures.filter((x) => x.grade === 'unverified');
+  if (unverified.length) return { outcome: 'wrong_figure', why: `unverified figures ${unverified.map((x) => x.value).join(', ')}` };
+  return { outcome: 'right', why: 'figures verified' };
+}

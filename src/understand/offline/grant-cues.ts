@@ -146,9 +146,11 @@ function measuredReading(q: string): ShapeDecision | null {
     const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data(?:set)?)\b/i.test(q) || !hasName(q);
     if (graphWide && !/['’]s\s/.test(q.slice(0, hit.index + 1))) return { ...exhaustive, direction: 'population', attribute, rule: `${rule}-graph` };
     // who gave: "of / from / by X", "X's average grant", "does X give"; who got: "to X", "X received"
-    const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after)
-      ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
     const to = /\bto\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after);
+    // the "of" inside the recipient's name ("to the University of Chicago") does not name a funder
+    const beside = to ? `${after.slice(0, to.index)} ${after.slice(to.index + to[0].length)}` : after;
+    const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(beside)
+      ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
     const trim = (x: string) => x.replace(/\s+(?:of|and|for|the)$/i, '');
     const possessive = /['’]s\s+$/.test(q.slice(0, hit.index).replace(/\s*(?:the\s+)?$/i, ' ').replace(/\s+$/, ' ')) || /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, hit.index));
     if (to && (from || possessive)) return { ...exhaustive, direction: 'forward', ...(from ? { named: trim(from[1]!) } : {}), attribute: `${attribute} to ${trim(to[1]!)}`, rule: `${rule}-from-to` };

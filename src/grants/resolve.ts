@@ -19,6 +19,7 @@
 import { normaliseName, nameWords, type IdentityRegistry } from '../resolve/registry.ts';
 import { canonical } from '../resolve/identifiers.ts';
 import { orgLocal } from './model.ts';
+import { stateCode } from './states.ts';
 import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords, orgsWithDetails, unitsOf } from './queries.ts';
 import type { GrantStore, Row } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
@@ -177,6 +178,8 @@ async function resolveNamed(store: GrantStore, iris: GrantIris, name: string, ro
   // 3. every distinctive word. Only a filer's name may drop the words that say what kind of
   // organization it is (its return says "THE FRED A & BARBARA M ERB FAMILY" for the Erb Family
   // Foundation); a recipient must carry every word ("Ford Foundation" is not "THE HENRY FORD").
+  // a state's name is a place, not some words of a recipient's ("Michigan" is not "MICHIGAN STREET … COMMISSION")
+  if (role === 'recipient' && stateCode(asked) !== null) return { status: 'not_found', asked, role };
   const all = nameWords(asked);
   const words = role === 'funder' ? all.filter((w) => !GENERIC.has(w)) : all.filter((w) => w !== 'of' && w !== 'and' && w !== 'for');
   if (words.length === 0) return { status: 'not_found', asked, role };

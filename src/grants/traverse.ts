@@ -25,7 +25,7 @@ export type GrantQuestion =
   | { direction: 'intersection'; funders: [string, string] }
   | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number; threshold?: Threshold }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc'; by?: RankBy }
-  | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
+  | { direction: 'geographic'; state: string; funder?: string; taxYear?: number; threshold?: Threshold }
   | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
   /** The largest single grants paid: of one funder, to one recipient, or graph-wide (neither named). */
   | { direction: 'largest_grants'; funder?: string; recipient?: string; limit: number; taxYear?: number; order?: 'desc' | 'asc' }
@@ -624,8 +624,15 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
         }
         const all = [...by.values()].sort((a, b) => b.amount - a.amount || a.org.name.localeCompare(b.org.name));
-        recipients = all.slice(0, GEO_ROWS);
-        if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+        const t = q.threshold;
+        if (t) {
+          const kept = all.filter((x) => passes(t, x.amount));
+          recipients = kept.slice(0, THRESHOLD_ROWS);
+          shown.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: all.length, over: 'funder' });
+        } else {
+          recipients = all.slice(0, GEO_ROWS);
+          if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+        }
       }
       const year = funder && q.taxYear !== undefined ? q.taxYear : undefined;
       return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), ...(recipients ? { recipients } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...shown, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };

@@ -132,7 +132,7 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
   /** Paid totals per key over some rows, largest first. */
   const totalsBy = (rs: readonly Row[], k: (r: Row) => string) => { const m = new Map<string, number>(); for (const r of paidOf(rs)) m.set(k(r), (m.get(k(r)) ?? 0) + Number(r.grant_amount)); return [...m.values()].sort((a, b) => b - a); };
   /** A threshold reading: the totals kept (over `value`) must be published, those not kept never. */
-  const over = (totals: number[], value: number): Expect => ({ answer: totals.filter((x) => x > value), never: totals.filter((x) => x <= value) });
+  const over = (totals: number[], value: number): { answer: number[]; never: number[] } => ({ answer: totals.filter((x) => x > value), never: totals.filter((x) => x <= value) });
   const placeholder = (r: Row) => /^see attached/i.test(r.grantee_name);
   /** One funder's grants to one state: paid total, count, and the distinct recipients (by the key the graph keys them by). */
   const geoCount = (funder: string, st: string): Expect => { const rs = paidOf(inState(by(funder), st)); return { answer: [sum(rs), rs.length, new Set(rs.map(rkey)).size], never: mixedIfAny(inState(by(funder), st)) }; };
@@ -416,6 +416,13 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'year', q: 'How much did the Porter Family Foundation give in 2024?', expect: f(year(by(PORTER), 2024)) },
     { kind: 'reverse', q: 'Who funds the Alliance for the Great Lakes?', expect: rev('Alliance for the Great Lakes') },
     { kind: 'pair', q: 'How much did the Erb Family Foundation give to the Council of Michigan Foundations?', expect: pair(ERB, 'Council of Michigan Foundations') },
+    // found by running the ones above: a state's name read as a recipient's or a funder's, an amount read as a name
+    { kind: 'geographic', q: 'How much did Michigan organizations receive in grants?', expect: { ...geo(null, 'MI'), never: [sum(paidOf(rows.filter((r) => /^michigan street/i.test(r.grantee_name))))] } },
+    { kind: 'geographic', q: 'Which Ohio organizations got the most from the Toledo Community Foundation?', expect: geoCount(TOLEDO, 'OH') },
+    { kind: 'year', q: 'What is the total the Joyce Foundation gave to organizations in Illinois in 2023?', expect: f(year(inState(by(JOYCE), 'IL'), 2023)) },
+    { kind: 'units', q: 'How many foundations funded the University of Chicago?', expect: { ...rev('University of Chicago'), answer: [totals(to('University of Chicago')).paid, new Set(paidOf(to('University of Chicago')).map((r) => r.foundation_ein)).size] } },
+    { kind: 'threshold', q: 'Did the Joyce Foundation give more than $1 million to the University of Chicago?', expect: pair(JOYCE, 'University of Chicago') },
+    { kind: 'threshold', q: 'Which organizations in Michigan got more than $1 million from the Mott Foundation?', expect: { ...over(totalsBy(inState(by(MOTT), 'MI'), rkey), 1_000_000), answer: [sum(paidOf(inState(by(MOTT), 'MI'))), ...over(totalsBy(inState(by(MOTT), 'MI'), rkey), 1_000_000).answer] } },
   ];
 }
 

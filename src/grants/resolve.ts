@@ -107,9 +107,13 @@ export function nameSelection(iris: GrantIris, name: string, role: Role): { aske
 }
 
 export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+  // the units of the name as asked are read beside the resolution (one round trip, not two)
+  const asked = role === 'recipient' ? normaliseName(name.trim()) : '';
+  const early = asked ? unitsNamed(store, iris, [asked], 'name_exact', signal) : undefined;
+  early?.catch(() => {});
   const found = await resolveNamed(store, iris, name, role, registry, signal);
   if (role !== 'recipient' || found.status === 'ambiguous') return found;
-  return withUnits(store, iris, found, signal);
+  return withUnits(store, iris, found, { key: asked, units: early! }, signal);
 }
 
 /**
@@ -118,11 +122,13 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
  * state are counted with it; those in another state are left out, and said. With no organization of
  * the name itself, its units alone are the answer when they are in one state, and candidates when not.
  */
-async function withUnits(store: GrantStore, iris: GrantIris, r: Exclude<OrgResolution, { status: 'ambiguous' }>, signal?: AbortSignal): Promise<OrgResolution> {
+async function withUnits(store: GrantStore, iris: GrantIris, r: Exclude<OrgResolution, { status: 'ambiguous' }>, read: { key: string; units: Promise<OrgHit[]> }, signal?: AbortSignal): Promise<OrgResolution> {
   if (r.status !== 'found' || r.orgs.some((o) => o.unit)) return r;
-  const keys = [...new Set([normaliseName(r.asked), ...r.orgs.flatMap((o) => o.names.map(normaliseName))])].filter(Boolean);
+  // the name as asked was read already; a name the organization was filed under that differs is read now
+  const others = [...new Set(r.orgs.flatMap((o) => o.names.map(normaliseName)))].filter((k) => k && k !== read.key);
   const held = new Set(r.orgs.map((o) => o.iri));
-  const units = (await unitsNamed(store, iris, keys, r.method, signal)).filter((u) => !held.has(u.iri));
+  const all = [...(read.key ? await read.units : []), ...(others.length ? await unitsNamed(store, iris, others, r.method, signal) : [])];
+  const units = [...new Map(all.map((u) => [u.iri, { ...u, method: r.method }])).values()].filter((u) => !held.has(u.iri)).sort((a, b) => (a.iri < b.iri ? -1 : 1));
   if (units.length === 0) return r;
   const states = new Set(r.orgs.map((o) => o.state).filter((x): x is string => !!x));
   const inState = units.filter((u) => states.size === 0 || u.state === null || states.has(u.state));

@@ -10,7 +10,7 @@
  * virtuoso: starts a private Virtuoso with .ci/virtuoso.sh (own directory and ports), writes the
  * generated N-Triples to files there and loads them with Virtuoso's bulk loader, then queries it
  * over the SPARQL protocol — the graph is external, so Assay's RSS is the client's.
- * embedded: the in-memory oxigraph store (bounded near 13 M triples: about 1.6 M edges at most in layout 3, computed from 8.26 triples an edge).
+ * embedded: the in-memory oxigraph store (bounded near 13 M triples: about 1.6 M edges at most in layout 3 or 4, computed from 8.26 triples an edge; layout 4 adds no triple to a SYNTHETIC graph, whose names are neither units nor placeholders).
  *
  * Prints, beside the naive forms of the same questions on the same store in the same run: load
  * time and throughput, store size, Assay's RSS, reverse traversal p50 for a typical and for the
@@ -34,7 +34,8 @@ import { RdfStore } from '../src/rdf/store.ts';
 import { endpointGrantStore, memoryGrantStore, type GrantStore } from '../src/grants/store.ts';
 import { REFERENCE_EDGES, syntheticChunks, syntheticFunder, syntheticRecipient, syntheticShape } from '../src/grants/synthetic.ts';
 import * as Q from '../src/grants/queries.ts';
-import { G } from '../src/grants/vocab.ts';
+import { G, GRANT_LAYOUT } from '../src/grants/vocab.ts';
+import { readLayout } from '../src/grants/layout.ts';
 import { traverse } from '../src/grants/traverse.ts';
 
 const run = promisify(execFile);
@@ -158,6 +159,10 @@ process.stdout.write(`SYNTHETIC grant graph (benchmark only): ${shape.edges.toLo
 const loaded = backend === 'virtuoso' ? await loadVirtuoso() : await loadEmbedded();
 try {
   const iris = shape.iris;
+  // a graph an earlier build generated (--reuse) in another layout is not read as this one: every
+  // traversal would be refused; a SYNTHETIC graph is generated, not ingested, so it is generated again
+  const { layout } = await readLayout(loaded.store, iris);
+  if (layout !== GRANT_LAYOUT) throw new Error(`the SYNTHETIC graph${reuse ? ` in --reuse ${reuse}` : ''} is in layout ${layout ?? 1}; this build reads layout ${GRANT_LAYOUT}: run without --reuse to generate and load it again`);
   const loadBefore = await loadAverage();
   const hot = syntheticRecipient(iris, 1);
   const typical = syntheticRecipient(iris, shape.typical.rank);

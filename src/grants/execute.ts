@@ -131,7 +131,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       if (within) {
         const st = stateCode(within);
         if (!st) return { ok: false, failure: { code: 'unmappable', reason: { code: 'not_a_state', place: within } } };
-        return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
+        return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year, ...threshold } };
       }
       // states named as the grain ("which states", "by state"; not the "State" of a name), none as the place: the funder's grants by state
       if (intent.geography?.level === 'state' && (!attr || GENERIC.test(attr) || recipients || intent.order) && STATE_GRAIN.test(intent.question)) return { ok: true, question: { direction: 'states_of', funder: name, limit, ...by, ...year } };
@@ -140,7 +140,7 @@ export function questionFromIntent(intent: Intent): Mapped {
       // never all of the funder's grants in place of the narrower question
       // ("How much did X give to Michigan?": the place, as "to organizations in Michigan" reads)
       const st = attr ? stateCode(attr) : null;
-      if (st) return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year } };
+      if (st) return { ok: true, question: { direction: 'geographic', state: st, funder: name, ...year, ...threshold } };
       if (attr && !GENERIC.test(attr)) return { ok: true, question: { direction: 'pair', funder: name, recipient: attr, ...year } };
       return { ok: true, question: { direction: 'forward', funder: name, ...year } };
     }
@@ -170,6 +170,9 @@ export function questionFromIntent(intent: Intent): Mapped {
         const st = stateCode(within);
         if (st) return { ok: true, question: { direction: 'geographic', state: st } };
       }
+      // the place as what the question asks of ("How much did Michigan organizations receive?")
+      const placed = attr ? stateCode(attr) : null;
+      if (placed) return { ok: true, question: { direction: 'geographic', state: placed } };
       if (attr && !GENERIC.test(attr) && !by.by && causeMatch(attr)) return { ok: true, question: { direction: 'cause', cause: attr, ...year } };
       const subject = intent.geography?.level === 'state' ? 'state' : recipients ? 'recipient' : 'funder';
       return { ok: true, question: { direction: 'ranking', subject, limit, order: intent.order ?? 'desc', ...by } };
@@ -506,6 +509,8 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
         items.push(base(f.org, 'grants paid by this funder', f.amount, 'USD', 'funder_total', `${f.org.iri}|${r.recipient[0]!.iri}`, { grants: String(f.grants) }));
         lines.push(`- ${usd(f.amount)} from ${f.org.name}`);
       }
+      const t = r.disclosures.find((d) => d.code === 'threshold_filter');
+      if (t && t.code === 'threshold_filter' && t.kept === 0) lines.push(`None of its funders' paid totals passes the amount asked (see the notes).`);
       break;
     }
     case 'intersection': {
@@ -542,6 +547,9 @@ function buildEvidence(r: GrantResult, attemptN: number, planVerdict: 'exact' | 
           if (byCount) items.push(base(x.org, `${label} (count)`, x.grants, 'count', `${r.subject}_count`, key, {}));
           lines.push(byCount ? `${i + 1}. ${x.org.name}: ${x.grants} grant${x.grants === 1 ? '' : 's'} (${usd(x.amount)})` : `${i + 1}. ${x.org.name}: ${usd(x.amount)}`);
         });
+        // an amount the question set that no total passes: none, said (the note gives the amount and how many were read)
+        const t = r.disclosures.find((d) => d.code === 'threshold_filter');
+        if (r.rows.length === 0 && t && t.code === 'threshold_filter') lines.push(`None: no ${t.role}'s paid total passes the amount asked (see the notes).`);
       }
       break;
     }

@@ -253,8 +253,29 @@ function pairs(iris: GrantIris, funders: readonly string[] | null, recipients: r
 }
 
 /** Recipients of a funder ranked by total of one status (the funder's "largest recipients"), one row per pair. */
-export function topRecipientsOf(iris: GrantIris, funders: readonly string[], status: string, limit: number): string {
-  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n  ${notUnnamed(iris, '?r')}\n} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
+export function topRecipientsOf(iris: GrantIris, funders: readonly string[], status: string, limit: number, over?: AmountTest): string {
+  return checked(`SELECT ?r ?total ?n WHERE {\n  ${pairs(iris, funders, null, status)}\n  ${notUnnamed(iris, '?r')}\n  ${over ? `FILTER(${amountTest(over)})` : ''}\n} ORDER BY DESC(?total) ?r LIMIT ${Math.trunc(limit)}`);
+}
+
+/** A paid total compared with an amount a question set ("more than $1 million"). */
+export interface AmountTest { op: '>' | '>=' | '<' | '<='; value: number }
+
+/** `?total <op> <value>`: the operator from its four, the value a finite number written as a decimal. */
+function amountTest(t: AmountTest): string {
+  if (!['>', '>=', '<', '<='].includes(t.op) || !Number.isFinite(t.value) || Math.abs(t.value) >= 1e15) throw new Error(`not an amount test: ${JSON.stringify(t)}`);
+  return `?total ${t.op} ${t.value.toFixed(2)}`;
+}
+
+/** How many of some funders' named recipients (placeholders aside) there are, and how many pass an amount test (one row). */
+export function recipientsOverCount(iris: GrantIris, funders: readonly string[], status: string, over: AmountTest): string {
+  return checked(`SELECT (COUNT(?r) AS ?all) (SUM(IF(${amountTest(over)}, 1, 0)) AS ?kept) WHERE {\n  ${pairs(iris, funders, null, status)}\n  ${notUnnamed(iris, '?r')}\n}`);
+}
+
+/** How many funders gave to one state's organizations, and how many of them pass an amount test (one row, from the funder–state rollups). */
+export function fundersInStateOverCount(iris: GrantIris, state: string, status: string, over: AmountTest): string {
+  return tagged([`SELECT (COUNT(?o) AS ?all) (SUM(IF(${amountTest(over)}, 1, 0)) AS ?kept) WHERE {
+  GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderStateRollup}> ; <${G.rollupFunder}> ?o ; <${G.rollupState}> `, ` ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total }
+}`], [lit(state.toUpperCase())]);
 }
 
 /** Leaves out a recipient whose filed name is a placeholder (unnamed.ts): no organization to rank. */
@@ -516,10 +537,11 @@ export function commonFunders(iris: GrantIris, a: readonly string[], b: readonly
  * rollups: one row per funder that gave there, read in order — the same rollups the geographic
  * reading reads one funder at a time.
  */
-export function fundersInState(iris: GrantIris, state: string, status: string, limit: number, by: 'amount' | 'count' = 'amount'): string {
+export function fundersInState(iris: GrantIris, state: string, status: string, limit: number, by: 'amount' | 'count' = 'amount', over?: AmountTest): string {
   const order = by === 'count' ? 'DESC(?n) DESC(?total)' : 'DESC(?total)';
   return tagged([`SELECT ?o ?total ?n ?k WHERE {
   GRAPH ${iriRef(iris.rollups)} { ?x a <${G.FunderStateRollup}> ; <${G.rollupFunder}> ?o ; <${G.rollupState}> `, ` ; <${G.paymentStatus}> ${sparqlIri(status)} ; <${G.totalAmount}> ?total ; <${G.grantCount}> ?n ; <${G.counterpartCount}> ?k }
+  ${over ? `FILTER(${amountTest(over)})` : ''}
 } ORDER BY ${order} ?o LIMIT ${Math.trunc(limit)}`], [lit(state.toUpperCase())]);
 }
 

@@ -102,7 +102,7 @@ export function renderFailure(f: GrantFailure): string {
     case 'layout_outdated': return f.found !== null && f.found > f.expected
       ? `the grant graph was written by a newer Assay (layout ${f.found}; this build reads layout ${f.expected}); answer with that Assay, or clear the graph and ingest its files again`
       : f.storeOnly
-        ? `the grant graph was written by an earlier Assay (layout ${f.found}; this build reads layout ${f.expected}, which counts the units a recipient was filed under, such as "University of Chicago - Urban Labs", as part of it); upgrade it in place from what it holds, no file needed: \`assay grants ingest\` (any ingest does it)`
+        ? `the grant graph was written by an earlier Assay (layout ${f.found}; this build reads layout ${f.expected}, which counts the units a recipient was filed under, such as "University of Chicago - Urban Labs", as part of it, and leaves placeholders such as "SEE ATTACHED SCHEDULE" out of rankings); upgrade it in place from what it holds, no file needed: \`assay grants ingest\` (any ingest does it)`
         : `the grant graph was written by an earlier Assay (layout ${f.found ?? 1}; this build reads layout ${f.expected}, which keeps the recipient address filed for each grant, and only the files hold it); ingest its files again to upgrade it in place: \`assay grants ingest ${f.files && f.files.length > 0 ? f.files.join(' ') : '<files…>'}\`${f.total !== undefined && f.files && f.total > f.files.length ? ` and ${plural(f.total - f.files.length, 'other file')} the graph was read from` : ''}`;
     case 'not_in_graph': {
       const held = `${plural(f.coverage.filings, 'filing')}${f.coverage.complete ? '' : '; coverage is partial'}`;

@@ -19,6 +19,7 @@
 import { normaliseName, nameWords, type IdentityRegistry } from '../resolve/registry.ts';
 import { canonical } from '../resolve/identifiers.ts';
 import { orgLocal } from './model.ts';
+import { stateCode } from './states.ts';
 import { orgDetails, orgsByEin, orgsByNameKey, orgsByWords, orgsWithDetails, unitsOf } from './queries.ts';
 import type { GrantStore, Row } from './store.ts';
 import { G, SDO, type GrantIris } from './vocab.ts';
@@ -106,9 +107,13 @@ export function nameSelection(iris: GrantIris, name: string, role: Role): { aske
 }
 
 export async function resolveOrg(store: GrantStore, iris: GrantIris, name: string, role: Role, registry?: IdentityRegistry, signal?: AbortSignal): Promise<OrgResolution> {
+  // the units of the name as asked are read beside the resolution (one round trip, not two)
+  const asked = role === 'recipient' ? normaliseName(name.trim()) : '';
+  const early = asked ? unitsNamed(store, iris, [asked], 'name_exact', signal) : undefined;
+  early?.catch(() => {});
   const found = await resolveNamed(store, iris, name, role, registry, signal);
   if (role !== 'recipient' || found.status === 'ambiguous') return found;
-  return withUnits(store, iris, found, signal);
+  return withUnits(store, iris, found, { key: asked, units: early! }, signal);
 }
 
 /**
@@ -117,11 +122,13 @@ export async function resolveOrg(store: GrantStore, iris: GrantIris, name: strin
  * state are counted with it; those in another state are left out, and said. With no organization of
  * the name itself, its units alone are the answer when they are in one state, and candidates when not.
  */
-async function withUnits(store: GrantStore, iris: GrantIris, r: Exclude<OrgResolution, { status: 'ambiguous' }>, signal?: AbortSignal): Promise<OrgResolution> {
+async function withUnits(store: GrantStore, iris: GrantIris, r: Exclude<OrgResolution, { status: 'ambiguous' }>, read: { key: string; units: Promise<OrgHit[]> }, signal?: AbortSignal): Promise<OrgResolution> {
   if (r.status !== 'found' || r.orgs.some((o) => o.unit)) return r;
-  const keys = [...new Set([normaliseName(r.asked), ...r.orgs.flatMap((o) => o.names.map(normaliseName))])].filter(Boolean);
+  // the name as asked was read already; a name the organization was filed under that differs is read now
+  const others = [...new Set(r.orgs.flatMap((o) => o.names.map(normaliseName)))].filter((k) => k && k !== read.key);
   const held = new Set(r.orgs.map((o) => o.iri));
-  const units = (await unitsNamed(store, iris, keys, r.method, signal)).filter((u) => !held.has(u.iri));
+  const all = [...(read.key ? await read.units : []), ...(others.length ? await unitsNamed(store, iris, others, r.method, signal) : [])];
+  const units = [...new Map(all.map((u) => [u.iri, { ...u, method: r.method }])).values()].filter((u) => !held.has(u.iri)).sort((a, b) => (a.iri < b.iri ? -1 : 1));
   if (units.length === 0) return r;
   const states = new Set(r.orgs.map((o) => o.state).filter((x): x is string => !!x));
   const inState = units.filter((u) => states.size === 0 || u.state === null || states.has(u.state));
@@ -177,6 +184,8 @@ async function resolveNamed(store: GrantStore, iris: GrantIris, name: string, ro
   // 3. every distinctive word. Only a filer's name may drop the words that say what kind of
   // organization it is (its return says "THE FRED A & BARBARA M ERB FAMILY" for the Erb Family
   // Foundation); a recipient must carry every word ("Ford Foundation" is not "THE HENRY FORD").
+  // a state's name is a place, not some words of a recipient's ("Michigan" is not "MICHIGAN STREET … COMMISSION")
+  if (role === 'recipient' && stateCode(asked) !== null) return { status: 'not_found', asked, role };
   const all = nameWords(asked);
   const words = role === 'funder' ? all.filter((w) => !GENERIC.has(w)) : all.filter((w) => w !== 'of' && w !== 'and' && w !== 'for');
   if (words.length === 0) return { status: 'not_found', asked, role };

@@ -25,7 +25,7 @@ export type GrantQuestion =
   | { direction: 'intersection'; funders: [string, string] }
   | { direction: 'top_recipients_of'; funder: string; limit: number; by?: RankBy; taxYear?: number; threshold?: Threshold }
   | { direction: 'ranking'; subject: Q.RankSubject; limit: number; order?: 'desc' | 'asc'; by?: RankBy }
-  | { direction: 'geographic'; state: string; funder?: string; taxYear?: number }
+  | { direction: 'geographic'; state: string; funder?: string; taxYear?: number; threshold?: Threshold }
   | { direction: 'cause'; cause: string; funder?: string; taxYear?: number }
   /** The largest single grants paid: of one funder, to one recipient, or graph-wide (neither named). */
   | { direction: 'largest_grants'; funder?: string; recipient?: string; limit: number; taxYear?: number; order?: 'desc' | 'asc' }
@@ -562,8 +562,8 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
         rows = [...by.values()].filter((x) => !unnamed.has(x.org.name)).sort((a, b) => (q.by === 'count' ? b.grants - a.grants : 0) || b.amount - a.amount || a.org.iri.localeCompare(b.org.iri)).slice(0, q.threshold ? ALL_ROWS : q.limit);
       } else {
         const [raw, l] = await Promise.all([
-          // kept by an amount: every recipient of the funder is read (its pairs), then the threshold keeps some
-          ctx.store.select(q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.threshold ? ALL_ROWS : q.limit), ctx.signal),
+          // kept by an amount: the engine keeps the funder's recipients over it (a filter over its pairs), the largest THRESHOLD_ROWS listed
+          ctx.store.select(q.threshold ? Q.topRecipientsOf(ctx.iris, fi, G.Paid, THRESHOLD_ROWS, q.threshold) : q.by === 'count' ? Q.topRecipientsOfByCount(ctx.iris, fi, G.Paid, q.limit) : Q.topRecipientsOf(ctx.iris, fi, G.Paid, q.limit), ctx.signal),
           unnamedLeftOut(ctx, 'recipients', { funders: fi }),
         ]);
         left = l;
@@ -571,12 +571,18 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
         rows = raw.map((r) => ({ org: orgs.get(r.r!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n) }));
         totals = await funderTotalsOf(ctx, fi, coverage);
       }
-      const only = rows.length === 0 ? onlyUnnamed(f, left) : null;
+      const only = rows.length === 0 && !q.threshold ? onlyUnnamed(f, left) : null;
       if (q.threshold) {
         const t = q.threshold;
-        const kept = rows.filter((x) => passes(t, x.amount));
-        left.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: rows.length, over: 'funder' });
-        rows = kept.slice(0, THRESHOLD_ROWS);
+        if (q.taxYear !== undefined) {
+          // the year's rows were grouped here from the funder's edges of that year
+          const kept = rows.filter((x) => passes(t, x.amount));
+          left.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: rows.length, over: 'funder' });
+          rows = kept.slice(0, THRESHOLD_ROWS);
+        } else {
+          const [c] = await ctx.store.select(Q.recipientsOverCount(ctx.iris, fi, G.Paid, t), ctx.signal);
+          left.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: num(c?.kept), of: num(c?.all), over: 'funder' });
+        }
       }
       if (only) return fail(only);
       const named = (totals.paid.counterparts ?? rows.length) - left.reduce((n, d) => n + (d.code === 'unnamed_left_out' ? d.names.length : 0), 0);
@@ -624,8 +630,15 @@ async function traverseGraph(ctx: TraverseContext, q: GrantQuestion): Promise<Gr
           v.amount += e.amount; v.grants++; by.set(e.recipient.iri, v);
         }
         const all = [...by.values()].sort((a, b) => b.amount - a.amount || a.org.name.localeCompare(b.org.name));
-        recipients = all.slice(0, GEO_ROWS);
-        if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+        const t = q.threshold;
+        if (t) {
+          const kept = all.filter((x) => passes(t, x.amount));
+          recipients = kept.slice(0, THRESHOLD_ROWS);
+          shown.push({ code: 'threshold_filter', role: 'recipient', op: t.op, value: t.value, kept: kept.length, of: all.length, over: 'funder' });
+        } else {
+          recipients = all.slice(0, GEO_ROWS);
+          if (all.length > recipients.length) shown.push({ code: 'largest_shown', role: 'recipient', status: 'paid', shown: recipients.length, total: all.length });
+        }
       }
       const year = funder && q.taxYear !== undefined ? q.taxYear : undefined;
       return { ok: true, result: { kind: 'geographic', state, ...(funder ? { funder: funder.orgs.map(ref) } : {}), ...(recipients ? { recipients } : {}), totals, coverage, disclosures: [...(funder ? matchDisclosures(funder) : coverageDisclosures(coverage)), ...approvedDisclosure(totals), { code: 'state_as_filed' }, ...shown, ...yearDisclosure(year)], ...(year ? { taxYear: year } : {}) } };
@@ -895,14 +908,16 @@ async function traverseMore(ctx: TraverseContext, q: GrantQuestion, coverage: Co
     }
     case 'funders_in_state': {
       const state = q.state.toUpperCase();
-      const all = await ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, q.threshold ? ALL_ROWS : q.limit, q.by ?? 'amount'), ctx.signal);
-      if (all.length === 0) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
-      // kept by an amount: every funder that gave there is read (one funder-state rollup each), then the threshold keeps some
+      // kept by an amount: the engine keeps the state's funders over it (a filter over their funder-state rollups), the largest THRESHOLD_ROWS listed
       const t = q.threshold;
-      const raw = t ? all.filter((r) => passes(t, num(r.total))).slice(0, THRESHOLD_ROWS) : all;
+      const [raw, counted] = await Promise.all([
+        ctx.store.select(Q.fundersInState(ctx.iris, state, G.Paid, t ? THRESHOLD_ROWS : q.limit, q.by ?? 'amount', t), ctx.signal),
+        t ? ctx.store.select(Q.fundersInStateOverCount(ctx.iris, state, G.Paid, t), ctx.signal) : Promise.resolve([]),
+      ]);
+      if (raw.length === 0 && (!t || num(counted[0]?.all) === 0)) return fail({ code: 'no_grants', what: `grants paid to organizations in ${state}`, coverage });
       const orgs = await orgRefs(ctx, raw.map((r) => r.o!.value));
       const rows = raw.map((r) => ({ org: orgs.get(r.o!.value)!, status: 'paid' as const, amount: num(r.total), grants: num(r.n), counterparts: num(r.k) }));
-      const kept: Disclosure[] = t ? [{ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: all.filter((r) => passes(t, num(r.total))).length, of: all.length, over: 'state' }] : [];
+      const kept: Disclosure[] = t ? [{ code: 'threshold_filter', role: 'funder', op: t.op, value: t.value, kept: num(counted[0]?.kept), of: num(counted[0]?.all), over: 'state' }] : [];
       return { ok: true, result: { kind: 'ranking', subject: 'funder', state, rows, coverage, disclosures: [...coverageDisclosures(coverage), { code: 'state_as_filed' }, ...kept, ...(q.by === 'count' ? [{ code: 'ranked_by_count' } as const] : [])], ...(q.by ? { by: q.by } : {}) } };
     }
     case 'funders_by_count': {

@@ -129,6 +129,13 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     return { answer: [Math.max(...m.values())], coverage: true, never: [stateTotal(st)] };
   };
   const SALVATION = rows.filter((r) => r.grantee_ein === '13-5562351');
+  /** Paid totals per key over some rows, largest first. */
+  const totalsBy = (rs: readonly Row[], k: (r: Row) => string) => { const m = new Map<string, number>(); for (const r of paidOf(rs)) m.set(k(r), (m.get(k(r)) ?? 0) + Number(r.grant_amount)); return [...m.values()].sort((a, b) => b - a); };
+  /** A threshold reading: the totals kept (over `value`) must be published, those not kept never. */
+  const over = (totals: number[], value: number): { answer: number[]; never: number[] } => ({ answer: totals.filter((x) => x > value), never: totals.filter((x) => x <= value) });
+  const placeholder = (r: Row) => /^see attached/i.test(r.grantee_name);
+  /** One funder's grants to one state: paid total, count, and the distinct recipients (by the key the graph keys them by). */
+  const geoCount = (funder: string, st: string): Expect => { const rs = paidOf(inState(by(funder), st)); return { answer: [sum(rs), rs.length, new Set(rs.map(rkey)).size], never: mixedIfAny(inState(by(funder), st)) }; };
 
   return [
     // forward: a funder's grants
@@ -368,6 +375,54 @@ export function ownCases(rows: readonly Row[] = extractRows()): OwnCase[] {
     { kind: 'average', q: 'What is the average grant size?', expect: { ...avg(rows), coverage: true } },
     { kind: 'two funders', q: 'How much did the Joyce Foundation and Mott give together?', expect: { answer: [sum(paidOf(by(JOYCE))), sum(paidOf(by(MOTT)))], derived: [sum(paidOf(by(JOYCE))) + sum(paidOf(by(MOTT)))], never: [sum(by(JOYCE)) + sum(by(MOTT))] } },
     { kind: 'ambiguous', q: 'How much did the Toledo Community Foundation give to the Salvation Army?', expect: { answer: [sum(paidOf(SALVATION.filter((r) => r.foundation_ein === TOLEDO)))], disclose: /answered for/ } },
+
+    // written in this session (units, thresholds, states by name, placeholders, and more of each kind); every figure from the file
+    // an organization's units ("University of Chicago - Urban Labs", no EIN of their own) count with it, in its state
+    { kind: 'units', q: 'Who funds the University of Chicago?', expect: { ...rev('University of Chicago'), answer: [totals(to('University of Chicago')).paid, pairPaid(JOYCE, 'University of Chicago'), pairPaid(MOTT, 'University of Chicago')], disclose: /units of University of Chicago filed as recipients of their own are counted/ } },
+    { kind: 'units', q: 'How much did the Joyce Foundation give to the University of Chicago?', expect: pair(JOYCE, 'University of Chicago') },
+    { kind: 'units', q: 'Did Mott fund the University of Chicago?', expect: pair(MOTT, 'University of Chicago') },
+    { kind: 'units', q: 'Who funds Michigan State University?', expect: rev('Michigan State University') },
+    { kind: 'units', q: 'How much did NEO Philanthropy receive in grants?', expect: rev('NEO Philanthropy') },
+    { kind: 'units', q: 'Who funds the Council of State Governments?', expect: { ...rev('Council of State Governments'), disclose: /in another state than IL is left out/ } },
+    { kind: 'units', q: 'Who funds the University of Minnesota?', expect: rev('University of Minnesota') },
+    { kind: 'units', q: 'Who gave money to the Council of Michigan Foundations?', expect: rev('Council of Michigan Foundations') },
+    { kind: 'units', q: 'How many funders does the University of Chicago have?', expect: { ...rev('University of Chicago'), answer: [totals(to('University of Chicago')).paid, new Set(paidOf(to('University of Chicago')).map((r) => r.foundation_ein)).size] } },
+    { kind: 'units', q: 'What is the average grant to the University of Chicago?', expect: { ...avg(to('University of Chicago')), coverage: true } },
+    // amounts over a threshold: a recipient's funders, a funder's recipients, a state's funders
+    { kind: 'threshold', q: 'Which funders gave more than $1 million to Michigan State University?', expect: over(totalsBy(to('Michigan State University'), (r) => r.foundation_ein), 1_000_000) },
+    { kind: 'threshold', q: 'Which funders gave more than $100,000 to Freshwater Future?', expect: over(totalsBy(to('Freshwater Future'), (r) => r.foundation_ein), 100_000) },
+    { kind: 'threshold', q: 'Who gave the University of Chicago more than $50,000?', expect: over(totalsBy(to('University of Chicago'), (r) => r.foundation_ein), 50_000) },
+    { kind: 'threshold', q: 'Which organizations did the Joyce Foundation give more than $500,000?', expect: over(totalsBy(by(JOYCE), rkey), 500_000) },
+    { kind: 'threshold', q: 'Which grantees got more than $2 million from the Mott Foundation?', expect: over(totalsBy(by(MOTT), rkey), 2_000_000) },
+    { kind: 'threshold', q: 'Which funders gave more than $1 million to organizations in Michigan?', expect: { ...over(totalsBy(inState(rows, 'MI'), (r) => r.foundation_ein), 1_000_000), coverage: true } },
+    // states by name, and how many organizations in a state a funder funded
+    { kind: 'geographic', q: 'How many organizations in Michigan did the Joyce Foundation fund?', expect: geoCount(JOYCE, 'MI') },
+    { kind: 'geographic', q: 'Which nonprofits in Ohio did the Mott Foundation support?', expect: geoCount(MOTT, 'OH') },
+    { kind: 'geographic', q: 'Which Michigan organizations received grants from the Joyce Foundation?', expect: geoCount(JOYCE, 'MI') },
+    { kind: 'geographic', q: 'How many organizations in New York got money from the Community Foundation for Greater Buffalo?', expect: geoCount(BUFFALO, 'NY') },
+    { kind: 'geographic', q: 'How much grant money went to organizations in Illinois?', expect: geo(null, 'IL') },
+    { kind: 'geographic', q: 'How much did the Joyce Foundation give to organizations in Wisconsin?', expect: geo(JOYCE, 'WI') },
+    { kind: 'state ranking', q: 'Which foundations gave the most to organizations in Minnesota?', expect: fundersIn('MN') },
+    // placeholders ("SEE ATTACHED SCHEDULE") are no organization or single grant to rank
+    { kind: 'placeholder', q: 'Who are the top 20 recipients in the grant graph?', expect: { answer: [recipientTop], never: [sum(paidOf(rows.filter(placeholder)))], coverage: true, disclose: /SEE ATTACHED SCHEDULE.* left out of this ranking of recipients/ } },
+    { kind: 'placeholder', q: 'What was the largest grant the McDougal Family Foundation made?', expect: refuse('only_unnamed') },
+    { kind: 'placeholder', q: 'Who did the McDougal Family Foundation fund?', expect: { ...f(by(MCDOUGAL)), disclose: /in place of a recipient/ } },
+    // more of the kinds above, in other words
+    { kind: 'intersection', q: 'Which organizations do both the Joyce Foundation and the Mott Foundation fund?', expect: { answer: [common(JOYCE, MOTT)] } },
+    { kind: 'common funders', q: 'Which funders do the University of Chicago and Northwestern University have in common?', expect: { answer: [commonFundersOf('University of Chicago', 'Northwestern University')], coverage: true } },
+    { kind: 'top recipients', q: 'Who are the top 5 recipients of the Toledo Community Foundation?', expect: { answer: [topRecipient(by(TOLEDO))] } },
+    { kind: 'average', q: 'What is the average grant from the Rochester Area Community Foundation?', expect: avg(by(ROCHESTER)) },
+    { kind: 'state ranking', q: 'Which states did the National Fish and Wildlife Foundation give the most to?', expect: statesOf(by(NFWF)) },
+    { kind: 'year', q: 'How much did the Porter Family Foundation give in 2024?', expect: f(year(by(PORTER), 2024)) },
+    { kind: 'reverse', q: 'Who funds the Alliance for the Great Lakes?', expect: rev('Alliance for the Great Lakes') },
+    { kind: 'pair', q: 'How much did the Erb Family Foundation give to the Council of Michigan Foundations?', expect: pair(ERB, 'Council of Michigan Foundations') },
+    // found by running the ones above: a state's name read as a recipient's or a funder's, an amount read as a name
+    { kind: 'geographic', q: 'How much did Michigan organizations receive in grants?', expect: { ...geo(null, 'MI'), never: [sum(paidOf(rows.filter((r) => /^michigan street/i.test(r.grantee_name))))] } },
+    { kind: 'geographic', q: 'Which Ohio organizations got the most from the Toledo Community Foundation?', expect: geoCount(TOLEDO, 'OH') },
+    { kind: 'year', q: 'What is the total the Joyce Foundation gave to organizations in Illinois in 2023?', expect: f(year(inState(by(JOYCE), 'IL'), 2023)) },
+    { kind: 'units', q: 'How many foundations funded the University of Chicago?', expect: { ...rev('University of Chicago'), answer: [totals(to('University of Chicago')).paid, new Set(paidOf(to('University of Chicago')).map((r) => r.foundation_ein)).size] } },
+    { kind: 'threshold', q: 'Did the Joyce Foundation give more than $1 million to the University of Chicago?', expect: pair(JOYCE, 'University of Chicago') },
+    { kind: 'threshold', q: 'Which organizations in Michigan got more than $1 million from the Mott Foundation?', expect: { ...over(totalsBy(inState(by(MOTT), 'MI'), rkey), 1_000_000), answer: [sum(paidOf(inState(by(MOTT), 'MI'))), ...over(totalsBy(inState(by(MOTT), 'MI'), rkey), 1_000_000).answer] } },
   ];
 }
 

@@ -20,7 +20,7 @@ describe('grant questions in the phrasings people type (offline default, figures
   it('holds at least 60 questions, of every kind', () => {
     expect(cases.length).toBeGreaterThanOrEqual(60);
     expect(new Set(cases.map((c) => c.kind))).toEqual(new Set(['forward', 'top recipients', 'reverse', 'pair', 'intersection', 'graph-wide', 'geographic', 'cause', 'year', 'open direction', 'not held',
-      'average', 'largest', 'count ranking', 'two funders', 'common funders', 'state ranking', 'ambiguous']));
+      'average', 'largest', 'count ranking', 'two funders', 'common funders', 'state ranking', 'ambiguous', 'units', 'threshold', 'placeholder']));
   });
 
   it.each(cases.map((c) => [c.kind, `${c.q}${c.onAmbiguity ? ` (on_ambiguity=${c.onAmbiguity})` : ''}`, c] as const))('%s: %s', async (_kind, q, c) => {

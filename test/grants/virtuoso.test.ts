@@ -50,6 +50,15 @@ const QUESTIONS: GrantQuestion[] = [
   { direction: 'states_of', funder: 'Joyce Foundation', limit: 10 },
   { direction: 'funders_in_state', state: 'MI', limit: 5 },
   { direction: 'funders_by_count', recipient: 'Community Foundation of Greater Flint', limit: 5 },
+  // layout 4: an organization's units counted with it (one in another state left out), placeholders out of rankings, thresholds
+  { direction: 'reverse', recipient: 'University of Chicago' },
+  { direction: 'reverse', recipient: 'Council of State Governments' },
+  { direction: 'pair', funder: 'Joyce Foundation', recipient: 'University of Chicago' },
+  { direction: 'top_recipients_of', funder: 'McDougal Family Foundation', limit: 5 },
+  { direction: 'reverse', recipient: 'Michigan State University', threshold: { op: '>', value: 1_000_000 } },
+  { direction: 'top_recipients_of', funder: 'Joyce Foundation', limit: 10, threshold: { op: '>', value: 500_000 } },
+  { direction: 'funders_in_state', state: 'MI', limit: 10, threshold: { op: '>', value: 1_000_000 } },
+  { direction: 'geographic', state: 'MI', funder: 'Mott Foundation', threshold: { op: '>', value: 1_000_000 } },
 ];
 
 describe.skipIf(skip !== undefined)('grant questions on Virtuoso and on the embedded store', () => {

@@ -146,9 +146,11 @@ function measuredReading(q: string): ShapeDecision | null {
     const graphWide = /\b(?:in\s+(?:the\s+)?(?:grant\s+)?graph|overall|of\s+all|across\s+all|ever(?:\s+(?:made|given|paid|awarded))?\s*[?.!]*$|in\s+the\s+data(?:set)?)\b/i.test(q) || !hasName(q);
     if (graphWide && !/['’]s\s/.test(q.slice(0, hit.index + 1))) return { ...exhaustive, direction: 'population', attribute, rule: `${rule}-graph` };
     // who gave: "of / from / by X", "X's average grant", "does X give"; who got: "to X", "X received"
-    const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after)
-      ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
     const to = /\bto\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(after);
+    // the "of" inside the recipient's name ("to the University of Chicago") does not name a funder
+    const beside = to ? `${after.slice(0, to.index)} ${after.slice(to.index + to[0].length)}` : after;
+    const from = /\b(?:from|by|of)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)/u.exec(beside)
+      ?? /\b(?:does|did|do|has|have)\s+(?:the\s+)?(\p{Lu}[\w.&'’-]*(?:\s+(?:[\p{Lu}&][\w.&'’-]*|of|and|for|the))*)\s+(?:give|make|award|pay|grant)\b/u.exec(q);
     const trim = (x: string) => x.replace(/\s+(?:of|and|for|the)$/i, '');
     const possessive = /['’]s\s+$/.test(q.slice(0, hit.index).replace(/\s*(?:the\s+)?$/i, ' ').replace(/\s+$/, ' ')) || /['’]s\s+(?:\w+\s+)?$/.test(q.slice(0, hit.index));
     if (to && (from || possessive)) return { ...exhaustive, direction: 'forward', ...(from ? { named: trim(from[1]!) } : {}), attribute: `${attribute} to ${trim(to[1]!)}`, rule: `${rule}-from-to` };
@@ -204,6 +206,9 @@ function thresholdReading(q: string): ShapeDecision | null {
   if (gaveName) return { ...exhaustive, direction: 'reverse', named: gaveName[1]!, rule: 'funders-gave-name-over-threshold' };
   const didGive = new RegExp(`^\\s*(?:which|what)\\s+${MEMBERS}\\s+(?:did|does|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${GIVE}|make\\s+grants\\s+(?:to|of))\\s+(?:(?:grants?|money)\\s+(?:of\\s+)?)?${THRESHOLD}`, 'u').exec(ql);
   if (didGive) return { ...exhaustive, direction: 'forward', order: 'desc', named: didGive[1]!, attribute: 'recipients', rule: 'recipients-over-threshold' };
+  // "Which organizations in Michigan got more than $1 million from X?": X's recipients in that state, kept by the amount
+  const placeOver = new RegExp(`^\\s*(?:which|what)\\s+(?:(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}|${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*))\\s+(?:(?:have|has)\\s+)?${RECEIVE}\\s+(?:grants?\\s+(?:of\\s+)?|money\\s+)?${THRESHOLD}.*?\\bfrom\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
+  if (placeOver) return { ...exhaustive, direction: 'forward', named: placeOver[3]!, attribute: (placeOver[1] ?? placeOver[2])!, rule: 'place-recipients-over-threshold' };
   const gotFrom = new RegExp(`^\\s*(?:which|what)\\s+${MEMBERS}\\s+(?:(?:have|has)\\s+)?${RECEIVE}\\s+(?:grants?\\s+(?:of\\s+)?|money\\s+)?${THRESHOLD}.*?\\bfrom\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
   if (gotFrom) return { ...exhaustive, direction: 'forward', order: 'desc', named: gotFrom[1]!, attribute: 'recipients', rule: 'recipients-got-over-threshold' };
   return null;
@@ -216,6 +221,13 @@ function grantReading(q: string): ShapeDecision | null {
   // an amount over (or under) which a funder or a recipient is kept: "Which funders gave more than $1 million to X?"
   const over = thresholdReading(q);
   if (over) return over;
+  const qlow = q.replace(/^\s*\p{Lu}/u, (c) => c.toLowerCase());
+  // "How many organizations in Michigan did the Joyce Foundation fund?", "Which nonprofits in Ohio did X support?": X's grants to a place
+  const membersIn = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE}|make\\s+grants\\s+to)\\b`, 'u').exec(qlow);
+  if (membersIn) return { ...exhaustive, direction: 'forward', named: membersIn[2]!, attribute: membersIn[1]!, rule: 'members-in-place-funded' };
+  // "Which Michigan organizations received grants from the Joyce Foundation?", "How many nonprofits in Ohio got money from X?"
+  const placeGot = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+(?:(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}|${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*))\\s+(?:have\\s+|has\\s+)?${RECEIVE}\\s+(?:any\\s+|the\\s+most\\s+)?(?:grants?\\s+|money\\s+|funding\\s+|grant\\s+money\\s+)?from\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(qlow);
+  if (placeGot) return { ...exhaustive, direction: 'forward', named: placeGot[3]!, attribute: (placeGot[1] ?? placeGot[2])!, rule: 'place-members-got-from' };
   // the funders two recipients share: "Which funders do X and Y have in common?"
   if (/\b(?:funders?|donors?|foundations|grant\s?makers|supporters)\b/i.test(q) && /\b(?:in\s+common|do\s+.+\s+share|shared\s+by|that\s+.+\s+share|common\s+to)\b|\b(?:common|shared)\s+(?:funders|donors|foundations|supporters)\b/i.test(q) && /\s(?:and|&)\s/.test(q)) return { ...exhaustive, direction: 'intersection', attribute: 'funders', rule: 'funders-in-common' };
   // "How many grants did X make to Y?": X's grants to Y (a pair, its count), not all of X's grants
@@ -227,6 +239,9 @@ function grantReading(q: string): ShapeDecision | null {
   // "How many funders does Y have?": Y's funders (their count is the reverse reading's)
   const manyFunders = re(`^\\s*how\\s+many\\s+(?:funders|donors|foundations|grant\\s?makers|supporters)\\s+(?:does|did|do|has|have)\\s+(?:the\\s+)?(.+?)\\s+(?:have|had|got|get)\\b`).exec(q);
   if (manyFunders) return { ...exhaustive, direction: 'reverse', named: manyFunders[1]!, rule: 'how-many-funders' };
+  // "How many foundations funded Y?", "How many funders gave to Y?": Y's funders
+  const manyFunded = re(`^\\s*how\\s+many\\s+(?:funders|donors|foundations|grant\\s?makers|supporters)\\s+(?:have\\s+|has\\s+)?(?:${FUND}|${GIVE}\\s+(?:money\\s+|grants?\\s+)?to|made\\s+grants\\s+to)\\s+(?:the\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
+  if (manyFunded) return { ...exhaustive, direction: 'reverse', named: manyFunded[1]!, rule: 'how-many-funded-it' };
   // "Which funder gave Y the most (money)?": Y's funders ranked
   const gaveYMost = /^\s*(?:[Ww]ho|[Ww]hich\s+(?:foundations?|funders?|donors?|grant\s?makers?))\s+(?:gave|gives|has\s+given|paid|granted)\s+(?:the\s+)?(\p{Lu}.*?)\s+the\s+most\b/u.exec(q);
   if (gaveYMost && !/^(?:money|grants?)$/i.test(gaveYMost[1]!)) return { ...exhaustive, direction: 'reverse', named: gaveYMost[1]!, rule: 'gave-recipient-most' };
@@ -279,6 +294,12 @@ function grantReading(q: string): ShapeDecision | null {
   // "How much did Y receive (in grants)?": Y's funders; "… receive from X?": what X gave Y (a pair)
   const received = re(`^\\s*how\\s+much\\s+(?:money\\s+|funding\\s+|grant\\s+money\\s+)?(?:did|does|has|have)\\s+(.+?)\\s+${RECEIVE}\\b(.*)$`).exec(q);
   if (received && (GRANT_NOUN.test(q) || /\b(funding|money)\b/i.test(q) || /\bfrom\s+(?:the\s+)?\p{Lu}/u.test(received[2]!))) {
+    // "How much did Michigan organizations (organizations in Michigan) receive?": a place's members, not a recipient named "Michigan"
+    const place = new RegExp(`^(?:the\\s+)?(?:(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}|${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*))$`, 'u').exec(received[1]!);
+    if (place) {
+      const from = /\bfrom\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(received[2]!);
+      return from ? { ...exhaustive, direction: 'forward', named: from[1]!, attribute: (place[1] ?? place[2])!, rule: 'place-members-received-from' } : { ...exhaustive, direction: 'population', attribute: (place[1] ?? place[2])!, rule: 'place-members-received' };
+    }
     const from = /\bfrom\s+(?:the\s+)?(\p{Lu}.*?)\s*(?:in\s+\d{4})?\s*[?.!]*\s*$/u.exec(received[2]!);
     if (from) return { ...exhaustive, direction: 'forward', named: from[1]!, attribute: received[1]!.replace(/^the\s+/i, ''), rule: 'received-from' };
     return { ...exhaustive, direction: 'reverse', rule: 'how-much-received' };
@@ -300,7 +321,9 @@ function grantReading(q: string): ShapeDecision | null {
   // "Did X fund Y?", "Has X ever given money to Y?", "Does X support Y?": X's grants to Y (a pair; a place or a cause as below)
   const didFund = re(`^\\s*(?:did|does|do|has|have)\\s+(.+?)\\s+(?:ever\\s+)?(?:fund|funded|support|supported|give|gave|given|donate|donated|grant|granted|make\\s+(?:a\\s+)?grants?|made\\s+(?:a\\s+)?grants?)\\s+(?:any\\s+)?(?:money\\s+|grants?\\s+|a\\s+grant\\s+|funding\\s+|anything\\s+)?(?:to\\s+)?(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
   if (didFund && giving(q) && /\p{L}/u.test(didFund[2]!) && !/^(?:any|money|grants?|anything|away|out|in\s+\d{4})$/i.test(didFund[2]!)) {
-    return { ...exhaustive, direction: 'forward', attribute: placeOrName(didFund[2]!), rule: 'did-fund' };
+    // "Did X give more than $1 million to Y?": X's grants to Y, whose total answers it (the amount is the question's, not a name)
+    const to = didFund[2]!.replace(new RegExp(`^${THRESHOLD}[\\d.,]*\\s*(?:k|thousand|million|billion|m|bn)?\\s+(?:dollars\\s+)?(?:in\\s+grants\\s+)?to\\s+`, 'i'), '');
+    return { ...exhaustive, direction: 'forward', attribute: placeOrName(to), rule: 'did-fund' };
   }
   // "What did X give to Y?": X's grants to Y (a recipient, a place or a cause)
   const whatGive = re(`^\\s*what\\s+(?:did|does|has|have)\\s+.+?\\s+(?:give|gave|given|donate|donated|grant|granted|contribute|contributed)\\s+to\\s+(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`).exec(q);
@@ -356,12 +379,9 @@ function grantReading(q: string): ShapeDecision | null {
 
   // forward: the funder is the subject (of a verb that gives, not one that pays for something)
   if (!giving(q)) return null;
-  // "How many organizations in Michigan did the Joyce Foundation fund?", "Which nonprofits in Ohio did X support?": X's grants to a place
-  const membersIn = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE}|make\\s+grants\\s+to)\\b`, 'u').exec(ql);
-  if (membersIn) return { ...exhaustive, direction: 'forward', named: membersIn[2]!, attribute: membersIn[1]!, rule: 'members-in-place-funded' };
-  // "Which Michigan organizations received grants from the Joyce Foundation?", "How many nonprofits in Ohio got money from X?"
-  const placeGot = new RegExp(`^\\s*(?:how\\s+many|which|what)\\s+(?:(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}|${MEMBERS}\\s+(?:in|from|based\\s+in)\\s+(?:the\\s+state\\s+of\\s+)?(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*))\\s+(?:have\\s+|has\\s+)?${RECEIVE}\\s+(?:any\\s+)?(?:grants?\\s+|money\\s+|funding\\s+|grant\\s+money\\s+)?from\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
-  if (placeGot) return { ...exhaustive, direction: 'forward', named: placeGot[3]!, attribute: (placeGot[1] ?? placeGot[2])!, rule: 'place-members-got-from' };
+  // "What is the total the Joyce Foundation gave to organizations in Illinois?": X's grants to a place, a recipient or a cause
+  const totalTo = new RegExp(`^\\s*what\\s+(?:is|was)\\s+the\\s+total(?:\\s+amount)?(?:\\s+that)?\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+${GIVE}\\s+(?:in\\s+grants\\s+)?to\\s+(.+?)\\s*(?:in\\s+\\d{4})?\\s*[?.!]*\\s*$`, 'u').exec(ql);
+  if (totalTo) return { ...exhaustive, direction: 'forward', named: totalTo[1]!, attribute: placeOrName(totalTo[2]!), rule: 'total-given-to' };
   // "Which Michigan nonprofits did the Erb Family Foundation support?": a place naming the members, then the funder
   const placeMembers = new RegExp(`^\\s*(?:which|what)\\s+(\\p{Lu}[\\w.]*(?:\\s+\\p{Lu}[\\w.]*)*)\\s+${MEMBERS}\\s+(?:did|does|do|has|have)\\s+(?:the\\s+)?(\\p{Lu}.*?)\\s+(?:${FUND}|${GIVE})\\b`, 'u').exec(ql);
   if (placeMembers) return { ...exhaustive, direction: 'forward', named: placeMembers[2]!, attribute: placeMembers[1]!, rule: 'place-members-funded' };

@@ -53,8 +53,17 @@ export function secAnnual(cassette: string, concept: string, fy: number, taxonom
   return latest.val;
 }
 
+/** A state's value of an ACS variable in a recorded all-states response (the Census API's JSON rows, header first). */
+export function acsState(cassette: string, variable: string, stateName: string): number {
+  const rows = JSON.parse(body(`census-acs/${cassette}`)) as string[][];
+  const head = rows[0]!;
+  const row = rows.find((r) => r[head.indexOf('NAME')] === stateName);
+  if (!row) throw new Error(`no ${stateName} in ${cassette}`);
+  return Number(row[head.indexOf(variable)]);
+}
+
 export type Expect =
-  | { answer: number[]; never?: number[] }
+  | { answer: number[]; never?: number[]; /** a disclosure the answer must carry */ disclose?: RegExp }
   | { refuse: true; boundary?: string }
   | { clarify: true };
 
@@ -76,6 +85,7 @@ export function ownCases(): OwnCase[] {
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },
     // the nation as a whole: no bundled source reads population without a state, county or place
     { kind: 'census', q: 'What is the US population?', expect: { refuse: true, boundary: 'no_access_path' }, why: 'was refused as "entity unresolved: name it by its full legal name"' },
+    { kind: 'census', q: 'Which state has the most people?', expect: { answer: [acsState('acs-all-states.acs-acs1-2018-GROUP_B01001_DATA.cassette.json', 'B01001_001E', 'California')], disclose: /"latest" read as ACS 1-year 2018; \d+ newer declared periods not read: ACS 1-year 2024/ }, why: '"latest" stopped descending at 2019 and ended blocked, though the snapshot holds the 2018 state table' },
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },
@@ -85,7 +95,7 @@ export function ownCases(): OwnCase[] {
 
 /** What an answer is, judged against its expectation. */
 export type Outcome = 'right' | 'wrong_figure' | 'refused' | 'clarified';
-interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; boundary?: string | undefined }
+interface Judged { status: string; figures: ReadonlyArray<{ value: number; grade: string }>; boundary?: string | undefined; disclosures?: readonly string[] }
 
 export function judge(e: Expect, r: Judged): { outcome: Outcome; why: string } {
   if ('clarify' in e) return r.status === 'needs_clarification' ? { outcome: 'right', why: 'asked' } : { outcome: r.status === 'refused' ? 'refused' : 'wrong_figure', why: `${r.status} where a clarification was expected` };
@@ -102,5 +112,6 @@ export function judge(e: Expect, r: Judged): { outcome: Outcome; why: string } {
   if (wrong.length) return { outcome: 'wrong_figure', why: `published ${wrong.join(', ')}, which answers another question` };
   const unverified = r.figures.filter((x) => x.grade === 'unverified');
   if (unverified.length) return { outcome: 'wrong_figure', why: `unverified figures ${unverified.map((x) => x.value).join(', ')}` };
+  if (e.disclose && !(r.disclosures ?? []).some((d) => e.disclose!.test(d))) return { outcome: 'wrong_figure', why: `no disclosure matching ${e.disclose}` };
   return { outcome: 'right', why: 'figures verified' };
 }

@@ -80,6 +80,10 @@ export function ownCases(): OwnCase[] {
     { kind: 'treasury', q: 'What was the outstanding debt on March 31, 2024?', expect: { refuse: true, boundary: 'no_data' }, why: 'no label the code accepts; offline the residual question is not settled' },
     { kind: 'treasury', q: 'What was the average interest rate on Treasury bills?', expect: { answer: [avgRateLatest().security === 'Treasury Bills' ? avgRateLatest().rate : NaN] }, why: '"Treasury" was read as an organisation to resolve' },
     { kind: 'treasury', q: 'What is the average interest rate on Treasury notes?', expect: { refuse: true }, why: 'the one recorded row is Treasury Bills: never answered for notes' },
+    // SEC: abbreviations and XBRL's "Head, Qualifier" labels
+    { kind: 'sec', q: "What was Apple's diluted EPS in 2023?", expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'EarningsPerShareDiluted', 2023)], never: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'EarningsPerShareBasic', 2023)] }, why: '"Earnings Per Share, Diluted" did not lead with "diluted eps": refused offline' },
+    { kind: 'sec', q: 'How much did Apple spend on R&D in 2023?', expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'ResearchAndDevelopmentExpense', 2023)] } },
+    { kind: 'sec', q: "What was Apple's research and development expense in 2023?", expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'ResearchAndDevelopmentExpense', 2023)] }, why: 'the "and" the question drops was counted against the label' },
     // relative years, by the question's clock (the test clock's year, like the CLI's)
     { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },
@@ -89,6 +93,7 @@ export function ownCases(): OwnCase[] {
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },
+    { kind: 'places', q: 'What percent of adults smoke in Orange County, California?', expect: { answer: [places('06059', 'CSMOKING')], never: [places('06059', 'CSMOKING', 'Adj')] }, why: '"smoke" matched no measure: the verb names current smoking' },
     { kind: 'places', q: 'What was the obesity rate in Los Angeles County in 2020?', expect: { refuse: true }, why: 'the file names its release, not a year' },
   ];
 }

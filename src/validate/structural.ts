@@ -150,6 +150,11 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
       ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` }, ...(exactCalendar ? {} : { warning: `calendar ${want.year} asked; the publisher assigns this value to CY${want.year} but it covers ${label}${p.fiscalYear ? ` (the filer's fiscal ${p.fiscalYear})` : ''}` }) }
       : { check: { name: 'period', passed: false, detail: `calendar ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}` } };
   }
+  // a balance answers a year only at the year's end: one a quarterly filing states (fp Q1–Q3: the quarter-end
+  // balance, or an earlier year-end repeated beside it) is not the year's ("Tesla's total assets in 2022" is not 2022-09-30's)
+  if (p.basis === 'fiscal' && p.instant && p.fiscalYear === want.year && p.fiscalPeriod && p.fiscalPeriod !== 'FY') {
+    return { check: { name: 'period', passed: false, detail: `${want.year} asked; the record is a balance at ${p.end} stated in the fiscal ${p.fiscalPeriod} ${p.fiscalYear} filing, not the balance at the end of fiscal ${want.year}` } };
+  }
   if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p) || (p.fiscalPeriod === 'FY' && !p.start))) {
     const calendarAligned = p.end?.endsWith('-12-31');
     const warning = want.basis === 'unspecified' && !calendarAligned

@@ -62,6 +62,21 @@ export function acsState(cassette: string, variable: string, stateName: string):
   return Number(row[head.indexOf(variable)]);
 }
 
+/** A balance at the end of a fiscal year, as that year's 10-K states it, in a recorded companyfacts response. */
+export function secYearEndBalance(cassette: string, concept: string, fy: number): number {
+  const b = JSON.parse(body(`sec-edgar/${cassette}`)) as { facts: Record<string, Record<string, { units: Record<string, Array<{ fy: number; fp: string; form: string; val: number; start?: string; end: string }>> }>> };
+  const rows = Object.values(b.facts['us-gaap']![concept]!.units)[0]!.filter((r) => r.form === '10-K' && r.fy === fy && r.fp === 'FY' && !r.start);
+  const latest = rows.sort((x, y) => y.end.localeCompare(x.end))[0];
+  if (!latest) throw new Error(`no FY${fy} year-end ${concept} in ${cassette}`);
+  return latest.val;
+}
+
+/** Every value of a concept a recorded companyfacts response states, for figures that must never be published. */
+export function secValues(cassette: string, concept: string, where: (r: { fy: number; fp: string; end: string }) => boolean): number[] {
+  const b = JSON.parse(body(`sec-edgar/${cassette}`)) as { facts: Record<string, Record<string, { units: Record<string, Array<{ fy: number; fp: string; val: number; end: string }>> }>> };
+  return Object.values(b.facts['us-gaap']![concept]!.units)[0]!.filter(where).map((r) => r.val);
+}
+
 export type Expect =
   | { answer: number[]; never?: number[]; /** a disclosure the answer must carry */ disclose?: RegExp }
   | { refuse: true; boundary?: string }
@@ -84,6 +99,9 @@ export function ownCases(): OwnCase[] {
     { kind: 'sec', q: "What was Apple's diluted EPS in 2023?", expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'EarningsPerShareDiluted', 2023)], never: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'EarningsPerShareBasic', 2023)] }, why: '"Earnings Per Share, Diluted" did not lead with "diluted eps": refused offline' },
     { kind: 'sec', q: 'How much did Apple spend on R&D in 2023?', expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'ResearchAndDevelopmentExpense', 2023)] } },
     { kind: 'sec', q: "What was Apple's research and development expense in 2023?", expect: { answer: [secAnnual('companyfacts.CIK0000320193.cassette.json', 'ResearchAndDevelopmentExpense', 2023)] }, why: 'the "and" the question drops was counted against the label' },
+    // a year's balance is the year-end one: the snapshot of Tesla stops at the Q3 2022 10-Q
+    { kind: 'sec', q: "What were Tesla's total assets in 2022?", expect: { refuse: true }, why: 'answered the 2022-09-30 quarter-end balance as the 2022 total assets, graded verified' },
+    { kind: 'sec', q: "What were Tesla's total assets in 2021?", expect: { answer: [secYearEndBalance('companyfacts.CIK0001318605.cassette.json', 'Assets', 2021)], never: secValues('companyfacts.CIK0001318605.cassette.json', 'Assets', (r) => r.fy === 2021 && r.fp !== 'FY') } },
     // relative years, by the question's clock (the test clock's year, like the CLI's)
     { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },

@@ -98,7 +98,7 @@ export function chooseBundles(bundles: IdentityBundle[], accepts: readonly strin
   // Cross Retirees") names something else more often than not: only a label that starts with the
   // name ("Amazon" → "AMAZON COM INC") may be chosen by name
   const bindable = keyed.filter((b) => b.match === 'prefix');
-  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has the identifier this read takes (${accepts.map(keyName).join(' or ')})` };
+  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name${bindable[0]!.spelledAs ? ` (the name asked read as "${bindable[0]!.spelledAs}")` : ''}: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has the identifier this read takes (${accepts.map(keyName).join(' or ')})` };
   const inner = keyed.length > 0 && bindable.length === 0 ? `; the name appears only inside longer names, which are not taken to mean it` : '';
   return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} starting with it and with the identifier this read takes (${accepts.map(keyName).join(' or ')})` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}${inner}` };
 }

@@ -77,6 +77,12 @@ export function secValues(cassette: string, concept: string, where: (r: { fy: nu
   return Object.values(b.facts['us-gaap']![concept]!.units)[0]!.filter(where).map((r) => r.val);
 }
 
+/** A nonprofit's total revenue per tax year, from a recorded ProPublica organization response, newest first. */
+export function propublicaRevenue(ein: string): Array<{ year: number; revenue: number }> {
+  const b = JSON.parse(body(`propublica-nonprofits/organization.v2_organizations_${ein}.cassette.json`)) as { filings_with_data: Array<{ tax_prd_yr: number; totrevenue: number }> };
+  return b.filings_with_data.map((f) => ({ year: f.tax_prd_yr, revenue: f.totrevenue })).sort((x, y) => y.year - x.year);
+}
+
 export type Expect =
   | { answer: number[]; never?: number[]; /** a disclosure the answer must carry */ disclose?: RegExp }
   | { refuse: true; boundary?: string }
@@ -102,6 +108,8 @@ export function ownCases(): OwnCase[] {
     // a year's balance is the year-end one: the snapshot of Tesla stops at the Q3 2022 10-Q
     { kind: 'sec', q: "What were Tesla's total assets in 2022?", expect: { refuse: true }, why: 'answered the 2022-09-30 quarter-end balance as the 2022 total assets, graded verified' },
     { kind: 'sec', q: "What were Tesla's total assets in 2021?", expect: { answer: [secYearEndBalance('companyfacts.CIK0001318605.cassette.json', 'Assets', 2021)], never: secValues('companyfacts.CIK0001318605.cassette.json', 'Assets', (r) => r.fy === 2021 && r.fp !== 'FY') } },
+    // a name written as one word that the registry holds as two
+    { kind: 'nonprofit', q: "What is ProPublica's revenue?", expect: { answer: [propublicaRevenue('142007220')[0]!.revenue], disclose: /read as "Pro Publica"/ }, why: '"ProPublica" found no registry candidate (the registry holds "Pro Publica Inc")' },
     // relative years, by the question's clock (the test clock's year, like the CLI's)
     { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },

@@ -36,6 +36,15 @@ export function places(fips: string, measure: string, kind: 'Crude' | 'Adj' = 'C
   return Number(row[`${measure}_${kind}Prev`]);
 }
 
+/** A currency's Treasury reporting rate on a date, from the recorded year's rates-of-exchange response. */
+export function xchg(date: string, series: string): number {
+  const c = json(`treasury-fiscal-data/rates-of-exchange-range.RprtRateXchgCln_20210101_20251231_with_codes.${date.slice(0, 4) === '2025' ? 'cassette' : `${date.slice(0, 4)}.cassette`}.json`) as { response: { bodyFile: string } };
+  const b = JSON.parse(readFileSync(new URL(`treasury-fiscal-data/${c.response.bodyFile}`, DIR), 'utf8')) as { data: Array<Record<string, string>> };
+  const row = b.data.find((d) => d.record_date === date && d.country_currency_desc === series);
+  if (!row) throw new Error(`no ${series} rate dated ${date}`);
+  return Number(row.exchange_rate);
+}
+
 /** The newest average interest rate record (the recorded top-1 read). */
 export function avgRateLatest(): { date: string; security: string; rate: number } {
   const b = JSON.parse(body('treasury-fiscal-data/avg-interest-rates-latest.v2_accounting_od_avg_interest_rates.sort-record_date-desc.page1size1.cassette.json')) as { data: Array<Record<string, string>> };
@@ -119,6 +128,8 @@ export function ownCases(): OwnCase[] {
     // the nation as a whole: no bundled source reads population without a state, county or place
     { kind: 'census', q: 'What is the US population?', expect: { refuse: true, boundary: 'no_access_path' }, why: 'was refused as "entity unresolved: name it by its full legal name"' },
     { kind: 'census', q: 'Which state has the most people?', expect: { answer: [acsState('acs-all-states.acs-acs1-2018-GROUP_B01001_DATA.cassette.json', 'B01001_001E', 'California')], disclose: /"latest" read as ACS 1-year 2018; \d+ newer declared periods not read: ACS 1-year 2024/ }, why: '"latest" stopped descending at 2019 and ended blocked, though the snapshot holds the 2018 state table' },
+    // a currency with no year: the newest recorded quarter-end (the current year's window is not recorded)
+    { kind: 'treasury', q: 'What is the yen exchange rate?', expect: new Date().getUTCFullYear() - 1 === 2025 ? { answer: [xchg('2025-12-31', 'Japan-Yen')], disclose: /"latest" read as the newest record of 2025/ } : { refuse: true }, why: 'was blocked on the unrecorded current-year window though 2025 is recorded' },
     // CDC PLACES: the county's row of the recorded file of every county, Title Case or not
     { kind: 'places', q: 'What was the Obesity Rate in Los Angeles County?', expect: { answer: [places('06037', 'OBESITY')], never: [places('06037', 'OBESITY', 'Adj')] }, why: 'Title Case measure words were read as an entity name; the age-adjusted row answers another question' },
     { kind: 'places', q: 'What is the diabetes rate in Orange County, California?', expect: { answer: [places('06059', 'DIABETES')] } },

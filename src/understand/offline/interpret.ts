@@ -26,7 +26,7 @@ const STOP = new Set([
   'the', 'a', 'an', 'of', 'in', 'for', 'at', 'on', 'to', 'by', 'with', 'and', 'or', 'vs', 'versus', 'me', 'is', 'was',
   'were', 'are', 'it', 'its', 'their', 'what', 'which', 'who', 'how', 'much', 'many', 'did', 'does', 'do', 'report',
   'reported', 'had', 'has', 'have', 'more', 'higher', 'lower', 'less', 'greater', 'larger', 'bigger', 'common', 'spend',
-  'spent', 'compare', 'between', 'from', 'than', 'there', 'that', 'this', 'year', 'show', 'list', 'tell', 'be',
+  'spent', 'compare', 'compared', 'comparing', 'comparison', 'between', 'from', 'than', 'there', 'that', 'this', 'year', 'show', 'list', 'tell', 'be',
   'highest', 'lowest', 'most', 'least', 'largest', 'biggest', 'smallest', 'top', 'rank', 'get', 'gets', 'got', 'came',
   'went', 'over', 'time', 'change', 'changed', 'trend', 'grown', 'evolve', 'track', 'through', 'since', 'each', 'by',
   'expensive', 'recorded', 'reported', 'levels', 'level', 'still', 'some', 'few', 'any', 'give', 'name', 'find',

@@ -72,6 +72,8 @@ export interface LeafResult {
  * Which registry candidates to try for a name. Exact name matches when any exist. Otherwise the
  * candidates whose label starts with the name and that carry an identifier the operation accepts
  * (the others cannot be bound anyway): exactly one such candidate is used, marked as chosen by name
+ * — unless other candidates of the kind read start with the name too (the key alone does not say
+ * which "Yale" is meant: Yale University has no CIK, Yale Transaction Finders, Inc. has one)
  * (weaker assurance, disclosed); a name found only inside longer names is not taken; more than one
  * is left unresolved — choosing among them is a judgment for a model or the caller, and
  * the registry never makes it.
@@ -98,7 +100,13 @@ export function chooseBundles(bundles: IdentityBundle[], accepts: readonly strin
   // Cross Retirees") names something else more often than not: only a label that starts with the
   // name ("Amazon" → "AMAZON COM INC") may be chosen by name
   const bindable = keyed.filter((b) => b.match === 'prefix');
-  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has the identifier this read takes (${accepts.map(keyName).join(' or ')})` };
+  // the one candidate carrying this read's key is not the one meant when others of the kind read start with
+  // the name too ("Yale": Yale University, Yale Club of Washington and Yale Transaction Finders, Inc. — only the last has a CIK)
+  const named = bundles.filter((b) => b.match === 'prefix' && (!type || b.types.includes(type)));
+  if (bindable.length === 1 && named.length > 1) {
+    return { chosen: [], byName: false, note: `${named.length} candidates start with the name (${named.slice(0, 5).map((b) => b.label).join('; ')}); only "${bindable[0]!.label}" has the identifier this read takes (${accepts.map(keyName).join(' or ')}), which does not make it the one meant` };
+  }
+  if (bindable.length === 1) return { chosen: bindable, byName: true, note: `"${bindable[0]!.label}" chosen by name${bindable[0]!.spelledAs ? ` (the name asked read as "${bindable[0]!.spelledAs}")` : ''}: the only one of ${bundles.length} registry candidate${bundles.length === 1 ? '' : 's'} whose name starts with the name asked and that has the identifier this read takes (${accepts.map(keyName).join(' or ')})` };
   const inner = keyed.length > 0 && bindable.length === 0 ? `; the name appears only inside longer names, which are not taken to mean it` : '';
   return { chosen: [], byName: false, note: bundles.length === 0 ? 'no candidate in the identity registry' : `${bundles.length} candidates, none an exact name match${bindable.length > 1 ? `, ${bindable.length} starting with it and with the identifier this read takes (${accepts.map(keyName).join(' or ')})` : ''}: ${bundles.slice(0, 5).map((b) => b.label).join('; ')}${inner}` };
 }

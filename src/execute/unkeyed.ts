@@ -209,12 +209,21 @@ function unkeyedChoices(ctx: QueryContext, req: UnkeyedRequest, state: UnkeyedSt
       if (typeof target === 'object' && 'error' in target) { yield { kind: 'boundary', failure: { boundary: 'no_data', code: 'period', source: cand.publisherId, message: target.error } }; continue; }
       const readDecl = periodRequest(ctx, decl, kind, target, today, args);
       const periodText = target === 'latest' ? 'latest' : target.what;
-      const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
-        kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args, label: `${measure} (${periodText})`,
-        bindings: { ...args, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
-        examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, today, choice }, result, attempt.n),
+      const choiceFor = (callArgs: Record<string, string>, descended?: string): FetchChoice<Omit<AdmittedEvidence, 'index'>> => {
+        const choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> = {
+          kind: 'fetch', source: cand.publisherId, operation: readDecl.id, measure: cand.candidateKey, args: callArgs, label: `${measure} (${periodText}${descended ? `, ${callArgs.start?.slice(0, 4)} window` : ''})`,
+          bindings: { ...callArgs, measure, period: periodText, ...(key ? { [key.keyType]: key.value } : kind === 'scope' ? { scope: scopeLabel(decl) } : { code: req.code ?? '' }) },
+          examine: (result, attempt) => examineUnkeyed(ctx, req, state, { cand, decl, readDecl, kind, measure, key, target, periodText, today, choice, ...(descended ? { descended } : {}) }, result, attempt.n),
+        };
+        return choice;
       };
-      yield choice;
+      yield choiceFor(args);
+      // "latest" of a range read is this year's window; when it holds nothing that answers (early in a year, or not
+      // in the offline snapshot), the year before's newest record is the latest there is — said, never silently
+      if (target === 'latest' && readDecl === decl && args.start && args.end) {
+        const y = Number(args.start.slice(0, 4)) - 1;
+        yield choiceFor({ ...args, start: `${y}-01-01`, end: `${y}-12-31` }, `${y + 1}`);
+      }
     }
     if (req.judge && state.deferred?.length) {
       state.judging = true;
@@ -253,7 +262,7 @@ function periodRequest(ctx: QueryContext, decl: OperationDecl, kind: KeyKind, ta
 }
 
 type Examined = Examination<Omit<AdmittedEvidence, 'index'>>;
-interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; /** The question's clock date. */ today: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
+interface UnkeyedChoice { cand: Assessment; decl: OperationDecl; readDecl: OperationDecl; kind: KeyKind; measure: string; key: { keyType: string; value: string; label: string } | undefined; target: Target | 'latest'; periodText: string; /** The question's clock date. */ today: string; /** "Latest" read in the year before's window: the year whose window did not answer. */ descended?: string; choice: FetchChoice<Omit<AdmittedEvidence, 'index'>> }
 
 /**
  * The validators' verdict on one unkeyed response, in steps: the measure reported at all, the code
@@ -269,6 +278,7 @@ async function examineUnkeyed(ctx: QueryContext, req: UnkeyedRequest, state: Unk
   const warnings: string[] = [];
   const pick = pickPeriod(c, bound.obs, warnings);
   if (!Array.isArray(pick)) return pick;
+  if (c.descended) warnings.push(`"latest" read as the newest record of ${Number(c.descended) - 1}: the ${c.descended} window was not read or holds no record of it`);
   const chosen = effectiveRows(c, pick, warnings);
   if (chosen.length === 0) return rejectUnkeyed(c, 'period', `no ${c.measure} record for ${c.periodText} in this response`);
   const several = severalRows(state, published, bound, chosen, warnings);

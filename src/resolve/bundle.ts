@@ -38,6 +38,8 @@ export interface IdentityBundle {
   from: 'offline-snapshot' | 'wikidata';
   /** How the name matched: exact (after normalising), prefix, or as whole words. */
   match: 'exact' | 'prefix' | 'words';
+  /** The spelling the name was matched as, when it was not the one asked ("ProPublica" looked up as "Pro Publica"). */
+  spelledAs?: string;
 }
 
 export type BindOutcome =

@@ -47,11 +47,25 @@ export function resolveName(registry: IdentityRegistry, name: string, options: R
   const key = `${registry.kind}|${options.type ?? '*'}|${normaliseName(name)}`;
   let p = ctx.resolutionMemo.get(key);
   if (!p) {
-    p = registry.lookup(name, options, ctx.signal);
+    p = registry.lookup(name, options, ctx.signal).then((found) => (found.length > 0 || !CAMEL.test(name) ? found : spellingVariant(registry, name, options, ctx.signal)));
     ctx.resolutionMemo.set(key, p);
     p.catch(() => ctx.resolutionMemo.delete(key)); // a failure is not an answer worth remembering
   }
   return p;
+}
+
+/** A name written as one word with inner capitals ("ProPublica", "GlaxoSmithKline"). */
+const CAMEL = /[a-z][A-Z]/;
+
+/**
+ * A name written as one word that the registry holds as several ("ProPublica" → "Pro Publica Inc"):
+ * looked up split at its inner capitals when the name as written finds nothing. What it finds is a
+ * match on another spelling, never an exact one, so it is chosen by name and said (leaf.ts chooseBundles).
+ */
+async function spellingVariant(registry: IdentityRegistry, name: string, options: ResolveOptions, signal?: AbortSignal): Promise<IdentityBundle[]> {
+  const split = name.replace(/([a-z])([A-Z])/g, '$1 $2');
+  const found = await registry.lookup(split, options, signal);
+  return found.map((b) => ({ ...b, spelledAs: split, ...(b.match === 'exact' ? { match: 'prefix' as const } : {}) }));
 }
 
 const SUFFIXES = /\b(incorporated|inc|corporation|corp|company|co|ltd|limited|llc|plc|the)\b/g;

@@ -150,6 +150,11 @@ function periodCheck(rec: Observation, want: PeriodWanted): { check: Check; warn
       ? { check: { name: 'period', passed: true, detail: `calendar ${want.year} (${label})` }, ...(exactCalendar ? {} : { warning: `calendar ${want.year} asked; the publisher assigns this value to CY${want.year} but it covers ${label}${p.fiscalYear ? ` (the filer's fiscal ${p.fiscalYear})` : ''}` }) }
       : { check: { name: 'period', passed: false, detail: `calendar ${want.year} asked; the record covers ${label}${p.fiscalYear ? ` (fiscal ${p.fiscalYear})` : ''}` } };
   }
+  // a balance answers a year only at the year's end: one a quarterly filing states (fp Q1–Q3: the quarter-end
+  // balance, or an earlier year-end repeated beside it) is not the year's ("Tesla's total assets in 2022" is not 2022-09-30's)
+  if (p.basis === 'fiscal' && p.instant && p.fiscalYear === want.year && p.fiscalPeriod && p.fiscalPeriod !== 'FY') {
+    return { check: { name: 'period', passed: false, detail: `${want.year} asked; the record is a balance at ${p.end} stated in the fiscal ${p.fiscalPeriod} ${p.fiscalYear} filing, not the balance at the end of fiscal ${want.year}` } };
+  }
   if (p.basis === 'fiscal' && p.fiscalYear === want.year && (p.instant || isAnnual(p) || (p.fiscalPeriod === 'FY' && !p.start))) {
     const calendarAligned = p.end?.endsWith('-12-31');
     const warning = want.basis === 'unspecified' && !calendarAligned
@@ -178,8 +183,14 @@ function quarterCheck(p: Observation['period'], want: PeriodWanted, read: string
   return { check: { name: 'period', passed: false, detail: `${q} asked; the record covers ${label} and its quarter is not stated` } };
 }
 
-const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 'reported']);
-const words = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w)).map(stem);
+const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 'reported', 'and']);
+/**
+ * Abbreviations a question uses for a measure the publisher spells out, in general accounting usage
+ * (not any publisher's field names): compared in full.
+ */
+const SPELLED: ReadonlyArray<[RegExp, string]> = [[/\br\s*&\s*d\b/g, ' research and development '], [/\beps\b/g, ' earnings per share '], [/\bspending\b/g, ' expense ']];
+const spelled = (t: string) => SPELLED.reduce((acc, [re, full]) => acc.replace(re, full), t.toLowerCase());
+const words = (t: string) => spelled(t).replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w)).map(stem);
 /**
  * Whether a measure's label leads with the words the question used ("Revenues" for "total revenue",
  * "Net Income (Loss) Attributable to Parent" for "net income"), so "Deferred Revenue" or "Cost of
@@ -189,7 +200,19 @@ const words = (t: string) => t.toLowerCase().replace(/\([^)]*\)/g, ' ').split(/[
 export function headMatches(attribute: string, label: string): boolean {
   const a = words(attribute);
   const l = words(label);
-  return a.length > 0 && a.every((w, i) => l[i] === w) && headNotExtended(a, label);
+  return (a.length > 0 && a.every((w, i) => l[i] === w) && headNotExtended(a, spelled(label))) || namesEveryPart(a, label);
+}
+
+/**
+ * An XBRL label "Head, Qualifier[, Qualifier]" ("Earnings Per Share, Diluted") is answered by a
+ * question naming every one of its parts in any order ("diluted EPS"): each word asked is in the
+ * label and each word of the label is asked, so nothing of the label narrows what was asked.
+ */
+function namesEveryPart(asked: readonly string[], label: string): boolean {
+  if (!label.includes(',') || asked.length === 0) return false;
+  const have = new Set(words(label));
+  const want = new Set(asked);
+  return [...want].every((w) => have.has(w)) && [...have].every((w) => want.has(w));
 }
 
 /**
@@ -204,7 +227,8 @@ function headNotExtended(asked: readonly string[], label: string): boolean {
   const first = label.replace(/\([^)]*\)/g, ' ').split(',')[0]!;
   const raw = first.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !LEAD_FILLER.has(w)).map(stem);
   let i = 0;
-  for (let k = 0; k < asked.length && i < raw.length; i++) if (raw[i] === asked[k]) k++;
+  // "and" inside the words asked ("Research and Development") is skipped as `words` skips it
+  for (let k = 0; k < asked.length && i < raw.length; i++) if (raw[i] === asked[k]) k++; else if (raw[i] !== 'and' || k === 0) break;
   const next = raw[i];
   if (next === undefined || CONTINUES.has(next)) return true;
   if (next === 'and' || next === 'or') return raw.slice(i + 1).includes(asked[asked.length - 1]!);

@@ -15,7 +15,7 @@ describe('questions in the phrasings people type (offline default, figures from 
 
   it.each(cases.map((c) => [c.kind, c.q, c] as const))('%s: %s', async (_kind, q, c) => {
     const r = await ask(services, { question: q });
-    const j = judge(c.expect, { status: r.status, figures: r.figures, boundary: r.refusal?.boundary });
+    const j = judge(c.expect, { status: r.status, figures: r.figures, boundary: r.refusal?.boundary, disclosures: r.qualification?.disclosures ?? [] });
     expect(j, `${r.status}: ${r.refusal?.reason ?? r.text}`).toEqual({ outcome: 'right', why: expect.any(String) });
   }, 120_000);
 });
@@ -42,6 +42,7 @@ describe('the judge itself: a wrong figure or an answer where a refusal is due i
     ['an answer where a refusal is due', { refuse: true }, answered([10]), 'wrong_figure'],
     ['a refusal where an answer is due', { answer: [10] }, { status: 'refused', figures: [] }, 'refused'],
     ['a refusal with another boundary', { refuse: true, boundary: 'no_data' }, { status: 'refused', figures: [], boundary: 'operationally_blocked' }, 'refused'],
+    ['a disclosure missing', { answer: [10], disclose: /newer/ }, answered([10]), 'wrong_figure'],
     ['the right figures', { answer: [10] }, answered([10]), 'right'],
   ] as const)('%s', (_what, e, r, outcome) => {
     expect(judge(e as never, r as never).outcome).toBe(outcome);

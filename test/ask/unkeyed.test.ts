@@ -239,11 +239,19 @@ describe('publisher-defined codes: bound from the question, not the organisation
     expect(r.figures.find((f) => f.text === '155.889')?.grade).toBe('unverified');
   }, 120_000);
 
-  it('the latest euro rate needs the current year, which is not recorded: a typed block', async () => {
+  it('the latest euro rate: the current year\'s window is not recorded, so the year before\'s newest record, said (a typed block when that is not recorded either)', async () => {
     const r = await ask(services, { question: 'What is the exchange rate for the euro?' });
-    expect(r.status).toBe('refused');
-    expect(r.refusal!.boundary).toBe('operationally_blocked');
-    expect(r.refusal!.reason).toContain('rates_of_exchange?filter=record_date:gte:');
+    const before = new Date().getUTCFullYear() - 1;
+    expect(r.attempts[0]!.disposition).toBe('errored'); // the current year's window: not in the offline snapshot
+    if (before >= 2021 && before <= 2025) {
+      expect(r.status).toBe('answered');
+      expect(r.evidence.map((e) => e.period_end)).toEqual([`${before}-12-31`]);
+      expect(r.qualification!.disclosures).toContain(`"latest" read as the newest record of ${before}: the ${before + 1} window was not read or holds no record of it`);
+    } else {
+      expect(r.status).toBe('refused');
+      expect(r.refusal!.boundary).toBe('operationally_blocked');
+      expect(r.refusal!.reason).toContain('rates_of_exchange?filter=record_date:gte:');
+    }
   });
 
   it('a Grants.gov opportunity id is bound from the question; the snapshot has no recording of that opportunity, so it is blocked', async () => {

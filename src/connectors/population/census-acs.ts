@@ -125,7 +125,7 @@ function bindSaipe(ask: PopulationAsk, operation: string): PopulationBinding[] |
  * released or not recorded is one request (offline, a recorded snapshot answers for the rest), and
  * an older vintage read is disclosed against the newer ones (population/execute.ts withLatest).
  */
-export const ACS_LATEST_DESCENT = 5;
+export const ACS_LATEST_DESCENT = 8;
 
 /** The periods a read binds: the year asked, or, for "latest", the newest declared vintage and the ones below it. */
 function periodsToBind(ask: PopulationAsk): PopulationAsk['period'][] {

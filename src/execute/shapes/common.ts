@@ -71,7 +71,7 @@ export function noEntityRead(i: ShapeInput): ShapeOutcome {
   const KEY_WORDS: Record<string, string> = { fips: 'FIPS code (a state, county or place)', cik: 'SEC CIK', ein: 'EIN', ipeds_unitid: 'IPEDS unit id' };
   const by = keys.length ? ` (the candidates are read by ${keys.map((k) => KEY_WORDS[k] ?? k.replace(/_/g, ' ')).join(', ')})` : '';
   const attr = i.intent.attribute ?? 'the measure';
-  return refusal('no_access_path', 'no_entity', `the question names no entity, and no planned source reads ${attr} without one, for the whole country${by}`, {
+  return refusal('no_access_path', 'no_entity', `the question names no entity (names are read by their capitals: "Apple", not "apple"), and no planned source reads ${attr} without one, for the whole country${by}`, {
     attribute: i.intent.attribute, missing: `a read of ${attr} that takes no entity key (the nation as a whole), or the question naming the ${keys.includes('fips') ? 'state, county or place' : 'entity'} meant`,
   });
 }

@@ -26,7 +26,7 @@ const STOP = new Set([
   'the', 'a', 'an', 'of', 'in', 'for', 'at', 'on', 'to', 'by', 'with', 'and', 'or', 'vs', 'versus', 'me', 'is', 'was',
   'were', 'are', 'it', 'its', 'their', 'what', 'which', 'who', 'how', 'much', 'many', 'did', 'does', 'do', 'report',
   'reported', 'had', 'has', 'have', 'more', 'higher', 'lower', 'less', 'greater', 'larger', 'bigger', 'common', 'spend',
-  'spent', 'compare', 'between', 'from', 'than', 'there', 'that', 'this', 'year', 'show', 'list', 'tell', 'be',
+  'spent', 'compare', 'compared', 'comparing', 'comparison', 'between', 'from', 'than', 'there', 'that', 'this', 'year', 'show', 'list', 'tell', 'be',
   'highest', 'lowest', 'most', 'least', 'largest', 'biggest', 'smallest', 'top', 'rank', 'get', 'gets', 'got', 'came',
   'went', 'over', 'time', 'change', 'changed', 'trend', 'grown', 'evolve', 'track', 'through', 'since', 'each', 'by',
   'expensive', 'recorded', 'reported', 'levels', 'level', 'still', 'some', 'few', 'any', 'give', 'name', 'find',
@@ -117,6 +117,8 @@ export function interpretOffline(question: string): Understanding {
   let interpretations: string[] = [];
   const verb = attribute ? VERB_MEASURES.find(([re]) => re.test(/\bemploy/i.test(q) && attribute === 'people' ? 'employs' : attribute!)) : undefined;
   if (verb) { attribute = verb[1]; interpretations = [...verb[2]]; }
+  // "spend on R&D": what is spent on a thing is its expense
+  else if (attribute && /\bspen(?:d|ds|t|ding)\s+on\b/i.test(q) && !/\b(?:expenses?|spending|costs?)$/.test(attribute)) attribute = `${attribute} expense`;
   const attributes = perCapita ? perCapita.components : shape === 'ratio' || shape === 'correlation' ? splitComponents([...names.filter((n) => !CLASS_CODE.test(n)), ...per.consumed].filter(Boolean).reduce((acc, n) => acc.split(n).join(' '), q).replace(/\s+(?:in|for|during)\s+(?=\s|$|\?)/g, ' ').replace(/\s+/g, ' '), attribute) : [];
   if (perCapita) attribute = perCapita.attribute;
   else if (attributes.length >= 2) attribute = attributes.join(shape === 'ratio' ? ' / ' : ' vs ');
@@ -297,9 +299,14 @@ function readAttribute(q: string, consumed: string[], entityTexts: string[], pop
   const words = s.split(' ').filter((w, i, all) => w && (w === 'on' ? KEPT_ON(all, i) : !STOP.has(w)) && !/^\d+$/.test(w) && !popWords.has(w));
   while (words[0] === 'on') words.shift();
   while (words[words.length - 1] === 'on') words.pop();
-  const out = words.join(' ').trim();
+  const out = words.map((w) => MEASURE_NOUN[w] ?? w).join(' ').trim();
   return out.length >= 2 ? out : null;
 }
+
+/** A behaviour or condition said as a verb or adjective ("adults who smoke", "obese"): the noun that names its measure. */
+const MEASURE_NOUN: Readonly<Record<string, string>> = {
+  smoke: 'smoking', smokes: 'smoking', smoker: 'smoking', smokers: 'smoking', obese: 'obesity', diabetic: 'diabetes', diabetics: 'diabetes',
+};
 
 /** "A vs B", "share of X's revenue came from government grants" → component measures, in order. */
 function splitComponents(q: string, attribute: string | null): string[] {

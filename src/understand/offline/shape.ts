@@ -69,7 +69,7 @@ export function decideShape(c: ShapeCues): ShapeDecision | null {
     || /^\s*(?:are|do)\s+.+\s+and\s+.+\s+(?:related|associated)\b/i.test(q)) return { shape: 'correlation', quantifier: 'exhaustive', rule: 'association' };
 
   // Comparison: the same measure across entities the question names.
-  if (named >= 2 && (/\b(compare|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
+  if (named >= 2 && (/\b(compared?|comparing|comparison|vs\.?|versus)\b/i.test(q) || /\bor\b/i.test(q) || /\b(more|higher|lower|less|larger|bigger)\b/i.test(q))) return { shape: 'comparison', rule: 'named-entities' };
   // one entity compared across the years named ("compare Apple's revenue in 2021 and 2023") is its series
   if (/\bcompare\b/i.test(q) && named >= 1 && !(subjects === 1 && c.periodsCount >= 2)) return { shape: 'comparison', rule: 'compare-verb' };
 

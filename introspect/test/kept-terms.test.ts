@@ -7,19 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import * as ox from 'oxigraph';
 import { oddTerm } from '../kept.ts';
+import { mulberry32 as rng } from '../../src/prng.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function terms(): string[] {
   const r = rng(5);

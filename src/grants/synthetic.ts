@@ -21,6 +21,7 @@
 import { DCT, PROV, RDF, XSD } from '../rdf/vocab.ts';
 import { amountNt, intNt, iriNt, litNt } from './model.ts';
 import { G, GRANT_LAYOUT, SDO, grantIris, type GrantIris } from './vocab.ts';
+import { mulberry32 as prng } from '../prng.ts';
 
 export const REFERENCE_EDGES = 7_800_000;
 export const REFERENCE_HOTTEST = 71_841;
@@ -44,18 +45,6 @@ export interface SyntheticShape {
   /** Rank of a recipient with the median degree, and its degree. */
   typical: { rank: number; degree: number };
   iris: GrantIris;
-}
-
-/** mulberry32: a small seeded PRNG (benchmarks must be reproducible). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const degree = (d1: number, k: number, s: number) => Math.max(1, Math.round(d1 * Math.pow(k, -s)));

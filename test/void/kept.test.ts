@@ -17,23 +17,12 @@ import { graphSource, keptOf } from '../../src/void/kept.ts';
 import { voidFigures } from '../../src/void/compute.ts';
 import { runJob } from '../../src/server/sparql/evaluate.ts';
 import { applyToMemory } from '../../src/rdf/durable.ts';
+import { mulberry32 as rng } from '../../src/prng.ts';
 
 const E = 'http://ex.org/';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const TYPE = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>';
 const GRAPHS = ['', `${E}g1`, `${E}g2`];
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Objects in many spellings, several of which oxigraph stores under another (see introspect/kept.ts). */
 const OBJECTS = [

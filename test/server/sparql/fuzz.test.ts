@@ -7,18 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { canary, makeApp, seedKasei, type TestApp } from './helpers.ts';
-
-/** mulberry32: small, seedable, good enough to vary inputs reproducibly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../../../src/prng.ts';
 
 type Rand = () => number;
 const int = (r: Rand, n: number) => Math.floor(r() * n);

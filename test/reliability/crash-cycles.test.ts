@@ -11,17 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { TOKEN, sleep, startServe, tempDir } from './helpers/gateway.ts';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../../src/prng.ts';
 
 async function subjects(dir: string, graph: string): Promise<Set<string>> {
   const store = await DurableStore.open(dir);

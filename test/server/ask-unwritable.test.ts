@@ -5,7 +5,7 @@
  * to do — not 500 "a bug in Assay" — and so does every question after it, before any work; reads
  * keep working and the store reopens with everything acknowledged before.
  */
-import { mkdtemp, open, type FileHandle } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -14,15 +14,9 @@ import { loadConfig } from '../../src/config.ts';
 import { DurableStore } from '../../src/rdf/durable.ts';
 import { askRoutes } from '../../src/server/routes/ask.ts';
 import { BASE, testServices } from '../ask/services.ts';
+import { enospc, faultyWrites } from '../rdf/faulty-writes.ts';
 
 const Q = "What was Apple's total revenue in 2023?";
-
-async function fileHandleProto(): Promise<{ write: (...a: unknown[]) => unknown }> {
-  const probe = await open(join(await mkdtemp(join(tmpdir(), 'assay-probe-')), 'x'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown };
-  await probe.close();
-  return proto;
-}
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -36,8 +30,7 @@ describe('POST /ask on a data directory that refuses writes', () => {
     app.decorate('assay', { config: loadConfig({ dataDir: dir, baseIri: BASE }, {}), store } as never);
     await app.register(askRoutes, { services: Promise.resolve({ ...services, store }) });
 
-    const proto = await fileHandleProto();
-    vi.spyOn(proto, 'write').mockImplementation(() => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+    await faultyWrites(() => Promise.reject(enospc()));
     const first = await app.inject({ method: 'POST', url: '/ask', payload: { question: Q } });
     expect(first.statusCode).toBe(507);
     expect(first.json()).toMatchObject({ error: 'store-unwritable' });

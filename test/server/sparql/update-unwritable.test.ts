@@ -4,7 +4,7 @@
  * do (as POST /ask does), not 400 "the store rejected the update", which would blame the update.
  * Reads keep working, and nothing the endpoint answered before the fault changes.
  */
-import { mkdtemp, open } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -12,13 +12,7 @@ import { build } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { DurableStore } from '../../../src/rdf/durable.ts';
 import { TOKEN, bindings, select } from './helpers.ts';
-
-async function fileHandleProto(): Promise<{ write: (...a: unknown[]) => unknown }> {
-  const probe = await open(join(await mkdtemp(join(tmpdir(), 'assay-probe-')), 'x'), 'w');
-  const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => unknown };
-  await probe.close();
-  return proto;
-}
+import { enospc, faultyWrites } from '../../rdf/faulty-writes.ts';
 
 afterEach(() => { vi.restoreAllMocks(); });
 
@@ -34,8 +28,7 @@ test('an update on a full disk is 507 store-unwritable with the fault and the fi
     expect((await update('INSERT DATA { GRAPH <http://x/g> { <http://x/a> <http://x/p> "kept" } }')).statusCode).toBe(204);
     expect(bindings((await select(app, titles)).body).map((b) => b.o!.value)).toEqual(['kept']);
 
-    const proto = await fileHandleProto();
-    vi.spyOn(proto, 'write').mockImplementation(() => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+    await faultyWrites(() => Promise.reject(enospc()));
     const first = await update('INSERT DATA { GRAPH <http://x/g> { <http://x/b> <http://x/p> "lost" } }');
     expect(first.statusCode, first.body).toBe(507);
     expect(first.json()).toMatchObject({ error: 'store-unwritable' });

@@ -102,7 +102,8 @@ class Columns {
   }
 }
 
-function grow<T extends Int32Array | Uint32Array | Uint8Array>(a: T, cap: number): T {
+/** A typed array of `cap` elements holding `a`'s. */
+export function grow<T extends Int32Array | Uint32Array | Uint8Array | Uint16Array>(a: T, cap: number): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;

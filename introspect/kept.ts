@@ -28,7 +28,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Ox from 'oxigraph';
-import { KIND_BNODE, KIND_IRI, KIND_LITERAL, type InternedTriples } from './intern.ts';
+import { KIND_BNODE, KIND_IRI, KIND_LITERAL, grow, type InternedTriples } from './intern.ts';
 import { hashKey } from './sample.ts';
 import { RDF, XSD } from './vocab.ts';
 
@@ -60,12 +60,6 @@ type Pending =
   | { kind: 'unknown'; graph: string };
 
 const FNV_PRIME = 0x01000193;
-
-function grow<T extends Int32Array | Uint32Array | Uint8Array | Uint16Array>(a: T, cap: number): T {
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  return b;
-}
 
 /** Distinct terms of one graph, their characters in one buffer, found by hash without slicing. */
 class TermTable {

@@ -74,6 +74,10 @@ async function ingestCommand(files: string[], opts: IngestOpts & { registry?: bo
   }
   const { store, iris, close } = await open(opts, false);
   try {
+    // With no file, ingest brings a grant graph already held up to this build: with none held there is nothing to do.
+    if (inputs.length === 0 && !opts.declareComplete && (await readCoverage({ store, iris })).filings === 0) {
+      throw new UserError('no files named, and this store holds no grant graph to bring up to date: name the Form 990 e-file XML returns (*_public.xml) or the grants extract CSVs to ingest. Nothing was written.');
+    }
     const registry = opts.registry === false ? undefined : await openOfflineRegistry();
     const report = await ingest(store, inputs, { iris, ...(registry ? { registry } : {}), ...(opts.replace ? { replace: true } : {}) });
     if (opts.declareComplete) await declareCoverage(store, iris, true, opts.declareComplete);

@@ -1,13 +1,17 @@
 /**
  * Introspection time and memory on a generated graph of mixed classes.
- *   npx tsx bench/introspect.ts [triples=1800000] [--reads]
+ *   npx tsx bench/introspect.ts [triples=1800000] [--reads] [--fold-when-read]
  * Loads the graph into one named graph of an in-memory DurableStore that keeps the miner's columns
- * (DurableOptions.keep; src/void/kept.ts), in batches of 50,000 lines, then in the same run times:
+ * (DurableOptions.keep; src/void/kept.ts), in batches of 50,000 lines — by default its keeper's
+ * thread folds each batch as it is written (introspect/kept-thread.ts); with --fold-when-read the
+ * batches are queued and folded at the first introspection — then in the same run times:
  *   - COUNT:   SELECT (COUNT(*) AS ?n) { GRAPH <g> { ?s ?p ?o } }  (one full scan inside WASM)
  *   - dump path: fromDumpable(rdf, g) → mine(): oxigraph's N-Triples dump, interned in place, then
  *              linear passes over integer columns (see introspect/mine.ts); what a store not kept
  *              pays, and every store paid before
- *   - kept, first: graphSource(rdf, g) → mine(): the loads queued at write time parsed now
+ *   - kept, first: graphSource(rdf, g) → mine(), right after the last load: what the keeper's thread
+ *              folded while the store loaded (waiting for any it has not), or the loads queued at
+ *              write time parsed now
  *   - kept, after a write: 1,000 more triples loaded, then mined again (only those are parsed)
  *   - kept, again: nothing new to fold; then 3 interleaved rounds of COUNT, kept and dump path (medians)
  * checks that every kept result is byte for byte the dump path's JSON, and prints each time against
@@ -21,10 +25,12 @@ import { loadavg } from 'node:os';
 import { fromDumpable, mine, toJson } from '../introspect/index.ts';
 import { DurableStore } from '../src/rdf/durable.ts';
 import { graphSource, keptOf } from '../src/void/kept.ts';
+import { ThreadedKeeper } from '../introspect/kept-thread.ts';
 import { factory } from '../src/rdf/store.ts';
 
 const args = process.argv.slice(2);
 const READS = args.includes('--reads');
+const FOLD_WHEN_READ = args.includes('--fold-when-read');
 const ROUNDS = 3;
 const target = Number(args.filter((a) => !a.startsWith('--'))[0] ?? 1_800_000);
 const G = 'http://example.org/graph';
@@ -76,7 +82,7 @@ const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 const rss = () => process.memoryUsage().rss;
 const load0 = loadavg()[0]!;
 
-const store = DurableStore.inMemory({ keep: true });
+const store = DurableStore.inMemory({ keep: { thread: !FOLD_WHEN_READ } });
 const rdf = store.rdf;
 let t = performance.now();
 // Load in batches: one huge load() call grows superlinearly in oxigraph's WASM build.
@@ -91,7 +97,9 @@ for (const line of generate(target)) {
 }
 await flushChunk();
 const loadS = (performance.now() - t) / 1000;
-console.log(`loaded ${rdf.size.toLocaleString('en-US')} triples in ${loadS.toFixed(1)} s through DurableStore.apply, writes queued for the keeper (Node ${process.version}, oxigraph 0.5.11)`);
+const keeper = keptOf(rdf)!;
+const busy = keeper instanceof ThreadedKeeper ? keeper.threadBusyMs / 1000 : 0;
+console.log(`loaded ${rdf.size.toLocaleString('en-US')} triples in ${loadS.toFixed(1)} s through DurableStore.apply, ${FOLD_WHEN_READ ? 'writes queued for the keeper' : `each write folded by the keeper's thread beside the load (that thread busy ${busy.toFixed(1)} s so far)`} (Node ${process.version}, oxigraph 0.5.11)`);
 
 /** Time one synchronous step, with the RSS right before and right after it (a sampler cannot run during it). */
 const time = <R>(f: () => R): [R, number, number, number] => {
@@ -158,11 +166,11 @@ console.log(`COUNT(*) = ${count}: median ${countS.toFixed(2)} s of ${counts.leng
 console.log(`dump as N-Triples alone (${mb(dumped * 2)} of UTF-16): ${x(dumpS)}`);
 for (const [name, secs] of reads) console.log(`read: ${name.padEnd(44)} ${x(secs)}`);
 console.log(`dump path (dump + intern + mine):         ${x(mineS)}; ${ix.classes.length} classes, ${ix.predicates.length} predicates, ${ix.characteristicSets.total} characteristic sets, ${ix.joinHints.hints.length} join hints; RSS ${mb(dumpRss0)} -> ${mb(dumpRss1)}`);
-console.log(`kept, first (fold ${target.toLocaleString('en-US')} queued lines + mine): ${x(firstS)}; RSS ${mb(firstRss0)} -> ${mb(firstRss1)}`);
+console.log(`kept, first (${FOLD_WHEN_READ ? `fold ${target.toLocaleString('en-US')} queued lines` : 'take what the thread folded'} + mine): ${x(firstS)}; RSS ${mb(firstRss0)} -> ${mb(firstRss1)}`);
 console.log(`kept, after a write of 1,000 triples:      ${x(afterS)}`);
 console.log(`kept, again (nothing to fold), median of ${ROUNDS}: ${x(againS)} (${againRounds.map((c) => c.toFixed(2)).join(', ')}); RSS ${mb(againRss0)} -> ${mb(againRss1)}`);
 console.log(`dump path on the same state, median of ${dumpRounds.length}: ${x(median(dumpRounds))} (${dumpRounds.map((c) => c.toFixed(2)).join(', ')})`);
 console.log(`kept columns: ${kept.triples.toLocaleString('en-US')} triples in ${mb(kept.bytes)} of typed arrays = ${(kept.bytes / kept.triples).toFixed(0)} bytes/triple (predicate keys aside)`);
 console.log(`kept results byte for byte equal to the dump path's: ${same ? 'yes' : 'NO'}`);
-console.log(`reproduce: npx tsx bench/introspect.ts ${target}${READS ? ' --reads' : ''} (load average ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, from /proc/loadavg)`);
+console.log(`reproduce: npx tsx bench/introspect.ts ${target}${READS ? ' --reads' : ''}${FOLD_WHEN_READ ? ' --fold-when-read' : ''} (load average ${load0.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end, from /proc/loadavg)`);
 if (!same) process.exitCode = 1;

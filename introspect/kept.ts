@@ -61,6 +61,58 @@ type Pending =
 
 const FNV_PRIME = 0x01000193;
 
+/** The text of a term held as chars[at, at + n). */
+export function termText(chars: Uint16Array, at: number, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i += 8192) s += String.fromCharCode.apply(null, chars.subarray(at + i, at + Math.min(n, i + 8192)) as unknown as number[]);
+  return s;
+}
+
+/** What a keeper reports of itself (KeptStore.stats). */
+export interface KeptStats { graphs: number; triples: number; bytes: number; pendingWrites: number; pendingChars: number; adopted: number }
+
+/**
+ * A keeper of a store's graphs: KeptStore itself, or one that runs a KeptStore in a thread of its
+ * own (kept-thread.ts). Writes are told in order after the store applied them; reads are synchronous.
+ */
+export interface Keeper {
+  readonly mode: 'all' | 'asked';
+  readonly generation: number;
+  load(data: string | Uint8Array, format: 'n-triples' | 'n-quads', graph?: string): void;
+  delta(step: 'insert' | 'delete', nquads: string): void;
+  clear(graph: string): void;
+  clearWhich(which: ClearWhich): void;
+  unknown(graph?: string): void;
+  interned(graph: string): InternedTriples | null;
+  adopt(graph: string, triples: InternedTriples): void;
+  stats(): KeptStats;
+  /** Let go of what the keeper holds (its thread, if it has one); it keeps nothing after. */
+  close(): void;
+}
+
+/**
+ * One graph's interned columns as plain arrays, each its own buffer (so they can be moved to
+ * another thread): what `KeptStore.exported` gives and `fromExported` reads.
+ */
+export interface KeptExport {
+  n: number; s: Int32Array; p: Int32Array; o: Int32Array;
+  termCount: number; chars: Uint16Array; start: Int32Array; length: Int32Array;
+  kind: Uint8Array; sampleHash: Uint32Array; datatype: Int32Array; datatypes: string[]; preds: string[];
+}
+
+/** The triples of an export, as the miner reads them. */
+export function fromExported(x: KeptExport): InternedTriples {
+  return {
+    n: x.n, s: x.s, p: x.p, o: x.o, termCount: x.termCount, term: (id) => termText(x.chars, x.start[id]!, x.length[id]!),
+    kind: x.kind, sampleHash: x.sampleHash, datatype: x.datatype, datatypes: x.datatypes, preds: x.preds,
+  };
+}
+
+/** The buffers of an export (to transfer it rather than copy it). */
+export function exportBuffers(x: KeptExport): ArrayBuffer[] {
+  return [x.s, x.p, x.o, x.chars, x.start, x.length, x.kind, x.sampleHash, x.datatype].map((a) => a.buffer as ArrayBuffer);
+}
+
 /** Distinct terms of one graph, their characters in one buffer, found by hash without slicing. */
 class TermTable {
   chars = new Uint16Array(1 << 16);
@@ -108,11 +160,7 @@ class TermTable {
   }
 
   key(id: number): string {
-    const at = this.start[id]!;
-    const n = this.length[id]!;
-    let s = '';
-    for (let i = 0; i < n; i += 8192) s += String.fromCharCode.apply(null, this.chars.subarray(at + i, at + Math.min(n, i + 8192)) as unknown as number[]);
-    return s;
+    return termText(this.chars, this.start[id]!, this.length[id]!);
   }
 
   #same(id: number, text: string, from: number, length: number): boolean {
@@ -332,6 +380,21 @@ class KeptGraph {
     this.#indexUsed = used;
   }
 
+  /** The columns as copies (each its own buffer, sized to what is used). */
+  exported(): KeptExport {
+    this.compact();
+    this.#dropUnusedPreds();
+    const t = this.terms;
+    const n = this.rows;
+    const c = t.count;
+    return {
+      n, s: this.s.slice(0, n), p: this.p.slice(0, n), o: this.o.slice(0, n),
+      termCount: c, chars: t.chars.slice(0, t.used), start: t.start.slice(0, c), length: t.length.slice(0, c),
+      kind: t.kind.slice(0, c), sampleHash: t.sampleHash.slice(0, c), datatype: t.datatype.slice(0, c),
+      datatypes: [...t.datatypes], preds: [...this.preds],
+    };
+  }
+
   interned(): InternedTriples {
     this.compact();
     this.#dropUnusedPreds();
@@ -370,7 +433,7 @@ const XSD_NS = 'http://www.w3.org/2001/XMLSchema#';
  * (made on a store already holding data: only graphs adopted after a read are kept, and writes to
  * other graphs are not even queued).
  */
-export class KeptStore {
+export class KeptStore implements Keeper {
   readonly limits: KeptLimits;
   #mode: 'all' | 'asked';
   readonly #graphs = new Map<string, KeptGraph>();
@@ -442,6 +505,24 @@ export class KeptStore {
     return new KeptGraph().interned(); // `all` mode, never written: empty
   }
 
+  /** As `interned`, but the columns copied into buffers of their own (kept-thread.ts moves them). */
+  exported(graph: string): KeptExport | null {
+    this.#fold();
+    const g = this.#graphs.get(graph);
+    if (g) return g.exported();
+    if (this.#isUnknown(graph)) return null;
+    return new KeptGraph().exported();
+  }
+
+  /** Fold what is queued now rather than at the next read (a keeper thread folds as writes arrive). */
+  foldNow(): void {
+    this.#fold();
+  }
+
+  close(): void {
+    this.#forgetAll();
+  }
+
   /**
    * Keep `graph` as read from the store (its dump, interned) after `interned` said null. Ignored
    * when writes were told since (the triples given may be behind them) or past `maxTriples`.
@@ -469,7 +550,7 @@ export class KeptStore {
   }
 
   /** What is kept: graphs, triples, bytes of its typed arrays, writes and characters queued, graphs adopted so far. */
-  stats(): { graphs: number; triples: number; bytes: number; pendingWrites: number; pendingChars: number; adopted: number } {
+  stats(): KeptStats {
     let bytes = 0;
     for (const g of this.#graphs.values()) bytes += g.bytes();
     return { graphs: this.#graphs.size, triples: this.#keptTriples(), bytes, pendingWrites: this.#pending.length, pendingChars: this.#pendingChars, adopted: this.#adopted };

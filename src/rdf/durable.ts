@@ -43,8 +43,7 @@ import { RdfStore, RDF_FORMATS, parseRdf } from './store.ts';
 import type { AssayStore } from './backend.ts';
 import { oxigraphVersion, type WasmImage } from './wasm-image.ts';
 import { ImageRefused, type ImageCache } from './image-file.ts';
-import { keepFromEmpty, noteDocument, noteUnknown, noteWrite } from '../void/kept.ts';
-import type { KeptLimits } from '../../introspect/kept.ts';
+import { keepFromEmpty, noteDocument, noteUnknown, noteWrite, noteWriteEarly, releaseKeeper, type KeepOptions } from '../void/kept.ts';
 
 /**
  * One step of a computed update, in order. `clear` empties a graph IRI, or 'DEFAULT', 'NAMED'
@@ -113,10 +112,12 @@ export interface DurableOptions {
   /**
    * Keep the introspection library's columns from the first write on (src/void/kept.ts), so that
    * introspecting this store folds the writes it was told instead of dumping each graph: for a
-   * process that loads and then introspects (the CLI). Writes only queue their text (bounded by
-   * `maxPendingChars`); off by default, where a store keeps from its first introspection on.
+   * process that loads and then introspects (the CLI). Writes are posted to a thread that folds
+   * them as they come (bounded by `maxPendingChars` not yet folded; `thread: false` queues them
+   * here until the next introspection instead); off by default, where a store keeps from its first
+   * introspection on. The thread ends at `close()`.
    */
-  keep?: boolean | Partial<KeptLimits>;
+  keep?: boolean | KeepOptions;
 }
 
 /** Part of every image key: a change to how images or stores are made invalidates them all. */
@@ -301,6 +302,17 @@ function validRecordAt(buf: Buffer, at: number): number | undefined {
  * marks an op that was acknowledged once already (its data is known to be valid).
  */
 export function applyToMemory(rdf: RdfStore, op: WriteOp, how: { replay?: boolean } = {}): void {
+  // A keeper with a thread of its own folds a load's text while oxigraph parses it here; should
+  // the op fail (it then changed nothing), the keeper forgets what it was told.
+  if (noteWriteEarly(rdf, op)) {
+    try {
+      applyOp(rdf, op, how);
+    } catch (e) {
+      noteUnknown(rdf);
+      throw e;
+    }
+    return;
+  }
   applyOp(rdf, op, how);
   // Only after the op was applied in full (a failed op changed nothing).
   noteWrite(rdf, op);
@@ -558,12 +570,13 @@ export class DurableStore implements AssayStore {
         if (snapshotData) {
           // Checked snapshots are parsed leniently (fast); an old one without checksums strictly,
           // so that at least damage which breaks the syntax is caught.
+          // Told first: a keeper's thread folds it while oxigraph parses it (a failure ends the open).
+          noteDocument(rdf, snapshotData, RDF_FORMATS.nquads);
           try {
             rdf.load(snapshotData, { format: RDF_FORMATS.nquads, lenient: manifest.snapshotSums !== undefined });
           } catch (e) {
             throw new StoreCorruptError(`${join(dir, manifest.snapshot!)}: the snapshot does not parse (${(e as Error).message}); restore the data directory from a backup`);
           }
-          noteDocument(rdf, snapshotData, RDF_FORMATS.nquads);
           recovery.snapshotQuads = rdf.size;
         }
         const replay = replayJournal(journalPath, journalData, rdf);
@@ -865,6 +878,7 @@ export class DurableStore implements AssayStore {
     if (this.#images && !this.#failed && !this.#closed) await this.saveImage();
     await this.#saving;
     this.#closed = true;
+    releaseKeeper(this.rdf);
     if (this.#journal) {
       await this.#journal.close();
       this.#journal = null;

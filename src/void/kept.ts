@@ -4,10 +4,13 @@
  * Contract
  * - `noteWrite(rdf, op)` is called by applyToMemory (src/rdf/durable.ts) after `op` was applied
  *   to `rdf`; it costs nothing for a store that keeps nothing, and O(1) otherwise (the op's text
- *   is queued, not parsed).
+ *   is queued, not parsed), or a copy of the text posted to the keeper's thread. For such a keeper
+ *   a load is told before it is applied (`noteWriteEarly`), and forgotten should it fail.
  * - A store keeps from its first introspection on (`graphSource`: the graph is dumped once and
  *   kept), or from empty when its opener asked (`keepFromEmpty`, DurableOptions.keep): then even
- *   the first introspection folds the writes instead of dumping. Memory: ~77 bytes per kept
+ *   the first introspection folds the writes instead of dumping, and by default a thread of the
+ *   keeper's own folds them as they are written (introspect/kept-thread.ts), so that the first
+ *   introspection waits only for what it has not folded yet. Memory: ~77 bytes per kept
  *   triple, per store object (so per query worker that mined or computed VoID), at most
  *   `maxTriples` (2 M from a first introspection, 4 M kept from empty: ~150 / ~300 MB), plus the
  *   queued text (at most 32 Mi / 256 Mi characters). Nothing is persisted.
@@ -20,25 +23,40 @@
  */
 import { fromDumpable, type TripleSource } from '../../introspect/index.ts';
 import { internSource } from '../../introspect/source.ts';
-import { KeptStore, type KeptLimits } from '../../introspect/kept.ts';
+import { DEFAULT_KEPT_LIMITS, KeptStore, type Keeper, type KeptLimits } from '../../introspect/kept.ts';
+import { ThreadedKeeper, type ThreadedKeeperOptions } from '../../introspect/kept-thread.ts';
 import type { RdfReader } from '../rdf/backend.ts';
 import type { WriteOp } from '../rdf/durable.ts';
 
-const KEEPERS = new WeakMap<object, KeptStore>();
+const KEEPERS = new WeakMap<object, Keeper>();
+
+/**
+ * How a store kept from empty keeps: the limits, and whether its writes are folded in a thread of
+ * their own as they come (the default: the first introspection then waits only for what that
+ * thread has not folded yet) or in the reading thread at the next introspection (`thread: false`).
+ */
+export type KeepOptions = Partial<KeptLimits> & { thread?: boolean | ThreadedKeeperOptions };
 
 const NT = 'application/n-triples';
 const NQ = 'application/n-quads';
 
 /** The keeper of a store, if it keeps anything. */
-export function keptOf(rdf: object): KeptStore | undefined {
+export function keptOf(rdf: object): Keeper | undefined {
   return KEEPERS.get(rdf);
 }
 
 /** Keep every graph of `rdf`, which must hold nothing yet, from its first write. */
-export function keepFromEmpty(rdf: object, limits: Partial<KeptLimits> = {}): KeptStore {
-  const k = new KeptStore('all', limits);
+export function keepFromEmpty(rdf: object, options: KeepOptions = {}): Keeper {
+  const { thread = true, ...limits } = options;
+  const k = thread ? new ThreadedKeeper({ ...DEFAULT_KEPT_LIMITS.all, ...limits }, thread === true ? {} : thread) : new KeptStore('all', limits);
   KEEPERS.set(rdf, k);
   return k;
+}
+
+/** Let go of what `rdf`'s keeper holds (its thread too); called when the store is closed. */
+export function releaseKeeper(rdf: object): void {
+  KEEPERS.get(rdf)?.close();
+  KEEPERS.delete(rdf);
 }
 
 /** Tell the keeper of `rdf` (if any) about a write just applied to it. */
@@ -54,7 +72,7 @@ export function noteWrite(rdf: object, op: WriteOp): void {
   }
 }
 
-function tell(k: KeptStore, op: WriteOp): void {
+function tell(k: Keeper, op: WriteOp): void {
   switch (op.kind) {
     case 'update':
       k.unknown();
@@ -80,6 +98,19 @@ function tell(k: KeptStore, op: WriteOp): void {
   }
 }
 
+/**
+ * Tell the keeper of `rdf` about a load or graph replacement BEFORE it is applied, when the keeper
+ * folds in a thread of its own (so that it folds beside oxigraph's parse): true when told, and
+ * the caller must then tell `noteUnknown` should the op fail. False (nothing told) otherwise: the
+ * caller tells `noteWrite` after applying.
+ */
+export function noteWriteEarly(rdf: object, op: WriteOp): boolean {
+  const k = KEEPERS.get(rdf);
+  if (!(k instanceof ThreadedKeeper) || (op.kind !== 'load' && op.kind !== 'replaceGraph')) return false;
+  noteWrite(rdf, op);
+  return true;
+}
+
 /** A document loaded into `rdf` outside a WriteOp (a snapshot at open). */
 export function noteDocument(rdf: object, data: string | Uint8Array, format: string, graph?: string): void {
   const k = KEEPERS.get(rdf);
@@ -91,7 +122,7 @@ export function noteUnknown(rdf: object): void {
   KEEPERS.get(rdf)?.unknown();
 }
 
-function noteLoad(k: KeptStore, data: string | Uint8Array, format: string, graph: string | undefined): void {
+function noteLoad(k: Keeper, data: string | Uint8Array, format: string, graph: string | undefined): void {
   if (format === NT) k.load(data, 'n-triples', graph ?? '');
   else if (format === NQ) k.load(data, 'n-quads');
   else if (format === 'application/trig') k.unknown();

@@ -14,8 +14,9 @@ import { Command, Option } from 'commander';
 import { loadConfig } from '../../config.ts';
 import { openStore } from '../../rdf/open.ts';
 import { UserError } from '../errors.ts';
+import { graphSource } from '../../void/kept.ts';
 import {
-  diff, diffText, facets, fromDumpable, fromNTriples, IntrospectError, loadSidecar, mine, saveSidecar, sidecarPathFor,
+  diff, diffText, facets, fromNTriples, IntrospectError, loadSidecar, mine, saveSidecar, sidecarPathFor,
   sourceFromFile, toCard, toJson, toShacl, toVoid, type FacetRequest, type Introspection, type TripleSource,
 } from '../../../introspect/index.ts';
 
@@ -118,11 +119,15 @@ async function openSource(file: string | undefined, opts: IntrospectOptions): Pr
   if (opts.endpoint !== undefined) return remoteSource(opts.endpoint);
   const graph = opts.graph === 'default' || opts.graph === '' ? '' : absoluteIri(opts.graph!, '--graph');
   const config = loadConfig({ dataDir: opts.data });
-  const store = await openStore(config, { readOnly: true });
+  // Kept from empty: a thread folds the snapshot and journal while oxigraph loads them, so the
+  // graph is read from those columns instead of dumped (src/void/kept.ts; a graph past the
+  // keeper's bounds is dumped as before).
+  const store = await openStore(config, { readOnly: true, keep: true });
   try {
-    // Dump once while the store is open; the source keeps the text, not the store. oxigraph
-    // does not promise the dump is grouped by subject, so fromDumpable does not claim it.
-    return fromDumpable(store.rdf, graph);
+    // Read once while the store is open; the source keeps the columns, not the store.
+    const source = graphSource(store.rdf, graph);
+    source.intern!();
+    return source;
   } finally {
     await store.close();
   }

@@ -98,7 +98,7 @@ for (const line of generate(target)) {
 await flushChunk();
 const loadS = (performance.now() - t) / 1000;
 const keeper = keptOf(rdf)!;
-const busy = keeper instanceof ThreadedKeeper ? keeper.threadBusyMs / 1000 : 0;
+const busy = keeper instanceof ThreadedKeeper ? keeper.threadBusyMs() / 1000 : 0;
 console.log(`loaded ${rdf.size.toLocaleString('en-US')} triples in ${loadS.toFixed(1)} s through DurableStore.apply, ${FOLD_WHEN_READ ? 'writes queued for the keeper' : `each write folded by the keeper's thread beside the load (that thread busy ${busy.toFixed(1)} s so far)`} (Node ${process.version}, oxigraph 0.5.11)`);
 
 /** Time one synchronous step, with the RSS right before and right after it (a sampler cannot run during it). */

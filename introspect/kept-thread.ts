@@ -10,7 +10,9 @@
  *   (the thread drops what it has not folded) and graphs are read from the store when next asked.
  * - Reads (`interned`, `stats`, `mode`, `generation`) are synchronous round trips: the calling
  *   thread waits (Atomics.wait) until the thread has folded every write told before and posted
- *   the reply, which `interned` gives as copies of the columns moved across (not shared).
+ *   the reply, which `interned` gives as copies of the columns moved across (not shared). A graph
+ *   read again with no write told since is given the same copy (held until the next write, so a
+ *   graph just read costs its columns twice: here and in the thread).
  * - `adopt` posts the triples read from the store (their terms as strings) to the thread.
  * - A thread that fails, exits or does not answer within `replyTimeoutMs` is let go: the keeper
  *   goes on in this thread as a KeptStore in `asked` mode (graphs read from the store once, then
@@ -36,7 +38,7 @@ export type KeeperRequest =
 
 export type KeeperReply =
   | { id: number; ok: true; kind: 'interned'; triples: KeptExport | null; generation: number; mode: 'all' | 'asked' }
-  | { id: number; ok: true; kind: 'stats'; stats: KeptStats; generation: number; mode: 'all' | 'asked' }
+  | { id: number; ok: true; kind: 'stats'; stats: KeptStats; generation: number; mode: 'all' | 'asked'; busyMs: number }
   | { id: number; ok: false; message: string };
 
 /** Shared cells: [0] reply flag, [1] characters posted and not yet folded, [2] epoch (moves on each forget). */
@@ -63,6 +65,8 @@ export class ThreadedKeeper implements Keeper {
   /** Where the keeper went on after its thread was let go. */
   #fallback: KeptStore | null = null;
   #nextId = 1;
+  /** Each graph's columns as last read, while nothing was told since (a read again takes them as they are). */
+  readonly #lastRead = new Map<string, KeptExport | null>();
   /** The last generation the thread reported; the fallback's count from past it. */
   #generation = 0;
 
@@ -82,9 +86,10 @@ export class ThreadedKeeper implements Keeper {
     this.#port = port1;
   }
 
-  /** Milliseconds the thread has spent working (not waiting for messages) so far; 0 once let go. */
-  get threadBusyMs(): number {
-    return this.#worker?.performance.eventLoopUtilization().active ?? 0;
+  /** Milliseconds the thread has spent on what it was told so far (0 once let go). */
+  threadBusyMs(): number {
+    const r = this.#fallback ? null : this.#ask({ op: 'stats', id: 0 });
+    return r && r.kind === 'stats' ? r.busyMs : 0;
   }
 
   /** Whether writes still go to the thread (false once it was let go). */
@@ -135,10 +140,15 @@ export class ThreadedKeeper implements Keeper {
 
   interned(graph: string): InternedTriples | null {
     if (this.#fallback) return this.#fallback.interned(graph);
-    const r = this.#ask({ op: 'interned', id: 0, graph });
-    if (!r) return this.#fallback!.interned(graph);
-    if (r.kind !== 'interned') throw new Error('keeper thread answered out of turn');
-    return r.triples ? fromExported(r.triples) : null;
+    let triples = this.#lastRead.get(graph);
+    if (triples === undefined) {
+      const r = this.#ask({ op: 'interned', id: 0, graph });
+      if (!r) return this.#fallback!.interned(graph);
+      if (r.kind !== 'interned') throw new Error('keeper thread answered out of turn');
+      triples = r.triples;
+      this.#lastRead.set(graph, triples);
+    }
+    return triples ? fromExported(triples) : null;
   }
 
   adopt(graph: string, triples: InternedTriples): void {
@@ -162,6 +172,7 @@ export class ThreadedKeeper implements Keeper {
     this.#worker = null;
     this.#port?.close();
     this.#port = null;
+    this.#lastRead.clear();
     this.#fallback ??= new KeptStore('asked', this.limits);
     this.#fallback.close();
     void worker?.terminate();
@@ -183,6 +194,7 @@ export class ThreadedKeeper implements Keeper {
   #post(req: KeeperRequest): void {
     const port = this.#port;
     if (!port) return;
+    this.#lastRead.clear();
     if (req.op === 'load' || req.op === 'delta') Atomics.add(this.#cells, BACKLOG, req.chars);
     // The adopted columns are copies made for the thread: moved, not copied again.
     const transfer = req.op === 'adopt' ? [req.s.buffer, req.p.buffer, req.o.buffer] as ArrayBuffer[] : [];
@@ -231,6 +243,7 @@ export class ThreadedKeeper implements Keeper {
     this.#worker = null;
     this.#port?.close();
     this.#port = null;
+    this.#lastRead.clear();
     this.#fallback ??= new KeptStore('asked', this.limits);
     void worker?.terminate();
   }

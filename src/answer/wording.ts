@@ -12,6 +12,8 @@ import type { LatestDisclosure } from '../validate/latest.ts';
 import type { RefusalContext } from '../execute/shapes/types.ts';
 import { ERROR_CODES } from '../http/errors.ts';
 import { publisherName } from './render.ts';
+import { keyName } from '../execute/leaf.ts';
+import type { OfferedEntity } from '../ask/types.ts';
 
 const plurals = new Intl.PluralRules('en');
 /** "1 candidate" / "3 candidates". */
@@ -49,6 +51,7 @@ export function renderNote(n: Note): string {
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
     case 'relative_year': return `"${n.words}" read as ${n.year}, by the question's clock (${n.today})`;
     case 'text': return n.text;
+    case 'entity_chosen': return `"${n.asked}" read as ${n.chosen}${n.key ? ` (${keyText(n.key.keyType, n.key.value)})` : ''}, the registered entity chosen in answer to the clarification`;
   }
 }
 
@@ -150,4 +153,52 @@ export function refusalText(r: Refusal): string {
   if (!r.reached || r.reached.length < 2) return head;
   const where = r.reached.map((s) => `${s.source} (${s.boundaries.map((b) => `${b.code.replace(/_/g, ' ')}${b.count > 1 ? ` ×${b.count}` : ''}`).join(', ')})`);
   return `${head}\n${r.exhausted ? `Every choice point was tried, in ${count(r.reached.length, 'source')}` : `The search stopped before every choice point was tried; it reached ${count(r.reached.length, 'source')}`}: ${where.join('; ')}.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clarifications of a name (src/ask/names.ts)
+
+/**
+ * A name the question asks about that Assay will not guess: several registered names start with it
+ * (`entity_candidates`), or it was not written as a registered name is (`did_you_mean`: in lower case,
+ * with no registered name as written, or with look-alike letters of another script).
+ */
+export type NameClarification =
+  | { code: 'entity_candidates'; asked: string; offered: readonly OfferedEntity[] }
+  | { code: 'did_you_mean'; asked: string; why: 'lower_case' | 'no_candidate' | 'lookalike_letters'; offered: readonly OfferedEntity[] };
+
+/** The identifier a reader is shown for an offered entity: the one a planned source reads it by, else the first it has. */
+export function offeredKey(e: OfferedEntity): string | null {
+  const order = [...(e.readable_by ?? []), 'cik', 'ein', 'ipeds_unitid', 'fips', ...Object.keys(e.identifiers)];
+  const k = order.find((t) => t !== 'qid' && (e.identifiers[t]?.length ?? 0) > 0);
+  if (!k) return null;
+  return keyText(k, e.identifiers[k]![0]!);
+}
+
+/** An identifier as a reader knows it ("SEC CIK 320193": a CIK without its padding zeros). */
+export const keyText = (keyType: string, value: string): string => `${keyName(keyType)} ${keyType === 'cik' ? value.replace(/^0+(?=\d)/, '') : value}`;
+
+/** One offered entity as an option's label: its name, kind, identifier, and whether the planned sources can read it. */
+export function offeredLabel(e: OfferedEntity): string {
+  const key = offeredKey(e);
+  const kind = e.kinds.length ? e.kinds.join(', ') : 'kind not recorded';
+  const reads = e.readable_by === null ? '' : e.readable_by.length ? `; the sources planned read it by ${anyOf(e.readable_by.map(keyName))}` : '; no source planned for this question can read it';
+  return `${e.label} (${kind}${key ? `, ${key}` : ''}${reads})`;
+}
+
+const WHY_NOT_READ: Readonly<Record<Extract<NameClarification, { code: 'did_you_mean' }>['why'], (asked: string) => string>> = {
+  lower_case: (asked) => `"${asked}" is written in lower case, and names are read by their capitals`,
+  no_candidate: (asked) => `no registered name is "${asked}"`,
+  lookalike_letters: (asked) => `"${asked}" is written with letters of another script that look Latin`,
+};
+
+/** The clarification's question: what is asked of the reader, and why Assay did not decide. */
+export function nameClarificationQuestion(c: NameClarification): string {
+  if (c.code === 'entity_candidates') {
+    return `"${c.asked}" is the start of ${count(c.offered.length, 'registered name')}, and which one is meant is not Assay's to guess. Which one do you mean?`;
+  }
+  const one = c.offered.length === 1 ? c.offered[0]! : undefined;
+  const key = one ? offeredKey(one) : null;
+  const ask = one ? `Did you mean ${one.label}${key ? ` (${key})` : ''}?` : 'Did you mean one of these?';
+  return `${ask} ${WHY_NOT_READ[c.why](c.asked)}; nothing is read on a guess.`;
 }

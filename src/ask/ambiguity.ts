@@ -14,6 +14,8 @@ import { leafRequest, wanted } from '../execute/shapes/common.ts';
 import type { Intent } from '../understand/index.ts';
 import type { Note } from '../execute/notes.ts';
 import { clarifyReadings } from './clarify.ts';
+import { refuseOrAsk } from './names.ts';
+import type { Planned } from '../execute/shapes/index.ts';
 import { planFor } from './plan-step.ts';
 import type { RunState } from './state.ts';
 import type { AskResult } from './types.ts';
@@ -67,14 +69,16 @@ export function collapseAliases<T extends { value: number }>(items: readonly T[]
 export async function settleReadings(s: RunState, intent: Intent, readings: string[]): Promise<AskResult> {
   const entityName = intent.canonical_entity ?? intent.entity;
   s.ctx.emit({ stage: 'ambiguity', by: 'ask', message: `"${intent.attribute}" has ${readings.length} readings (${readings.join(', ')}); each is fetched and validated before anyone is asked` });
-  if (!entityName) return s.refuse({ boundary: 'entity_unresolved', code: 'no_entity', detail: 'the question names no entity' });
+  if (!entityName) return refuseOrAsk(s, intent, undefined, { boundary: 'entity_unresolved', code: 'no_entity', detail: 'the question names no entity' });
   const got: Array<{ reading: string; e: AdmittedEvidence; operation: OperationRef }> = [];
   const serving = new Map<string, OperationRef[]>();
   let lastFailure: LeafResult | undefined;
+  let lastPlanned: Planned | undefined;
   for (const reading of readings) {
     const sub = { ...intent, attribute: reading, interpretations: [] };
     const planned = await planFor(s, sub);
     s.plan = planned.plan;
+    lastPlanned = planned;
     for (const [k, ops] of planned.serving ?? []) serving.set(k, ops);
     if (planned.plan.verdict === 'infeasible') continue;
     const input = { ctx: s.ctx, intent: sub, planned, onAmbiguity: s.onAmbiguity, nextAttempt: s.nextAttempt, ...(s.judge ? { judge: s.judge } : {}) };
@@ -86,7 +90,7 @@ export async function settleReadings(s: RunState, intent: Intent, readings: stri
   }
   if (got.length === 0) {
     const f = lastFailure?.failure;
-    if (f) return s.refuse({ boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: { attribute: intent.attribute, entity: entityName, period: wanted(intent.period).text }, ...(lastFailure!.reached ? { reached: lastFailure!.reached } : {}), ...(lastFailure!.exhausted !== undefined ? { exhausted: lastFailure!.exhausted } : {}) });
+    if (f) return refuseOrAsk(s, intent, lastPlanned, { boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: { attribute: intent.attribute, entity: entityName, period: wanted(intent.period).text }, ...(lastFailure!.reached ? { reached: lastFailure!.reached } : {}), ...(lastFailure!.exhausted !== undefined ? { exhausted: lastFailure!.exhausted } : {}) });
     return s.refuse({ boundary: 'no_access_path', code: 'no_reading_eligible', detail: `no reading of "${intent.attribute}" has an eligible source`, context: { attribute: intent.attribute } });
   }
   const mode = s.onAmbiguity;

@@ -10,6 +10,27 @@ import { periodLabel, type Intent } from '../understand/index.ts';
 import type { ResumeState } from './resume.ts';
 import type { RunState } from './state.ts';
 import type { AskResult, Assumptions, ClarificationOption } from './types.ts';
+import { nameClarificationQuestion, offeredLabel, type NameClarification } from '../answer/wording.ts';
+import type { IdentityBundle } from '../resolve/bundle.ts';
+
+/** One registered entity offered for a name, and how picking it resumes: the bundle bound, the question re-read respelled when the words asked were not read as a name. */
+export interface NameOffer { bundle: IdentityBundle; asked: string; question?: string }
+
+/**
+ * A name Assay will not guess (names.ts): the registered entities offered, each option binding its
+ * bundle on resume (resume.ts) — read as picked, never re-resolved by name. Worded from its code
+ * (answer/wording.ts).
+ */
+export function clarifyName(s: RunState, intent: Intent, c: NameClarification, offers: readonly NameOffer[]): AskResult {
+  const options: ClarificationOption[] = offers.map((o, i) => ({
+    n: i + 1, id: o.bundle.id, label: offeredLabel(c.offered[i]!), value: null, unit: null, currency: null, period: periodLabel(intent.period), evidence: null,
+    assumptions: { measure: intent.attribute, measure_key: null, concept: null, operation: null, entity: o.bundle.label, period: periodLabel(intent.period) },
+    entity: c.offered[i]!,
+  }));
+  s.resumeState = JSON.stringify({ intent, ...(s.interpreter === 'model' ? { interpreter: 'model' } : {}), options: offers.map((o, i) => ({ assumptions: options[i]!.assumptions, bundle: o.bundle, asked: o.asked, ...(o.question ? { question: o.question } : {}) })) } satisfies ResumeState);
+  const question = nameClarificationQuestion(c);
+  return { ...s.base('needs_clarification'), text: [question, ...options.map((o) => `${o.n}. ${o.label}`)].join('\n'), clarification: { question, options, code: c.code, asked: c.asked } };
+}
 
 /** A name several entities share: which one is meant? */
 export function clarifyEntity(s: RunState, intent: Intent): AskResult {

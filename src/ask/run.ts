@@ -31,7 +31,8 @@ import { answerGrantGraph } from './grants.ts';
 import { settleScope } from './scope.ts';
 import { answerPopulation } from '../population/ask.ts';
 import { planFor, type Bound } from './plan-step.ts';
-import { resumed } from './resume.ts';
+import { resumed, type Picked } from './resume.ts';
+import { lookalikeName, refuseOrAsk } from './names.ts';
 import type { AskServices } from './services.ts';
 import { RunState } from './state.ts';
 import type { AskRequest, AskResult } from './types.ts';
@@ -91,15 +92,19 @@ async function runQuestion(s: RunState): Promise<AskResult> {
   const step = await understood(s);
   if ('refusal' in step) return s.refuse(step.refusal);
   const { u, bound } = step;
+  const picked = 'picked' in step ? step.picked : undefined;
   s.interpreter = u.interpreter;
   if (u.status !== 'understood') { s.question ||= u.question; return s.refuse({ boundary: 'not_understood', code: u.code ?? 'not_understood', detail: u.reason, ...(u.answerable_if ? { context: { missing: u.answerable_if } } : {}) }); }
   if (u.followup) s.ctx.emit({ stage: 'structure', by: `follow-up reader (${u.interpreter})`, message: u.followup.said, data: { followup: u.followup } });
   s.intent = u.intent;
   s.question = u.intent.question;
   announce(s, u.intent);
+  // a name written with look-alike letters of another script misleads every later step: asked first
+  const lookalike = await lookalikeName(s, u.intent);
+  if (lookalike) return lookalike;
 
   // 2–3. what is settled before fetching: entity, scope and measure ambiguity
-  const before = await settleBeforeFetch(s, u.intent, bound);
+  const before = await settleBeforeFetch(s, u.intent, bound, picked);
   if ('status' in before) return before;
   const { intent, notes, pinned } = before;
 
@@ -128,8 +133,8 @@ async function runQuestion(s: RunState): Promise<AskResult> {
  * and measure readings (a point question's readings are settled on fetched values; a comparison
  * compares both sides on the preferred reading — asked first under `ask`, as any ambiguity is).
  */
-async function settleBeforeFetch(s: RunState, first: Intent, bound: Bound | undefined): Promise<AskResult | { intent: Intent; notes: Note[]; pinned: ReadonlyArray<{ entity: string; bundle: IdentityBundle }> }> {
-  const notes: Note[] = [];
+async function settleBeforeFetch(s: RunState, first: Intent, bound: Bound | undefined, picked: Picked | undefined): Promise<AskResult | { intent: Intent; notes: Note[]; pinned: ReadonlyArray<{ entity: string; bundle: IdentityBundle }> }> {
+  const notes: Note[] = picked ? [picked.note] : [];
   let intent = first;
   if (intent.entity_status === 'ambiguous' && intent.entity_candidates.length >= 2) {
     if (s.onAmbiguity === 'ask') return clarifyEntity(s, intent);
@@ -140,7 +145,8 @@ async function settleBeforeFetch(s: RunState, first: Intent, bound: Bound | unde
     s.ctx.emit({ stage: 'structure', by: 'ask', message: `"${first.entity}" is ambiguous (${first.entity_candidates.join('; ')}); answered for the most likely, ${chosen}` });
   }
 
-  const scope = await settleScope(s, intent);
+  // an entity picked in a clarification is read as picked: its scope is settled by the pick
+  const scope = picked ? { kind: 'pinned' as const, pins: [picked.pin], notes: [] } : await settleScope(s, intent);
   if (scope.kind === 'refuse') return s.refuse(scope.refusal);
   if (scope.kind === 'clarify') return clarifyEntity(s, scope.intent);
   const pinned = scope.kind === 'pinned' ? scope.pins : [];
@@ -165,7 +171,7 @@ async function outcome(s: RunState, intent: Intent, planned: Planned, out: Shape
     case 'declined': return s.refuse({ boundary: 'unsupported_shape', code: 'declined', params: { shape: intent.shape }, detail: `no executor reads this ${intent.shape} question` });
     case 'refused': {
       const f = out.failure;
-      return s.refuse({ boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: out.context, ...(out.reached ? { reached: out.reached } : {}), ...(out.exhausted !== undefined ? { exhausted: out.exhausted } : {}), ...(notes.length ? { notes } : {}) });
+      return refuseOrAsk(s, intent, planned, { boundary: f.boundary, code: f.code, detail: f.message, ...(f.params ? { params: f.params } : {}), context: out.context, ...(out.reached ? { reached: out.reached } : {}), ...(out.exhausted !== undefined ? { exhausted: out.exhausted } : {}), ...(notes.length ? { notes } : {}) });
     }
     case 'evidence': {
       const items = s.number(out.items);
@@ -187,7 +193,7 @@ async function outcome(s: RunState, intent: Intent, planned: Planned, out: Shape
 }
 
 /** The question as understood: from a resumed clarification, the caller's intent, or the question text. */
-async function understood(s: RunState): Promise<{ u: Understanding; bound?: Bound } | { refusal: RefusalDecision }> {
+async function understood(s: RunState): Promise<{ u: Understanding; bound?: Bound; picked?: Picked } | { refusal: RefusalDecision }> {
   const { req } = s;
   if (req.resume) return resumed(s, req.resume);
   if (req.intent !== undefined) return { u: fromCaller(req.intent) };

@@ -54,6 +54,21 @@ export interface ClarificationOption {
   evidence: string | null;
   /** Every binding needed to resume without re-interpreting. */
   assumptions: Assumptions;
+  /** A registered entity offered for a name (src/ask/names.ts): who it is, and whether the sources planned can read it. */
+  entity?: OfferedEntity;
+}
+
+/** A registry candidate offered in a clarification of a name. */
+export interface OfferedEntity {
+  /** The registry's id (a Wikidata QID when known) and label. */
+  id: string;
+  label: string;
+  /** What the registry says it is (company, organization, school, state, county …). */
+  kinds: string[];
+  /** Its identifiers by kind (cik, ein, ipeds_unitid, fips …), as the registry holds them. */
+  identifiers: Record<string, string[]>;
+  /** The identifiers it carries that a source planned for the question is read by (empty: none can read it; null: nothing planned yet). */
+  readable_by: string[] | null;
 }
 
 export interface Assumptions {
@@ -106,7 +121,13 @@ export interface AskResult {
   evidence: EvidenceOut[];
   alternatives?: Array<{ interpretation: string; value: number; unit: string; period: string; evidence: string }>;
   answers?: Array<{ interpretation: string; text: string; figures: FigureOut[]; evidence: string[] }>;
-  clarification?: { question: string; options: ClarificationOption[] };
+  clarification?: {
+    question: string; options: ClarificationOption[];
+    /** A clarification of the name asked: several registered names start with it, or it was not written as a registered name is. */
+    code?: 'entity_candidates' | 'did_you_mean';
+    /** The words of the question the clarification is about. */
+    asked?: string;
+  };
   refusal?: Refusal;
   intent: Intent | null;
   interpreter: string | null;

@@ -17,7 +17,8 @@ import type { AskServices } from '../ask/services.ts';
 import type { AskRequest, AskResult } from '../ask/types.ts';
 import type { ProgressEvent } from '../execute/progress.ts';
 import type { FieldValue, FollowupPart, FollowupRead } from '../understand/followup.ts';
-import { newConversationId, previousTurn, recordTurn } from './turns.ts';
+import { newConversationId, previousTurn, recordTurn, turnsOf } from './turns.ts';
+import { optionNamed, readResumeState } from '../ask/resume.ts';
 
 export interface TurnRequest extends Omit<AskRequest, 'previous'> {
   /** The conversation to continue; omitted: a new one is started. */
@@ -38,10 +39,22 @@ export type TurnResult = AskResult & { conversation: string; followup?: Followup
 
 const readOf = (e: ProgressEvent): FollowupRead | undefined => (e.stage === 'structure' && e.data && typeof e.data.followup === 'object' ? e.data.followup as FollowupRead : undefined);
 
+/** The option of the conversation's last turn's clarification that a message names (resume.ts optionNamed), if it was one. */
+function pickedInTurn(services: AskServices, conversation: string, message: string): { run: string; option: number } | undefined {
+  const turns = turnsOf(services.store, services.baseIri, conversation);
+  const last = turns[turns.length - 1];
+  const state = last ? readResumeState(services, last.runId) : null;
+  const option = state ? optionNamed(state, message) : undefined;
+  return last && option !== undefined ? { run: last.runId, option } : undefined;
+}
+
 export async function askTurn(services: AskServices, req: TurnRequest, options: AskOptions = {}): Promise<TurnResult> {
   const { conversation: given, ...askReq } = req;
   const conversation = given ?? newConversationId();
   const prev = given ? previousTurn(services.store, services.baseIri, given) : null;
+  // A message answering the clarification just asked ("yes", "Amazon.com") resumes it with the option it names.
+  const pick = given && askReq.question && !askReq.resume && askReq.intent === undefined ? pickedInTurn(services, given, askReq.question) : undefined;
+  if (pick) { delete askReq.question; askReq.resume = pick; }
   // A question (not an intent or a resume) may be a follow-up of the previous turn.
   const asked = !!askReq.question && !askReq.resume && askReq.intent === undefined;
   let read: FollowupRead | undefined;

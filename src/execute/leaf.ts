@@ -764,7 +764,7 @@ export function leafResult<T extends Omit<AdmittedEvidence, 'index'>>(out: Searc
 }
 
 /** An identifier kind as a reader knows it ("ipeds_unitid" → "IPEDS unit id", "ein" → "EIN"). */
-function keyName(k: string): string {
+export function keyName(k: string): string {
   const known: Record<string, string> = { ipeds_unitid: 'IPEDS unit id', ein: 'EIN', cik: 'SEC CIK', fips: 'FIPS code', object_id: 'e-file object id' };
   return known[k] ?? k.replace(/_/g, ' ');
 }

@@ -43,7 +43,9 @@ export type Note =
   /** A year named relative to the question's clock ("last year"), read as that clock year plus the offset. */
   | { code: 'relative_year'; words: string; year: number; today: string }
   /** A sentence written by another layer (validator, connector, registry), carried as written. */
-  | { code: 'text'; text: string };
+  | { code: 'text'; text: string }
+  /** The registered entity the asker chose in a clarification of the name asked (src/ask/names.ts): read as chosen, never re-resolved. */
+  | { code: 'entity_chosen'; asked: string; chosen: string; key: { keyType: string; value: string } | null };
 
 export type NoteCode = Note['code'];
 

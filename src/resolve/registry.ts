@@ -21,6 +21,7 @@ import { PROPERTY_ID, canonical } from './identifiers.ts';
 import { LOCATED_IN, describePlaces, placesQuery } from './places.ts';
 import type { EntityType, IdentityBundle } from './bundle.ts';
 import { iri, lit, regexEscape, sparql } from './sparql-text.ts';
+import { editDistance } from './near.ts';
 import { encodeBinaryCache, readBinaryCache, TextReader, TextWriter } from '../binary-cache.ts';
 
 export const DEFAULT_SNAPSHOT = fileURLToPath(new URL('../../fixtures/registry/identity-snapshot.ttl', import.meta.url));
@@ -40,6 +41,24 @@ export function resolveContext(signal?: AbortSignal): ResolveContext {
 export interface IdentityRegistry {
   readonly kind: 'offline-snapshot' | 'wikidata';
   lookup(name: string, options: ResolveOptions, signal?: AbortSignal): Promise<IdentityBundle[]>;
+  /**
+   * Words of registered labels within `max` edits of `word` (resolve/near.ts editDistance), nearest
+   * first: what a mistyped name may have meant. Only a registry that holds its labels can say; the
+   * live one (WDQS cannot scan labels) has none.
+   */
+  nearWords?(word: string, max: number): string[];
+}
+
+/** Label words within `max` edits of `word`, nearest first, then alphabetically. */
+export function nearIn(vocabulary: Iterable<string>, word: string, max: number): string[] {
+  const w = word.toLowerCase();
+  const found: Array<{ v: string; d: number }> = [];
+  for (const v of vocabulary) {
+    if (Math.abs(v.length - w.length) > max) continue;
+    const d = editDistance(w, v, max);
+    if (d <= max) found.push({ v, d });
+  }
+  return found.sort((a, b) => a.d - b.d || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0)).map((x) => x.v);
 }
 
 /** Candidates for a name, memoised in the question's context. */
@@ -365,9 +384,9 @@ export function registryFromIndex(index: RegistryTables): IdentityRegistry {
   const fipsProp = t.props.indexOf(WDT.P5087);
   // word → its number, made on the first lookup (a process that resolves nothing never builds it)
   let wordAt: Map<string, number> | undefined;
+  const wordIndex = () => (wordAt ??= new Map(Array.from({ length: t.wordStart.length - 1 }, (_, k) => [t.text.get(t.words, k * 2), k])));
   const itemsOf = (w: string): number[] => {
-    wordAt ??= new Map(Array.from({ length: t.wordStart.length - 1 }, (_, k) => [t.text.get(t.words, k * 2), k]));
-    const k = wordAt.get(w);
+    const k = wordIndex().get(w);
     return k === undefined ? [] : Array.from(t.wordItems.subarray(t.wordStart[k]!, t.wordStart[k + 1]!));
   };
   const at = (iri: string): number | undefined => {
@@ -417,6 +436,7 @@ export function registryFromIndex(index: RegistryTables): IdentityRegistry {
       }));
       return bundles;
     },
+    nearWords: (word, max) => nearIn(wordIndex().keys(), word, max),
   };
 }
 
@@ -459,5 +479,6 @@ export async function openOfflineRegistryFromStore(file = DEFAULT_SNAPSHOT): Pro
       await describePlaces(bundles, (places) => store.select(placesQuery(places)).map((b: Bindings) => ({ place: b.get('place')!.value, label: b.get('label')?.value, fips: b.get('fips')?.value })));
       return bundles;
     },
+    nearWords: (word, max) => nearIn(byWord.keys(), word, max),
   };
 }

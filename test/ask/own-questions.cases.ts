@@ -120,8 +120,9 @@ export function ownCases(): OwnCase[] {
     // a name written as one word that the registry holds as two
     { kind: 'nonprofit', q: "What is ProPublica's revenue?", expect: { answer: [propublicaRevenue('142007220')[0]!.revenue], disclose: /read as "Pro Publica"/ }, why: '"ProPublica" found no registry candidate (the registry holds "Pro Publica Inc")' },
     // "Yale" is Yale University, a school without a CIK: never the SEC filer whose name starts with it
-    { kind: 'entity', q: 'How much does Yale cost?', expect: { refuse: true, boundary: 'entity_unresolved' }, why: 'read Yale Transaction Finders, Inc. (the one "Yale…" with a CIK) as Yale, chosen by name' },
-    { kind: 'entity', q: 'Does Yale receive public funding?', expect: { refuse: true }, why: 'Yale is private; the question\'s premise is not a figure to find, and no source was read for another "Yale"' },
+    // asked, never picked: the three registered names that start with "Yale" are listed (src/ask/names.ts)
+    { kind: 'entity', q: 'How much does Yale cost?', expect: { clarify: true }, why: 'read Yale Transaction Finders, Inc. (the one "Yale…" with a CIK) as Yale, chosen by name; then refused where the candidates could be named' },
+    { kind: 'entity', q: 'Does Yale receive public funding?', expect: { clarify: true }, why: 'Yale is private; the question\'s premise is not a figure to find, and no source may be read for another "Yale": which registered "Yale" is meant is asked, nothing read' },
     // relative years, by the question's clock (the test clock's year, like the CLI's)
     { kind: 'relative', q: 'What was the debt last year?', expect: { refuse: true }, why: 'by the clock of 2026 the recorded 2025 rows stop on 2025-03-06: never read as the year-end debt (a later clock year has no recording at all)' },
     { kind: 'treasury', q: 'What was the national debt in 2025?', expect: { refuse: true, boundary: 'no_data' }, why: 'the recorded 2025 rows stop on 2025-03-06, which is not the year-end debt' },

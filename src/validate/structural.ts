@@ -42,6 +42,8 @@ export interface Expectation {
   period: PeriodWanted;
   /** The question's attribute words, for the residual semantic mark. */
   attribute: string | null;
+  /** Other names the catalog gives the measure (`altLabels`: "graduation rate" for the Scorecard's completion rate): they answer the words asked as its label does. */
+  altLabels?: readonly string[];
 }
 
 export interface StructuralVerdict {
@@ -111,7 +113,7 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings, match, prune: !passed && prune };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label) && !(rec.period.basis === 'survey' && surveyLabelCovers(want.attribute, rec.label, rec.unit))) {
+  else if (want.attribute && rec.label && ![rec.label, ...(want.altLabels ?? [])].some((l) => headMatches(want.attribute!, l) || (rec.period.basis === 'survey' && surveyLabelCovers(want.attribute!, l, rec.unit)))) {
     out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
   }
   return out;
@@ -250,7 +252,7 @@ const PEOPLE_WORDS = new Set(['people', 'person', 'population', 'resident', 'ind
  * SEC concepts keep the stricter leading-words test ("Deferred Revenue" is not revenue).
  */
 export function surveyLabelCovers(attribute: string, label: string, unit: string): boolean {
-  const percent = unit === '%' || unit === 'percent' || unit === 'ratio';
+  const percent = unit === '%' || unit === 'percent' || unit === 'ratio' || unit === 'fraction';
   const asked = words(attribute).filter((w) => !(percent && RATE_WORDS.has(w)));
   const have = new Set(words(label));
   // people named in any of their words are the same universe ("people" in poverty, "population for whom poverty status is determined")

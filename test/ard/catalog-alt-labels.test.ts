@@ -44,7 +44,7 @@ describe('measure altLabels in the catalog graph', () => {
     const labels = (m: string) => store.rdf.select(`SELECT ?l WHERE { GRAPH ?g { <${m}> <http://www.w3.org/2004/02/skos/core#altLabel> ?l } }`).map((b) => b.get('l')!);
     expect(labels(DEBT).map((l) => l.value).sort()).toEqual(['debt', 'federal debt', 'government debt', 'national debt', 'total debt']);
     expect(labels(DEBT).every((l) => l.termType === 'Literal' && l.language === 'en')).toBe(true);
-    expect(labels(`${BASE}measure/college-scorecard/latest/admissions.admission_rate.overall`)).toEqual([]);
+    expect(labels(`${BASE}measure/college-scorecard/latest/student.size`)).toEqual([]);
   });
 
   it('the catalog shapes hold an altLabel to a language-tagged name', async () => {

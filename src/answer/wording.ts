@@ -49,6 +49,7 @@ export function renderNote(n: Note): string {
     case 'period_ends_differ': return `${n.period} ends on different dates: ${n.items.map((e) => `${e.entity} ${e.end ?? 'not stated'}`).join('; ')}`;
     case 'relative_year': return `"${n.words}" read as ${n.year}, by the question's clock (${n.today})`;
     case 'text': return n.text;
+    case 'variant_read': return `"${n.attribute}" does not say which ${n.family} is meant: read as "${n.family}, ${n.read}"; the publisher also has ${andList.format(n.others.map((o) => `"${n.family}, ${o}"`))} (name one in the question to read it)`;
   }
 }
 

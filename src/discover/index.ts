@@ -200,6 +200,9 @@ export class DiscoveryIndex {
 
   get hasEmbeddings(): boolean { return this.semantic !== undefined; }
 
+  /** The unit a measure's card declares, by its key (`sec-edgar/us-gaap/EarningsPerShareBasic`); undefined when none or no such card. */
+  unitOf(measureKey: string): string | undefined { return this.cards.get(`m:${measureKey}`)?.unit; }
+
   /** The query's vector (cached like the cards'), or undefined when no embeddings are attached. */
   async embedQuery(intent: Intent, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!this.semantic) return undefined;

@@ -43,7 +43,9 @@ export type Note =
   /** A year named relative to the question's clock ("last year"), read as that clock year plus the offset. */
   | { code: 'relative_year'; words: string; year: number; today: string }
   /** A sentence written by another layer (validator, connector, registry), carried as written. */
-  | { code: 'text'; text: string };
+  | { code: 'text'; text: string }
+  /** The words asked name a measure family ("earnings per share") whose variants the question did not choose: the variant read ("Diluted") and the others the publisher has ("Basic"). */
+  | { code: 'variant_read'; attribute: string; family: string; read: string; others: readonly string[] };
 
 export type NoteCode = Note['code'];
 

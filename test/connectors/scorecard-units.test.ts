@@ -37,3 +37,16 @@ describe('Scorecard units: the connector and the catalog say the same', () => {
     for (const c of cards.filter((x) => /\brate\b|share/i.test(`${x.title} ${x.measureId}`))) expect(c.unit, c.measureId).toBe('fraction');
   });
 });
+
+describe('other publishers\' fractions of 1 are declared so', () => {
+  it('the IRS e-file percentages (RatioType) are fractions; ratios not known to stay at that scale stay ratios', () => {
+    const units = new Map(((JSON.parse(readFileSync('ard-okf/generated/irs-990-efile.fields.measures.json', 'utf8')) as { entries: Entry[] }).entries)
+      .map((e) => [e.data?.measureId, e.data?.unit]));
+    // a recorded return writes Schedule A's public support percentage as a fraction of 1
+    expect(readFileSync('fixtures/publishers/irs-990-efile/bodies/efile-xml/201541349349307794_public.xml', 'utf8')).toContain('<PublicSupportCY170Pct>0.73390</PublicSupportCY170Pct>');
+    expect(units.get('IRS990ScheduleA/SkdA_PblcSpprtCY170Pct')).toBe('fraction');
+    expect(units.get('IRS990ScheduleH/Rsrch_TtlExpnsPct')).toBe('fraction');
+    expect(units.get('IRS990PF/AvrgDstrbtnRt')).toBe('ratio');
+    expect(units.get('IRS990ScheduleH/FPGFmlyIncmLmtFrCrPct')).toBe('ratio');
+  });
+});

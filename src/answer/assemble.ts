@@ -20,6 +20,7 @@ import { PLAIN_LABEL, renderPlain } from './render.ts';
 import { draftWithModel } from './synthesise.ts';
 import { ModelTransportError } from '../llm/types.ts';
 import { renderNote } from './wording.ts';
+import { variantNotes } from './variants.ts';
 
 export interface Drafted { text: string; rendering: 'plain' | 'model'; figures: Figure[]; guarded: Figure[]; blockers: Figure[]; /** Why the words are not the model's, when it was asked and could not give them. */ notes: Note[] }
 
@@ -77,7 +78,7 @@ export async function answerValues(s: RunState, items: AdmittedEvidence[], notes
   if (s.req.strict && d.blockers.length > 0) return strictRefusal(s, d.blockers);
   const citations = resolveCitations(s.services.store.rdf, s.iris.evidenceGraph, items.map((e) => s.iris.evidence(e.index)));
   const disclosures = [
-    ...disclosuresOf(q.disclosures, [...notes, ...comparisonNotes(items), ...d.notes]),
+    ...disclosuresOf(q.disclosures, [...notes, ...comparisonNotes(items), ...variantNotes(items, s.plan?.assessments ?? [], (k) => s.services.index.unitOf(k)), ...d.notes]),
     ...crossCheckDisclosures(items, s.crossChecks), ...corroboratedDisclosures(d.figures),
   ]
     // a note that is only a figure's period label is already in the sentence

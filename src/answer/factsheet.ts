@@ -7,7 +7,11 @@
 import type { AdmittedEvidence } from '../evidence/types.ts';
 
 export interface Fact { id: string; evidence: AdmittedEvidence }
-export interface Derived { id: string; value: number; unit: string; currency?: string; arithmetic: string; operands: string[]; label: string }
+export interface Derived {
+  id: string; value: number; unit: string; currency?: string; arithmetic: string; operands: string[]; label: string;
+  /** A difference of two values of the unit (a change, one minus the other): of fractions it is percentage points, not a percent. */
+  difference?: true;
+}
 export interface NonMeasure { text: string; what: string }
 
 export interface FactSheet {
@@ -39,13 +43,13 @@ export function factSheet(evidence: readonly AdmittedEvidence[]): FactSheet {
     const unit = evidence[0]!.unit; const currency = evidence[0]!.currency;
     if (layout === 'comparison' && facts.length === 2) {
       const [a, b] = facts as [Fact, Fact];
-      derived.push({ id: 'D1', value: minus(a.evidence.value, b.evidence.value), unit, ...(currency ? { currency } : {}), arithmetic: `${a.id} − ${b.id} = ${a.evidence.value} − ${b.evidence.value}`, operands: [a.id, b.id], label: `difference, ${a.evidence.entity.label} minus ${b.evidence.entity.label}` });
+      derived.push({ id: 'D1', value: minus(a.evidence.value, b.evidence.value), unit, ...(currency ? { currency } : {}), difference: true, arithmetic: `${a.id} − ${b.id} = ${a.evidence.value} − ${b.evidence.value}`, operands: [a.id, b.id], label: `difference, ${a.evidence.entity.label} minus ${b.evidence.entity.label}` });
     }
     if (layout === 'timeseries') {
       const sorted = [...facts].sort((x, y) => (x.evidence.period.end ?? '').localeCompare(y.evidence.period.end ?? ''));
       const first = sorted[0]!; const last = sorted[sorted.length - 1]!;
       const change = minus(last.evidence.value, first.evidence.value);
-      derived.push({ id: 'D1', value: change, unit, ...(currency ? { currency } : {}), arithmetic: `${last.id} − ${first.id} = ${last.evidence.value} − ${first.evidence.value}`, operands: [last.id, first.id], label: `change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
+      derived.push({ id: 'D1', value: change, unit, ...(currency ? { currency } : {}), difference: true, arithmetic: `${last.id} − ${first.id} = ${last.evidence.value} − ${first.evidence.value}`, operands: [last.id, first.id], label: `change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
       if (first.evidence.value !== 0) {
         const pct = Math.round((change / first.evidence.value) * 1000) / 10;
         derived.push({ id: 'D2', value: pct, unit: '%', arithmetic: `(${last.id} − ${first.id}) / ${first.id} × 100, rounded to 0.1 = ${pct}`, operands: [last.id, first.id], label: `percent change from ${first.evidence.period.label} to ${last.evidence.period.label}` });
@@ -93,6 +97,8 @@ export function periodPhrase(p: { label: string; start?: string; end?: string; b
 }
 
 export function formatValue(v: number, unit: string, currency?: string): string {
+  // a share published as a fraction of 1 is read as a percent, with the value exactly as published beside it
+  if (unit === FRACTION) return `${timesHundred(v)}% (published as the fraction ${String(v)})`;
   const digits = Number.isInteger(v) ? v.toLocaleString('en-US') : v.toLocaleString('en-US', { maximumFractionDigits: 6 });
   if (currency === 'USD' && unit === 'USD') {
     // dollars with cents are written to the cent ($31,419,689,421,557.90, not .9)
@@ -105,6 +111,32 @@ export function formatValue(v: number, unit: string, currency?: string): string 
   return `${digits} ${unit}`;
 }
 
+/** A difference of two values (`Derived.difference`): of fractions it is written in percentage points beside the published difference. */
+export function formatDifference(v: number, unit: string, currency?: string): string {
+  return unit === FRACTION ? `${timesHundred(v)} percentage points (the fractions differ by ${String(v)})` : formatValue(v, unit, currency);
+}
+
+/** The unit of a share published as a fraction of 1 (0.9759 for 97.59%), declared so by a measure card. */
+export const FRACTION = 'fraction';
+/** Dimensionless units whose value × 100 is the same quantity as a percent: a fraction, a ratio, XBRL `pure`. */
+export const percentRestates = (unit: string): boolean => unit === FRACTION || unit === 'ratio' || unit === 'pure';
+
+/**
+ * v × 100 as decimal digits, shifted from v's own shortest decimal form (0.9759 → "97.59",
+ * 0.0693 → "6.93", 1 → "100"): exact, with no binary-float tail (0.9759 * 100 is 97.59000000000001).
+ */
+export function timesHundred(v: number): string {
+  const [mantissa, exp = '0'] = String(Math.abs(v)).split('e');
+  const [int, frac = ''] = mantissa!.split('.');
+  let digits = `${int}${frac}`;
+  let point = int!.length + Number(exp) + 2;
+  if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1; }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, '');
+  const rest = digits.slice(point).replace(/0+$/, '');
+  return `${v < 0 ? '-' : ''}${whole}${rest ? `.${rest}` : ''}`;
+}
+
 /** The sheet as text, for the drafting prompt (with what cross-checks found, when they ran). */
 export function factSheetText(sheet: FactSheet, question: string, crossCheckLines: readonly string[] = []): string {
   const lines = [`Question: ${question}`, '', 'Facts (admitted evidence; every value is exact as published):'];
@@ -114,7 +146,7 @@ export function factSheetText(sheet: FactSheet, question: string, crossCheckLine
   }
   if (sheet.derived.length) {
     lines.push('', 'Computed by code from the facts (arithmetic shown):');
-    for (const d of sheet.derived) lines.push(`[${d.id}] ${d.label}: ${formatValue(d.value, d.unit, d.currency)} = ${d.arithmetic}`);
+    for (const d of sheet.derived) lines.push(`[${d.id}] ${d.label}: ${(d.difference ? formatDifference : formatValue)(d.value, d.unit, d.currency)} = ${d.arithmetic}`);
   }
   if (crossCheckLines.length) lines.push('', 'Cross-checks (the same measure read a second way, compared by code):', ...crossCheckLines);
   if (sheet.nonMeasures.length) {

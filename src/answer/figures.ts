@@ -5,7 +5,9 @@
  *                  independent cross-check reproduced that value the figure names it
  *                  (`corroboratedBy`), but the grade stays verified: a primary value stands behind it
  *   derived      — equals a value computed by code beside it (D…), or an admitted value rounded to
- *                  the precision written; the arithmetic and operands are published
+ *                  the precision written; the arithmetic and operands are published. A dimensionless
+ *                  value (a share published as a fraction of 1) written as a percent is it × 100
+ *                  exactly (0.9759 → 97.59%); a difference of such values, in percentage points
  *   corroborated — no admitted or declared value stands behind it, but code reproduces it a second
  *                  way: (a) rebuilt from admitted values by one of a small bounded set of arithmetic
  *                  forms (difference, sum, ratio, percent change, average) at the written precision —
@@ -13,14 +15,15 @@
  *                  independent recorded reads agree on that is not the admitted primary. Agreement,
  *                  not primary provenance: acceptable in strict mode, and the qualification says so
  *   conflict     — tied to a fact by a marker ([E1]) whose value differs, or equal to a value only a
- *                  disagreeing cross-check read (both values shown)
+ *                  disagreeing cross-check read (both values shown), or a fraction of 1 written as that
+ *                  many percent (0.9759 published, "0.9759%" written: a hundredfold misreading)
  *   unverified   — found nowhere trusted
  * Exempt (not listed, not graded): renderer list numbering; numbers the sheet lists as not
  * measurements (period labels, years, dates, identifiers). Numbers in a follow-up section are
  * graded (guarded) but not listed. A number followed by "[note: …]" keeps its grade and carries the
  * model's note as a disclosure; an unverified figure with a note does not block strict mode.
  */
-import { entityRelativeUnit, type FactSheet, type Fact } from './factsheet.ts';
+import { entityRelativeUnit, percentRestates, timesHundred, type FactSheet, type Fact } from './factsheet.ts';
 
 /** A recorded second read: the cross-check activity and the publisher response it used. */
 export interface CorroborationRef { check: string; response: string | null; source: string; operation: string; url: string | null; note?: string }
@@ -66,7 +69,7 @@ export interface Figure {
 export interface Grading { figures: Figure[]; guarded: Figure[]; exempt: Array<{ text: string; why: string }> }
 
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, t: 1e12 };
-const NUMBER = /(?<![\w.\-/])(-|−)?(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kmbt]\b))?(?:\s*\[(E\d+|D\d+)\])?(?:\s*\[note:\s*([^\]]+)\])?/gi;
+const NUMBER = /(?<![\w.\-/])(-|−)?(\$)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%|percentage points?\b|percent\b|thousand\b|million\b|billion\b|trillion\b|bn\b|mn\b|[kmbt]\b))?(?:\s*\[(E\d+|D\d+)\])?(?:\s*\[note:\s*([^\]]+)\])?/gi;
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 
 export function gradeText(text: string, sheet: FactSheet, secondPaths: SecondPaths = NO_SECOND_PATHS): Grading {
@@ -92,7 +95,7 @@ export function gradeText(text: string, sheet: FactSheet, secondPaths: SecondPat
     const digits = `${intPart!.replace(/,/g, '')}${frac ?? ''}`;
     const raw = Number(digits) * (neg ? -1 : 1);
     const word = scaleWord?.toLowerCase();
-    const unit = word === '%' || word === 'percent' ? '%' : dollar ? 'USD' : null;
+    const unit = word === '%' || word === 'percent' ? '%' : word?.startsWith('percentage point') ? 'pp' : dollar ? 'USD' : null;
     const scale = word && SCALE[word] ? SCALE[word]! : 1;
     const value = raw * scale;
     const written = whole.replace(/\s*\[(E|D)\d+\]/, '').replace(/\s*\[note:[^\]]*\]/, '').trim();
@@ -110,13 +113,16 @@ export function gradeText(text: string, sheet: FactSheet, secondPaths: SecondPat
 
 function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decimals: number, scale: number, secondPaths: SecondPaths): void {
   const v = fig.value;
-  const facts = sheet.facts.map((f) => ({ id: f.id, value: f.evidence.value }));
+  const facts = sheet.facts.map((f) => ({ id: f.id, value: f.evidence.value, unit: f.evidence.unit }));
   const derived = sheet.derived;
   if (marker) {
     const tied = facts.find((f) => f.id === marker) ?? derived.find((d) => d.id === marker);
     if (tied) {
       const target = tied.value;
-      if (target === v || Math.abs(target) === Math.abs(v) || roundsTo(target, v, decimals, scale)) {
+      // a fraction tied by its marker may be written as its percent (0.9759 [E1] as 97.59% [E1])
+      const asPct = (fig.unit === '%' || fig.unit === 'pp') && percentRestates(tied.unit) && scale === 1 ? Number(timesHundred(target)) : undefined;
+      const same = (t: number) => t === v || Math.abs(t) === Math.abs(v) || roundsTo(t, v, decimals, scale);
+      if (same(target) || (asPct !== undefined && same(asPct))) {
         // fall through to the ordinary grading below, which finds the same value
       } else {
         fig.grade = 'conflict'; fig.facts = [marker];
@@ -126,15 +132,23 @@ function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decima
     }
   }
   const exact = facts.filter((f) => f.value === v || (f.value === -v && v !== 0));
+  // a fraction of 1 written with a percent sign is a hundredfold misreading (0.9759 published, "0.9759%" written), never its value
+  if (fig.unit === '%' && exact.length > 0 && exact.every((f) => percentRestates(f.unit))) {
+    fig.grade = 'conflict'; fig.facts = exact.map((f) => f.id);
+    fig.arithmetic = `${exact[0]!.id} is ${exact[0]!.value} in ${exact[0]!.unit}, which is ${timesHundred(exact[0]!.value)}%; the text says ${v}%`;
+    return;
+  }
   if (exact.length > 0) {
     fig.grade = 'verified'; fig.facts = exact.map((f) => f.id);
     const refs = exact.flatMap((f) => secondPaths.agreements.get(f.id) ?? []);
     if (refs.length) fig.corroboratedBy = refs;
     return;
   }
-  const d = derived.find((x) => x.value === v || Math.abs(x.value) === Math.abs(v) || roundsTo(x.value, v, decimals, scale));
+  const d = derived.find((x) => !(fig.unit === '%' && percentRestates(x.unit)) && (x.value === v || Math.abs(x.value) === Math.abs(v) || roundsTo(x.value, v, decimals, scale)));
   if (d) { fig.grade = 'derived'; fig.facts = d.operands; fig.arithmetic = `${d.id} ${d.label}: ${d.arithmetic}`; return; }
-  const rounded = facts.filter((f) => roundsTo(f.value, v, decimals, scale));
+  const pct = asPercent(fig, sheet, decimals, scale);
+  if (pct) { fig.grade = 'derived'; fig.facts = pct.operands; fig.arithmetic = pct.arithmetic; return; }
+  const rounded = facts.filter((f) => !(fig.unit === '%' && percentRestates(f.unit)) && roundsTo(f.value, v, decimals, scale));
   if (rounded.length > 0) {
     fig.grade = 'derived'; fig.facts = rounded.map((f) => f.id);
     fig.arithmetic = `${rounded[0]!.id} = ${rounded[0]!.value} rounded to ${decimals} decimal place${decimals === 1 ? '' : 's'}${scale > 1 ? ` of ${scaleName(scale)}` : ''}`;
@@ -158,6 +172,28 @@ function grade(fig: Figure, sheet: FactSheet, marker: string | undefined, decima
 }
 
 interface Rebuilt { arithmetic: string; operands: string[] }
+
+/**
+ * A percent written for a dimensionless value (a share published as a fraction of 1: 0.9759 is
+ * 97.59%), or percentage points written for a difference of such values: the value × 100, shifted
+ * exactly in decimal digits (timesHundred), equal to the written figure or to it at its precision.
+ * A percent never restates a difference (a change of fractions is in points), nor points a value.
+ */
+function asPercent(fig: Figure, sheet: FactSheet, decimals: number, scale: number): Rebuilt | undefined {
+  if (scale !== 1 || (fig.unit !== '%' && fig.unit !== 'pp')) return undefined;
+  const pool = fig.unit === '%'
+    ? [...sheet.facts.map((f) => ({ id: f.id, value: f.evidence.value, unit: f.evidence.unit, operands: [f.id] })), ...sheet.derived.filter((d) => !d.difference)]
+    : sheet.derived.filter((d) => d.difference);
+  for (const c of pool) {
+    if (!percentRestates(c.unit)) continue;
+    const exact = timesHundred(c.value);
+    const equal = Math.abs(Number(exact)) === Math.abs(fig.value);
+    if (!equal && !roundsTo(Number(exact), fig.value, decimals, 1)) continue;
+    const what = c.unit === 'fraction' ? 'published as a fraction of 1' : `in ${c.unit}`;
+    return { operands: c.operands, arithmetic: `${c.id} = ${c.value} (${what}) × 100 = ${exact} ${fig.unit === 'pp' ? 'percentage points' : 'percent'}${equal ? '' : `, rounded to ${decimals} decimal place${decimals === 1 ? '' : 's'}`}` };
+  }
+  return undefined;
+}
 
 /**
  * The bounded arithmetic forms a written figure is rebuilt from: over two admitted values of the

@@ -5,7 +5,7 @@
  * softens the verb when the weakest supporting assurance is below full.
  */
 import { readerNameOf } from '../connectors/registry.ts';
-import { entityRelativeUnit, formatValue, periodPhrase, type FactSheet } from './factsheet.ts';
+import { entityRelativeUnit, formatDifference, formatValue, periodPhrase, type FactSheet } from './factsheet.ts';
 
 export const PLAIN_LABEL = 'plain rendering of the admitted evidence (no synthesis model configured; set ASSAY_LLM_URL and ASSAY_LLM_MODEL for drafted prose)';
 
@@ -25,7 +25,7 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
     if (d && sheet.facts.length === 2) {
       const [a, b] = sheet.facts as [typeof sheet.facts[0], typeof sheet.facts[0]];
       const higher = d.value >= 0 ? a.evidence.entity.label : b.evidence.entity.label;
-      out.push(`${higher} had the higher value, by ${formatValue(Math.abs(d.value), d.unit, d.currency)}.`);
+      out.push(`${higher} had the higher value, by ${formatDifference(Math.abs(d.value), d.unit, d.currency)}.`);
     }
     return out.join(' ');
   }
@@ -36,7 +36,7 @@ export function renderPlain(sheet: FactSheet, options: { hedge: boolean }): stri
   const d1 = sheet.derived.find((x) => x.id === 'D1');
   const d2 = sheet.derived.find((x) => x.id === 'D2');
   // the arithmetic is published beside each derived figure (figures[].arithmetic), not in the prose
-  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatValue(d1.value, d1.unit, d1.currency)}${d2 ? ` (${d2.value.toFixed(1)}%)` : ''}.`);
+  if (d1) out.push(`Change from ${e0.period.label} to ${sorted[sorted.length - 1]!.evidence.period.label}: ${formatDifference(d1.value, d1.unit, d1.currency)}${d2 ? ` (${d2.value.toFixed(1)}%)` : ''}.`);
   return out.join('\n');
 }
 

@@ -52,6 +52,7 @@ export function renderNote(n: Note): string {
     case 'relative_year': return `"${n.words}" read as ${n.year}, by the question's clock (${n.today})`;
     case 'text': return n.text;
     case 'entity_chosen': return `"${n.asked}" read as ${n.chosen}${n.key ? ` (${keyText(n.key.keyType, n.key.value)})` : ''}, the registered entity chosen in answer to the clarification`;
+    case 'variant_read': return `"${n.attribute}" does not say which ${n.family} is meant: read as "${n.family}, ${n.read}"; the publisher also has ${andList.format(n.others.map((o) => `"${n.family}, ${o}"`))} (name one in the question to read it)`;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Keep the store's `catalog` graph in step with the descriptors in ard-okf/.
  *
- * The graph carries a digest of the descriptor files and base IRI it was built from. When they
+ * The graph carries a digest of the descriptor files, base IRI and mapping version (to-rdf.ts
+ * `CATALOG_RDF_VERSION`) it was built from. When they
  * are unchanged the store is left alone (start-up stays fast and the journal does not grow);
  * otherwise the catalog is validated in full and the graph is replaced in one journaled write,
  * so a broken descriptor never replaces a good catalog.
@@ -25,7 +26,7 @@ import { serializeRdf, RDF_OUTPUT } from '../rdf/serialize.ts';
 import { ASSAY, graphIri } from '../rdf/vocab.ts';
 import { catalogFiles, loadCatalog } from './load.ts';
 import { catalogIris } from './rdf/iris.ts';
-import { catalogToQuads } from './rdf/to-rdf.ts';
+import { CATALOG_RDF_VERSION, catalogToQuads } from './rdf/to-rdf.ts';
 
 export interface SyncResult {
   changed: boolean;
@@ -49,7 +50,7 @@ async function descriptorFiles(dir: string): Promise<{ name: string; body: Buffe
 }
 
 function digestOf(files: readonly { name: string; body: Buffer }[], baseIri: string): string {
-  const hash = createHash('sha256').update(`base ${baseIri}\n`);
+  const hash = createHash('sha256').update(`base ${baseIri}\nmapping ${CATALOG_RDF_VERSION}\n`);
   for (const f of files) hash.update(`${f.name} ${f.body.length}\n`).update(f.body);
   return `sha256:${hash.digest('hex')}`;
 }

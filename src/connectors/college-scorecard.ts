@@ -15,14 +15,20 @@ import { ownMeasure, type KeyedBinder } from './binding.ts';
 
 const SOURCE = 'college-scorecard';
 
-/** Headline fields, with units; more can be asked for with --fields. */
+/**
+ * Headline fields, with units; more can be asked for with --fields. The Scorecard publishes its
+ * rates and shares as fractions of 1 (Yale's admission rate is 0.0693): unit `fraction`, never
+ * `%`. A field missing here is stamped `1` (unit not known), so every field the catalog declares a
+ * measure for must be listed with the unit its card declares (test/connectors/scorecard-units.test.ts).
+ */
 export const FIELDS: Readonly<Record<string, { unit: string; currency?: string }>> = {
   'latest.cost.tuition.in_state': { unit: 'USD', currency: 'USD' },
   'latest.cost.tuition.out_of_state': { unit: 'USD', currency: 'USD' },
   'latest.student.size': { unit: 'students' },
-  'latest.admissions.admission_rate.overall': { unit: 'ratio' },
+  'latest.admissions.admission_rate.overall': { unit: 'fraction' },
   'latest.earnings.10_yrs_after_entry.median': { unit: 'USD', currency: 'USD' },
-  'latest.completion.completion_rate_4yr_150nt': { unit: 'ratio' },
+  'latest.completion.completion_rate_4yr_150nt': { unit: 'fraction' },
+  'latest.completion.rate_suppressed.overall': { unit: 'fraction' },
 };
 
 export const buildScorecardRequest: RequestBuilder = (decl, args) => {

@@ -30,7 +30,7 @@ import type { StoredPostings } from './postings.ts';
 import type { StoredTables } from './tables.ts';
 
 /** Bump when the cached shape or the index's tokenization/scoring inputs change. */
-export const CACHE_FORMAT = 'assay-discovery-index/7';
+export const CACHE_FORMAT = 'assay-discovery-index/8';
 
 export const DEFAULT_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/assay/', import.meta.url));
 

@@ -65,7 +65,8 @@ function measureCard(m: Measure, paths: AccessPath[], source: string): Card {
   return {
     id: `m:${m.key}`, kind: 'measure', key: m.key, publisherId: m.publisherId,
     title: m.entry.displayName, description: m.entry.description ?? m.data.description,
-    questions: (m.entry.representativeQueries ?? []).join(' \n'), source, unit: m.data.unit,
+    // the other names the measure goes by ("national debt", "graduation rate") are words a question uses for it
+    questions: [...(m.entry.representativeQueries ?? []), ...(m.data.altLabels ?? [])].join(' \n'), source, unit: m.data.unit,
     operations: paths.map(operationRef),
   };
 }

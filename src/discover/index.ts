@@ -22,7 +22,7 @@ import { cardText, dot, EmbeddingCache, embedTexts } from './embeddings.ts';
 import { headOf, headTerms, processTerm, queryTerms, titleTerms, tokenize } from './text.ts';
 import { CACHE_FORMAT, packCards, unpackCards, type CachedIndex } from './cache.ts';
 import { isIndexLike, Postings } from './postings.ts';
-import { cardTables, loadTables, storeTables, termsOfDoc, type CardTables, type StoredTables } from './tables.ts';
+import { cardTables, loadTables, PERCENT_UNIT, storeTables, termsOfDoc, type CardTables, type StoredTables } from './tables.ts';
 
 export type { Card, OperationRef, CatalogView } from './cards.ts';
 
@@ -130,7 +130,9 @@ export class DiscoveryIndex {
     const cards = buildCards(catalog);
     const ms = new MiniSearch<Card>(miniSearchOptions());
     ms.addAll(cards);
-    return DiscoveryIndex.assemble(cards, Postings.fromMiniSearch(ms.toJSON(), FIELDS), performance.now() - t0);
+    // a measure's other names (altLabels: "graduation rate" for the Scorecard's completion rate) name what it measures as its title does
+    const names = new Map(catalog.measures.filter((m) => m.data.altLabels?.length).map((m) => [`m:${m.key}`, m.data.altLabels!]));
+    return DiscoveryIndex.assemble(cards, Postings.fromMiniSearch(ms.toJSON(), FIELDS), performance.now() - t0, undefined, names);
   }
 
   /** The index as `src/discover/cache.ts` stores it (cards packed, the postings, the scoring tables with the derived terms). */
@@ -164,22 +166,22 @@ export class DiscoveryIndex {
     return index;
   }
 
-  private static derive(cards: Card[]): Derived {
+  private static derive(cards: Card[], names: ReadonlyMap<string, readonly string[]>): Derived {
     const sourceTerms = new Map<string, Set<string>>();
     for (const c of cards) {
       if (sourceTerms.has(c.publisherId)) continue;
       sourceTerms.set(c.publisherId, new Set(tokenize(c.source).map(processTerm).filter((t): t is string => !!t)));
     }
-    return { titles: new Map(cards.map((c) => [c.id, titleTerms(c.title)])), heads: new Map(cards.map((c) => [c.id, headTerms(c.title)])), sourceTerms };
+    return { titles: new Map(cards.map((c) => [c.id, titleTerms(c.title)])), heads: new Map(cards.map((c) => [c.id, new Set([c.title, ...(names.get(c.id) ?? [])].flatMap((t) => [...headTerms(t)]))])), sourceTerms };
   }
 
-  private static assemble(cards: Card[], postings: Postings, buildMs: number, cached?: { termsOf: () => { titles: Map<string, string[]>; heads: Map<string, Set<string>> }; sourceTerms: Map<string, Set<string>>; byId: Map<string, Card>; stored: StoredTables }): DiscoveryIndex {
+  private static assemble(cards: Card[], postings: Postings, buildMs: number, cached?: { termsOf: () => { titles: Map<string, string[]>; heads: Map<string, Set<string>> }; sourceTerms: Map<string, Set<string>>; byId: Map<string, Card>; stored: StoredTables }, names: ReadonlyMap<string, readonly string[]> = new Map()): DiscoveryIndex {
     let measures = 0;
     let operations = 0;
     for (const c of cards) { if (c.kind === 'measure') measures++; else if (c.kind === 'operation') operations++; }
     const stats: DiscoveryStats = { cards: cards.length, measures, operations, terms: postings.termCount, buildMs, ...(cached ? { fromCache: true } : {}) };
     if (cached) return new DiscoveryIndex(postings, cached.byId, cached.termsOf, cached.sourceTerms, stats, cached.stored);
-    const { titles, heads, sourceTerms } = DiscoveryIndex.derive(cards);
+    const { titles, heads, sourceTerms } = DiscoveryIndex.derive(cards, names);
     return new DiscoveryIndex(postings, new Map(cards.map((c) => [c.id, c])), () => ({ titles, heads }), sourceTerms, stats);
   }
 
@@ -197,6 +199,9 @@ export class DiscoveryIndex {
   }
 
   get hasEmbeddings(): boolean { return this.semantic !== undefined; }
+
+  /** The unit a measure's card declares, by its key (`sec-edgar/us-gaap/EarningsPerShareBasic`); undefined when none or no such card. */
+  unitOf(measureKey: string): string | undefined { return this.cards.get(`m:${measureKey}`)?.unit; }
 
   /** The query's vector (cached like the cards'), or undefined when no embeddings are attached. */
   async embedQuery(intent: Intent, signal?: AbortSignal): Promise<Float32Array | undefined> {
@@ -327,7 +332,7 @@ export class DiscoveryIndex {
       // A measure published only at another geographic level (county rows for a city question) is a weaker match.
       if (level && card.operations.length > 0 && card.operations.every((o) => grainMismatch(level, o.grain, o.coverageOf, o.kind) !== null)) score *= 0.5;
       // A rate is a percent or ratio; a head count of the same people is not an answer to it.
-      if (wantsPercent && card.unit && /^(percent|%|ratio|proportion)$/.test(card.unit)) score *= 1.5;
+      if (wantsPercent && card.unit && PERCENT_UNIT.test(card.unit)) score *= 1.5;
       if (wantsPercent && card.unit && /^(count|people|persons|households|students|number)$/i.test(card.unit)) score *= 0.5;
       // The head must name what the card measures: in its title, outside any parenthetical
       // ("inflation" in "(in 2019 inflation-adjusted dollars)" qualifies the unit, not the measure).

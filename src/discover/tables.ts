@@ -46,7 +46,8 @@ export interface CardTables {
   stamp: number;
 }
 
-const PERCENT = /^(percent|%|ratio|proportion)$/;
+/** Units of a rate or share (a fraction of 1 is one too): a percent asked is answered by them. */
+export const PERCENT_UNIT = /^(percent|%|ratio|proportion|fraction)$/;
 const COUNT = /^(count|people|persons|households|students|number)$/i;
 
 /** The tables as the discovery cache stores them (typed arrays as base64 in JSON, or the arrays themselves from the binary cache file); the per-card columns are recomputed from the cards. */
@@ -167,7 +168,7 @@ function assemble(postings: Postings, byDoc: Card[], extraTerms: string[], title
     let p = publisherAt.get(card.publisherId);
     if (p === undefined) { p = publishers.length; publishers.push(card.publisherId); publisherAt.set(card.publisherId, p); }
     publisher[d] = p;
-    if (card.unit && PERCENT.test(card.unit)) unitPercent[d] = 1;
+    if (card.unit && PERCENT_UNIT.test(card.unit)) unitPercent[d] = 1;
     if (card.unit && COUNT.test(card.unit)) unitCount[d] = 1;
   }
   return {

@@ -496,6 +496,7 @@ async function judged(run: LeafRun, r: Reading, rec: Observation): Promise<Verdi
     entity: { keyType: r.who.key.keyType, key: r.who.key.value, label: r.who.bundle.label }, measure: r.binding.measure,
     ...(r.unit ? { unit: r.unit } : {}),
     period: req.period, attribute: req.attribute,
+    altLabels: run.ctx.runtime.descriptors?.altLabels(r.cand.publisherId, r.cand.candidateKey.slice(r.cand.publisherId.length + 1)) ?? [],
   });
   return adjudicate(structural, req.question, run.ctx.signal, run.judging ? req.judge : undefined);
 }

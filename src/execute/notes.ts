@@ -45,7 +45,9 @@ export type Note =
   /** A sentence written by another layer (validator, connector, registry), carried as written. */
   | { code: 'text'; text: string }
   /** The registered entity the asker chose in a clarification of the name asked (src/ask/names.ts): read as chosen, never re-resolved. */
-  | { code: 'entity_chosen'; asked: string; chosen: string; key: { keyType: string; value: string } | null };
+  | { code: 'entity_chosen'; asked: string; chosen: string; key: { keyType: string; value: string } | null }
+  /** The words asked name a measure family ("earnings per share") whose variants the question did not choose: the variant read ("Diluted") and the others the publisher has ("Basic"). */
+  | { code: 'variant_read'; attribute: string; family: string; read: string; others: readonly string[] };
 
 export type NoteCode = Note['code'];
 

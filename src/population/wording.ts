@@ -152,7 +152,7 @@ export function computeRefusalText(r: ComputeRefusal): string {
 }
 
 /** A unit as the kind of quantity it measures, for a reader. */
-const unitNoun = (u: string) => (u === '%' || u === 'percent' ? 'a percentage' : u === 'USD' ? 'an amount in dollars' : u === 'count' || u === 'people' ? 'a count' : `in ${u}`);
+const unitNoun = (u: string) => (u === '%' || u === 'percent' ? 'a percentage' : u === 'fraction' ? 'a fraction of 1 (0 to 1)' : u === 'USD' ? 'an amount in dollars' : u === 'count' || u === 'people' ? 'a count' : `in ${u}`);
 /** A measure's label without the publisher's code before it ("SAEPOVRTALL_PT: Poverty rate" → "poverty rate"). */
 const lowerFirst = (label: string) => { const s = label.replace(/^[A-Z0-9_]+:\s*/, ''); return /^[A-Z][a-z]/.test(s) ? s[0]!.toLowerCase() + s.slice(1) : s; };
 

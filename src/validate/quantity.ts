@@ -3,7 +3,7 @@
  *
  * Input: the intent's `quantity` (count, money, percent, ratio, date, yes_no, records, or null)
  * and a candidate's unit as the catalog or the connector states it (USD, USD/shares, %, percent,
- * ratio, pure, 1, count, shares, date, …), with its currency and value type when known.
+ * fraction, ratio, pure, 1, count, shares, date, …), with its currency and value type when known.
  * Output: `{ ok: true, unitKind }` or `{ ok: false, code: 'quantity_mismatch', … }`.
  *
  * Decided structurally, before any model and before any fetch: a dollar amount cannot answer
@@ -34,6 +34,8 @@ const PHYSICAL = /^(?:volume|energy|sqft|sq ?ft|square ?feet|acres?|miles?|km|ki
 const DURATION = /^(?:years?|months?|days?|d|y|hours?|minutes?)$/i;
 const COUNT = /^(?:count|shares|persons?|people|students|employees|households|units|number of .+)$/i;
 const PERCENT = /^(?:%|percent|pct|percentage)$/i;
+/** A share published as a fraction of 1 (the Scorecard's 0.0693 admission rate): a percent of another scale, never a count. */
+const FRACTION = /^fraction$/i;
 const RATIO = /^(?:ratio|pure|.+ per .+|.+ units? per [A-Z]{3})$/i;
 /** The price of one currency in another ("foreign currency units per USD", "EUR per USD"): a ratio of currencies, never a share. */
 const EXCHANGE = /^(?:.*currency units? per [A-Z]{3}|[A-Z]{3} per [A-Z]{3})$/i;
@@ -45,7 +47,7 @@ export function unitKind(u: UnitOf): UnitKind {
   if (u.valueType === 'boolean') return 'boolean';
   if (u.valueType === 'date' || /^date$/i.test(unit)) return 'date';
   if (u.valueType === 'string') return 'text';
-  if (PERCENT.test(unit) || u.valueType === 'percent') return 'percent';
+  if (PERCENT.test(unit) || FRACTION.test(unit) || u.valueType === 'percent') return 'percent';
   if (CURRENCY_CODE.test(unit) || MONEY_PER.test(unit) || (u.currency && /^[A-Z]{3}$/.test(u.currency) && !RATIO.test(unit) && !COUNT.test(unit))) return 'money';
   if (COUNT.test(unit)) return 'count';
   if (EXCHANGE.test(unit)) return 'exchange_rate';

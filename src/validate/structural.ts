@@ -42,6 +42,8 @@ export interface Expectation {
   period: PeriodWanted;
   /** The question's attribute words, for the residual semantic mark. */
   attribute: string | null;
+  /** Other names the catalog gives the measure (`altLabels`: "graduation rate" for the Scorecard's completion rate): they answer the words asked as its label does. */
+  altLabels?: readonly string[];
 }
 
 export interface StructuralVerdict {
@@ -111,7 +113,7 @@ export function checkObservation(rec: Observation, want: Expectation): Structura
   const passed = checks.every((c) => c.passed);
   const out: StructuralVerdict = { passed, checks, warnings, match, prune: !passed && prune };
   if (!passed) out.reason = checks.filter((c) => !c.passed).map((c) => `${c.name}: ${c.detail}`).join('; ');
-  else if (want.attribute && rec.label && !headMatches(want.attribute, rec.label) && !(rec.period.basis === 'survey' && surveyLabelCovers(want.attribute, rec.label, rec.unit))) {
+  else if (want.attribute && rec.label && ![rec.label, ...(want.altLabels ?? [])].some((l) => headMatches(want.attribute!, l) || (rec.period.basis === 'survey' && surveyLabelCovers(want.attribute!, l, rec.unit)))) {
     out.residual = `does "${rec.label}" mean "${want.attribute}"? (its label does not lead with the words asked for)`;
   }
   return out;
@@ -190,6 +192,8 @@ const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 
  */
 const SPELLED: ReadonlyArray<[RegExp, string]> = [[/\br\s*&\s*d\b/g, ' research and development '], [/\beps\b/g, ' earnings per share '], [/\bspending\b/g, ' expense ']];
 const spelled = (t: string) => SPELLED.reduce((acc, [re, full]) => acc.replace(re, full), t.toLowerCase());
+/** The words of a label or of the words asked, as the label checks compare them: spelled out, filler dropped, stemmed. */
+export const labelWords = (t: string): string[] => words(t);
 const words = (t: string) => spelled(t).replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w)).map(stem);
 /**
  * Whether a measure's label leads with the words the question used ("Revenues" for "total revenue",
@@ -250,7 +254,7 @@ const PEOPLE_WORDS = new Set(['people', 'person', 'population', 'resident', 'ind
  * SEC concepts keep the stricter leading-words test ("Deferred Revenue" is not revenue).
  */
 export function surveyLabelCovers(attribute: string, label: string, unit: string): boolean {
-  const percent = unit === '%' || unit === 'percent' || unit === 'ratio';
+  const percent = unit === '%' || unit === 'percent' || unit === 'ratio' || unit === 'fraction';
   const asked = words(attribute).filter((w) => !(percent && RATE_WORDS.has(w)));
   const have = new Set(words(label));
   // people named in any of their words are the same universe ("people" in poverty, "population for whom poverty status is determined")

@@ -54,10 +54,10 @@ describe('a model judge is asked only after every candidate the code settles alo
     const r = await ask(yes, { question: 'What was the federal debt at the end of 2022?' });
     expect(r.status).toBe('answered');
     expect(r.evidence.map((e) => [e.measure, e.period_end])).toEqual([['treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt', '2022-12-30']]);
-    expect(r.attempts.map((a) => [a.measure, a.disposition])).toEqual([
-      ['treasury-fiscal-data/debt_to_penny/debt_held_public_amt', 'rejected'],
-      ['treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt', 'accepted'],
-    ]);
+    // (With the measure's altLabels in discovery the total may now rank first; either way the debt
+    // held by the public is never the one admitted.)
+    expect(r.attempts.filter((a) => a.disposition === 'accepted').map((a) => a.measure)).toEqual(['treasury-fiscal-data/debt_to_penny/tot_pub_debt_out_amt']);
+    for (const a of r.attempts) if (a.measure?.endsWith('/debt_held_public_amt')) expect(a.disposition).toBe('rejected');
   }, 120_000);
 
   it('when no candidate is clean, the judge settles the residual one (its yes admits, its no refuses)', async () => {

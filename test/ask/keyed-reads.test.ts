@@ -138,7 +138,7 @@ describe('schools and nonprofits', () => {
     expect(tuition.evidence[0]!.entity).toBe('Yale University');
     const rate = await ask(services, { question: "What is Yale's admission rate?" });
     expectCited(rate);
-    expect(row(rate).map((x) => [x.value, x.unit])).toEqual([[0.0693, 'ratio']]);
+    expect(row(rate).map((x) => [x.value, x.unit])).toEqual([[0.0693, 'fraction']]);
   }, 60_000);
 
   it('a nonprofit\'s 990 figure for a tax year, by EIN, from ProPublica', async () => {

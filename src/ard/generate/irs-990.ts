@@ -20,7 +20,10 @@ const PROV: Provenance = {
 const TYPES: Record<string, { unit: string; valueType: GeneratedMeasure['valueType'] }> = {
   USAmountType: { unit: 'USD', valueType: 'integer' }, USAmountNNType: { unit: 'USD', valueType: 'integer' }, USAmountNegType: { unit: 'USD', valueType: 'integer' },
   IntegerNNType: { unit: 'count', valueType: 'integer' }, CountType: { unit: 'count', valueType: 'integer' }, Count2Type: { unit: 'count', valueType: 'integer' },
-  RatioType: { unit: 'ratio', valueType: 'decimal' }, LargeRatioType: { unit: 'ratio', valueType: 'decimal' }, IRS990PFPartVDistriRatioType: { unit: 'ratio', valueType: 'decimal' },
+  // RatioType holds the forms' percentages as fractions of 1 (every one is a "…Pct" field; the
+  // recorded Schedule A PublicSupportCY170Pct is 0.73390): unit `fraction`. LargeRatioType and the
+  // 990PF distribution ratio are not known to stay at that scale: `ratio`.
+  RatioType: { unit: 'fraction', valueType: 'decimal' }, LargeRatioType: { unit: 'ratio', valueType: 'decimal' }, IRS990PFPartVDistriRatioType: { unit: 'ratio', valueType: 'decimal' },
   DecimalNNType: { unit: 'number', valueType: 'decimal' },
 };
 

@@ -10,7 +10,7 @@
  */
 import type { AccessPath, ArdEntry, Catalog, Measure, Publisher } from '../catalog.ts';
 import type * as RDFJS from '@rdfjs/types';
-import { ASSAY, DCAT, DCT, FOAF, graphIri, PROV, RDF, RDFS } from '../../rdf/vocab.ts';
+import { ASSAY, DCAT, DCT, FOAF, graphIri, PROV, RDF, RDFS, SKOS } from '../../rdf/vocab.ts';
 import { catalogIris, type CatalogIris } from './iris.ts';
 import { writeDcat, type DcatOptions } from './dcat.ts';
 import { QuadWriter } from './writer.ts';
@@ -20,6 +20,13 @@ const KIND_INDIVIDUAL: Record<string, string> = {
   ordered_top_n: ASSAY.OrderedTopN, population_scan: ASSAY.PopulationScan, server_aggregate: ASSAY.ServerAggregate,
   period_read: ASSAY.PeriodRead, join_key: ASSAY.JoinKey, edges_forward: ASSAY.EdgesForward, edges_reverse: ASSAY.EdgesReverse,
 };
+
+/**
+ * The version of this mapping. The stored catalog graph (and its cache file) is rebuilt when the
+ * descriptors change *or* this does (src/ard/sync.ts): bump it whenever the quads written for the
+ * same descriptors change, or stores built before keep serving the old graph.
+ */
+export const CATALOG_RDF_VERSION = 2;
 
 export interface CatalogRdfOptions extends Omit<DcatOptions, 'graph'> {
   /** Target graph; defaults to graphIri(baseIri, 'catalog'). */
@@ -123,6 +130,8 @@ function writeMeasure(w: QuadWriter, m: Measure, iris: CatalogIris): void {
   w.add(me, ASSAY.measureId, w.str(d.measureId));
   w.add(me, ASSAY.unit, w.str(d.unit));
   w.add(me, ASSAY.valueType, w.str(d.valueType));
+  // the other names discovery and the label check accept ("national debt"): in the graph as SKOS says them
+  for (const l of d.altLabels ?? []) w.add(me, SKOS.altLabel, w.str(l, 'en'));
   if (d.taxonomy) w.add(me, ASSAY.taxonomy, w.str(d.taxonomy));
   w.link(me, ASSAY.dataset, iris.dataset(m.publisherId, d.dataset));
   w.link(me, DCT.publisher, iris.publisher(m.publisherId));

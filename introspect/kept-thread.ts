@@ -168,14 +168,8 @@ export class ThreadedKeeper implements Keeper {
   }
 
   close(): void {
-    const worker = this.#worker;
-    this.#worker = null;
-    this.#port?.close();
-    this.#port = null;
-    this.#lastRead.clear();
-    this.#fallback ??= new KeptStore('asked', this.limits);
-    this.#fallback.close();
-    void worker?.terminate();
+    this.#letGo();
+    this.#fallback!.close();
   }
 
   /** Room for `chars` more characters of unfolded text; else everything is forgotten (false). */

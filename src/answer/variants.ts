@@ -12,17 +12,17 @@
 import type { AdmittedEvidence } from '../evidence/types.ts';
 import type { Note } from '../execute/notes.ts';
 import type { Assessment } from '../plan/plan.ts';
-import { labelWords } from '../validate/structural.ts';
+import { comparableWords } from '../validate/structural.ts';
 
 /** The label split at a comma into the family the words asked name and the qualifier after it, or undefined. */
 export function variantOf(label: string, asked: string): { family: string; qualifier: string } | undefined {
-  const want = labelWords(asked).join(' ');
+  const want = comparableWords(asked).join(' ');
   if (!want) return undefined;
   // a catalog title may end in its taxonomy ("Earnings Per Share, Basic (us-gaap)"): not part of the qualifier
   const parts = label.replace(/\s*\([^)]*\)\s*$/, '').split(/,\s*/);
   for (let k = 1; k < parts.length; k++) {
     const family = parts.slice(0, k).join(', ');
-    if (labelWords(family).join(' ') === want) return { family, qualifier: parts.slice(k).join(', ') };
+    if (comparableWords(family).join(' ') === want) return { family, qualifier: parts.slice(k).join(', ') };
   }
   return undefined;
 }
@@ -38,7 +38,7 @@ export function variantNotes(items: readonly Pick<AdmittedEvidence, 'measureLabe
     if (!e.attribute) continue;
     const read = variantOf(e.measureLabel, e.attribute);
     if (!read) continue;
-    const same = (q: string) => labelWords(q).join(' ') === labelWords(read.qualifier).join(' ');
+    const same = (q: string) => comparableWords(q).join(' ') === comparableWords(read.qualifier).join(' ');
     const others = [...new Set(assessments
       .filter((a) => a.publisherId === e.source && !/\(deprecated\b/i.test(a.title) && unitOf(a.candidateKey) === unitOf(e.measure))
       .map((a) => variantOf(a.title, e.attribute!))

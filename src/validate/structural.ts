@@ -193,7 +193,7 @@ const FILLER = new Set(['total', 'the', 'of', 'a', 'an', 'in', 'its', 'annual', 
 const SPELLED: ReadonlyArray<[RegExp, string]> = [[/\br\s*&\s*d\b/g, ' research and development '], [/\beps\b/g, ' earnings per share '], [/\bspending\b/g, ' expense ']];
 const spelled = (t: string) => SPELLED.reduce((acc, [re, full]) => acc.replace(re, full), t.toLowerCase());
 /** The words of a label or of the words asked, as the label checks compare them: spelled out, filler dropped, stemmed. */
-export const labelWords = (t: string): string[] => words(t);
+export const comparableWords = (t: string): string[] => words(t);
 const words = (t: string) => spelled(t).replace(/\([^)]*\)/g, ' ').split(/[^a-z0-9]+/).filter((w) => w && !FILLER.has(w)).map(stem);
 /**
  * Whether a measure's label leads with the words the question used ("Revenues" for "total revenue",
